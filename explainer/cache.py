@@ -1,0 +1,369 @@
+"""KV cache variants, all with one small interface (in the spirit of gpt-fast's KVCache).
+
+Every cache holds, per layer, the keys and values of the tokens seen so far:
+
+    update(layer, k, v) -> (k_all, v_all)
+        k, v:          [B, h_kv, T_new, d_h]   the new tokens' keys (already RoPE-rotated)
+        k_all, v_all:  [B, h_kv, S, d_h]       every key/value the new queries may read
+    key_positions(layer) -> [S]               absolute positions of k_all (for the mask)
+    length                                     tokens stored (after a full forward pass)
+    nbytes                                     bytes of the tensors it holds, scales included
+    window                                     None, or W for a sliding window
+
+The model calls update() once per layer per forward pass; a cache never sees the model.
+"""
+from __future__ import annotations
+
+import torch
+
+from .model import Config
+
+
+def _tensor_bytes(*ts) -> int:
+    return sum(t.numel() * t.element_size() for t in ts if t is not None)
+
+
+class KVCache:
+    """Contiguous cache: one K and one V tensor per layer, [B, h_kv, tokens, d_h].
+
+    Each decode step writes one new slice along the token axis. `dtype` is the storage
+    precision (fp32 or fp16); values are returned in the compute dtype of the new keys.
+    """
+
+    window = None
+
+    def __init__(self, cfg: Config, batch: int = 1, dtype=torch.float32, device=None):
+        self.cfg, self.batch, self.dtype = cfg, batch, dtype
+        shape = (batch, cfg.n_kv_heads, 0, cfg.head_dim)
+        self.k = [torch.zeros(shape, dtype=dtype, device=device) for _ in range(cfg.n_layers)]
+        self.v = [torch.zeros(shape, dtype=dtype, device=device) for _ in range(cfg.n_layers)]
+
+    def update(self, layer, k, v):
+        self.k[layer] = torch.cat([self.k[layer], k.to(self.dtype)], dim=2)
+        self.v[layer] = torch.cat([self.v[layer], v.to(self.dtype)], dim=2)
+        return self.k[layer].to(k.dtype), self.v[layer].to(v.dtype)
+
+    def key_positions(self, layer):
+        return torch.arange(self.k[layer].shape[2])
+
+    @property
+    def length(self) -> int:
+        return self.k[-1].shape[2]
+
+    @property
+    def shape(self) -> tuple:
+        """Shape of one layer's K (or V) tensor: (batch, kv_heads, tokens, head_dim)."""
+        return tuple(self.k[-1].shape)
+
+    @property
+    def nbytes(self) -> int:
+        return _tensor_bytes(*self.k, *self.v)
+
+
+class SlidingWindowCache(KVCache):
+    """Keeps only the last W tokens. The new queries still read the retained keys plus the
+    new ones (a long prefill needs them), then everything older than W is dropped."""
+
+    def __init__(self, cfg: Config, window: int, batch: int = 1, dtype=torch.float32, device=None):
+        if window < 1:
+            raise ValueError("window must be at least 1 token")
+        super().__init__(cfg, batch, dtype, device)
+        self.window = window
+        self.seen = [0] * cfg.n_layers                         # tokens written, per layer
+        self.pos = [torch.arange(0)] * cfg.n_layers            # positions of the stored keys
+        self._read_pos = [torch.arange(0)] * cfg.n_layers      # positions of the last k_all
+
+    def update(self, layer, k, v):
+        T = k.shape[2]
+        new_pos = torch.arange(self.seen[layer], self.seen[layer] + T)
+        k_all = torch.cat([self.k[layer], k.to(self.dtype)], dim=2)
+        v_all = torch.cat([self.v[layer], v.to(self.dtype)], dim=2)
+        pos_all = torch.cat([self.pos[layer], new_pos])
+        self._read_pos[layer] = pos_all
+        self.seen[layer] += T
+        # evict: keep the last W tokens (clone so the dropped prefix can be freed)
+        self.k[layer] = k_all[:, :, -self.window:].clone()
+        self.v[layer] = v_all[:, :, -self.window:].clone()
+        self.pos[layer] = pos_all[-self.window:]
+        return k_all.to(k.dtype), v_all.to(v.dtype)
+
+    def key_positions(self, layer):
+        return self._read_pos[layer]
+
+    @property
+    def total_seen(self) -> int:
+        return self.seen[-1]
+
+
+class QuantizedKVCache(KVCache):
+    """int8 or int4 cache with symmetric group-wise scales.
+
+    Axis: both K and V are quantized *per token*, in groups of `group` consecutive values
+    along head_dim (default: one group = one head vector), each group with its own fp16 scale
+    s = max|x| / qmax. Why per token for both: a decode step appends one token and must be
+    able to quantize it on its own, once, without re-quantizing older entries; per-channel
+    scales for K (which handle K's outlier channels better, as in KIVI) would need a buffer of
+    full-precision tokens until a group of tokens is complete. Error bound per value:
+    |x - x_hat| <= s/2.
+
+    int4 values are stored two per byte (uint8), offset by 8. The scales are real tensors of
+    this cache and count in nbytes.
+    """
+
+    def __init__(self, cfg: Config, bits: int = 8, group: int | None = None, batch: int = 1,
+                 device=None):
+        if bits not in (8, 4):
+            raise ValueError("bits must be 8 or 4")
+        self.cfg, self.batch, self.bits = cfg, batch, bits
+        self.group = group or cfg.head_dim
+        if cfg.head_dim % self.group or (bits == 4 and self.group % 2):
+            raise ValueError("group must divide head_dim (and be even for int4)")
+        self.qmax = 127 if bits == 8 else 7
+        n_g, h, d = cfg.head_dim // self.group, cfg.n_kv_heads, cfg.head_dim
+        packed_d = d if bits == 8 else d // 2
+        qdt = torch.int8 if bits == 8 else torch.uint8
+        L = cfg.n_layers
+        self.kq = [torch.zeros(batch, h, 0, packed_d, dtype=qdt, device=device) for _ in range(L)]
+        self.vq = [torch.zeros(batch, h, 0, packed_d, dtype=qdt, device=device) for _ in range(L)]
+        self.ks = [torch.zeros(batch, h, 0, n_g, dtype=torch.float16, device=device) for _ in range(L)]
+        self.vs = [torch.zeros(batch, h, 0, n_g, dtype=torch.float16, device=device) for _ in range(L)]
+        # decoded copies so a step dequantizes only its new rows (not part of the stored cache)
+        self._kd = [None] * L
+        self._vd = [None] * L
+
+    def quantize(self, x):
+        """x: [B, h, T, d] float -> (q [B, h, T, d or d/2], scales fp16 [B, h, T, d/group])."""
+        B, h, T, d = x.shape
+        g = x.float().reshape(B, h, T, d // self.group, self.group)
+        s = (g.abs().amax(-1) / self.qmax).clamp_min(1e-6).half()         # fp16 scales
+        q = torch.round(g / s.float()[..., None]).clamp(-self.qmax, self.qmax).to(torch.int8)
+        q = q.reshape(B, h, T, d)
+        if self.bits == 4:
+            u = (q + 8).to(torch.uint8)                                      # 1..15
+            q = u[..., 0::2] | (u[..., 1::2] << 4)                           # two per byte
+        return q, s
+
+    def dequantize(self, q, s):
+        if self.bits == 4:
+            lo, hi = (q & 0x0F).to(torch.int8) - 8, (q >> 4).to(torch.int8) - 8
+            q = torch.stack([lo, hi], dim=-1).flatten(-2)
+        B, h, T, d = q.shape
+        g = q.float().reshape(B, h, T, d // self.group, self.group)
+        return (g * s.float()[..., None]).reshape(B, h, T, d)
+
+    def update(self, layer, k, v):
+        kq, ks = self.quantize(k)
+        vq, vs = self.quantize(v)
+        self.kq[layer] = torch.cat([self.kq[layer], kq], dim=2)
+        self.ks[layer] = torch.cat([self.ks[layer], ks], dim=2)
+        self.vq[layer] = torch.cat([self.vq[layer], vq], dim=2)
+        self.vs[layer] = torch.cat([self.vs[layer], vs], dim=2)
+        kd, vd = self.dequantize(kq, ks).to(k.dtype), self.dequantize(vq, vs).to(v.dtype)
+        if self._kd[layer] is not None:
+            kd = torch.cat([self._kd[layer], kd], dim=2)
+            vd = torch.cat([self._vd[layer], vd], dim=2)
+        self._kd[layer], self._vd[layer] = kd, vd
+        return kd, vd
+
+    def key_positions(self, layer):
+        return torch.arange(self.kq[layer].shape[2])
+
+    @property
+    def length(self) -> int:
+        return self.kq[-1].shape[2]
+
+    @property
+    def shape(self) -> tuple:
+        B, h, S, _ = self.kq[-1].shape
+        return (B, h, S, self.cfg.head_dim)
+
+    @property
+    def nbytes(self) -> int:
+        return _tensor_bytes(*self.kq, *self.vq, *self.ks, *self.vs)
+
+    @property
+    def scale_nbytes(self) -> int:
+        return _tensor_bytes(*self.ks, *self.vs)
+
+
+class BlockPool:
+    """Paged KV memory (PagedAttention-style): a pool of fixed-size blocks shared by sequences.
+
+    Storage per layer: K and V pools shaped [num_blocks, h_kv, block_size, d_h].
+    Each sequence has a block table (logical block i -> physical block id). Blocks are taken
+    from the free list when a sequence needs a new one and returned when it is freed. A forked
+    sequence shares its parent's blocks (reference counts); writing into a shared block first
+    copies it (copy on write).
+    """
+
+    def __init__(self, cfg: Config, num_blocks: int, block_size: int = 4,
+                 dtype=torch.float32, device=None):
+        if num_blocks < 1 or block_size < 1:
+            raise ValueError("num_blocks and block_size must be positive")
+        self.cfg, self.num_blocks, self.block_size, self.dtype = cfg, num_blocks, block_size, dtype
+        shape = (num_blocks, cfg.n_kv_heads, block_size, cfg.head_dim)
+        self.k = [torch.zeros(shape, dtype=dtype, device=device) for _ in range(cfg.n_layers)]
+        self.v = [torch.zeros(shape, dtype=dtype, device=device) for _ in range(cfg.n_layers)]
+        self.ref = [0] * num_blocks
+        self.free = list(range(num_blocks))
+        self.tables: dict[str, list[int]] = {}
+        self.lengths: dict[str, int] = {}
+        self.copies = 0  # copy-on-write events
+
+    # -- block bookkeeping -------------------------------------------------------------
+    def _alloc(self) -> int:
+        if not self.free:
+            raise MemoryError("the block pool is full: free a sequence or use more blocks")
+        b = self.free.pop(0)
+        self.ref[b] = 1
+        return b
+
+    def _release(self, b: int):
+        self.ref[b] -= 1
+        if self.ref[b] == 0:
+            self.free.append(b)
+
+    def sequence(self, seq_id: str) -> "PagedSequence":
+        if seq_id in self.tables:
+            raise ValueError(f"sequence {seq_id!r} exists already")
+        self.tables[seq_id], self.lengths[seq_id] = [], 0
+        return PagedSequence(self, seq_id)
+
+    def fork(self, parent: str, child: str) -> "PagedSequence":
+        """A new sequence that shares all of the parent's blocks (e.g. a common prompt)."""
+        if child in self.tables:
+            raise ValueError(f"sequence {child!r} exists already")
+        self.tables[child] = list(self.tables[parent])
+        self.lengths[child] = self.lengths[parent]
+        for b in self.tables[child]:
+            self.ref[b] += 1
+        return PagedSequence(self, child)
+
+    def free_sequence(self, seq_id: str):
+        for b in self.tables.pop(seq_id):
+            self._release(b)
+        del self.lengths[seq_id]
+
+    def _prepare_write(self, seq_id: str, start: int, T: int):
+        """Make positions start..start+T-1 writable: allocate missing blocks, copy shared ones."""
+        table, bs = self.tables[seq_id], self.block_size
+        for i in range(start // bs, (start + T - 1) // bs + 1):
+            if i == len(table):
+                table.append(self._alloc())
+            elif self.ref[table[i]] > 1:              # shared: copy on write, all layers
+                old, new = table[i], self._alloc()
+                for L in range(self.cfg.n_layers):
+                    self.k[L][new] = self.k[L][old]
+                    self.v[L][new] = self.v[L][old]
+                self._release(old)
+                table[i] = new
+                self.copies += 1
+
+    # -- statistics ----------------------------------------------------------------------
+    @property
+    def block_nbytes(self) -> int:
+        """Bytes of one block, K and V, all layers."""
+        return 2 * self.cfg.n_layers * _tensor_bytes(self.k[0][0])
+
+    @property
+    def blocks_used(self) -> int:
+        return self.num_blocks - len(self.free)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the blocks in use (the pool itself is preallocated: pool_nbytes)."""
+        return self.blocks_used * self.block_nbytes
+
+    @property
+    def pool_nbytes(self) -> int:
+        return _tensor_bytes(*self.k, *self.v)
+
+    def stats(self) -> dict:
+        bs = self.block_size
+        used = {b for t in self.tables.values() for b in t}
+        # tokens physically held: for each used block, the most slots any owner fills
+        filled = {}
+        for sid, table in self.tables.items():
+            n = self.lengths[sid]
+            for i, b in enumerate(table):
+                filled[b] = max(filled.get(b, 0), min(bs, n - i * bs))
+        logical = sum(len(t) for t in self.tables.values())
+        return {
+            "blocks_total": self.num_blocks,
+            "blocks_used": len(used),
+            "blocks_free": len(self.free),
+            "tokens": sum(self.lengths.values()),
+            "slots_used": sum(filled.values()),
+            "slots_wasted": len(used) * bs - sum(filled.values()),
+            "blocks_shared": sum(1 for b in used if self.ref[b] > 1),
+            "sharing_saved": logical - len(used),   # blocks that sharing did not need
+            "copies_on_write": self.copies,
+        }
+
+
+class PagedSequence:
+    """One sequence's view of a BlockPool, with the cache interface the model uses (B = 1)."""
+
+    window = None
+
+    def __init__(self, pool: BlockPool, seq_id: str):
+        self.pool, self.id = pool, seq_id
+        self.seen = [pool.lengths[seq_id]] * pool.cfg.n_layers
+
+    @property
+    def table(self) -> list[int]:
+        return self.pool.tables[self.id]
+
+    def update(self, layer, k, v):
+        if k.shape[0] != 1:
+            raise ValueError("a paged sequence holds one sequence (batch 1)")
+        pool, bs, T = self.pool, self.pool.block_size, k.shape[2]
+        start = self.seen[layer]
+        if layer == 0:
+            pool._prepare_write(self.id, start, T)
+        table = pool.tables[self.id]
+        for t in range(T):  # scatter each new token into its (block, slot)
+            p = start + t
+            pool.k[layer][table[p // bs], :, p % bs] = k[0, :, t].to(pool.dtype)
+            pool.v[layer][table[p // bs], :, p % bs] = v[0, :, t].to(pool.dtype)
+        self.seen[layer] = start + T
+        if layer == pool.cfg.n_layers - 1:
+            pool.lengths[self.id] = start + T
+        # gather the blocks in table order: [n_blocks, h, bs, d] -> [1, h, n_blocks*bs, d]
+        S = start + T
+        blocks = torch.tensor(table[: (S + bs - 1) // bs], device=pool.k[layer].device)
+        kg = pool.k[layer][blocks].permute(1, 0, 2, 3).reshape(1, pool.cfg.n_kv_heads, -1, pool.cfg.head_dim)
+        vg = pool.v[layer][blocks].permute(1, 0, 2, 3).reshape(1, pool.cfg.n_kv_heads, -1, pool.cfg.head_dim)
+        return kg[:, :, :S].to(k.dtype), vg[:, :, :S].to(v.dtype)
+
+    def key_positions(self, layer):
+        return torch.arange(self.seen[layer])
+
+    @property
+    def length(self) -> int:
+        return self.pool.lengths[self.id]
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.table) * self.pool.block_nbytes
+
+
+def make_cache(kind: str, cfg: Config, device=None, window: int | None = None):
+    """Build a cache by name: fp32, fp16, int8, int4, window (needs window=W), paged."""
+    if kind == "fp32":
+        return KVCache(cfg, dtype=torch.float32, device=device)
+    if kind == "fp16":
+        return KVCache(cfg, dtype=torch.float16, device=device)
+    if kind in ("int8", "int4"):
+        return QuantizedKVCache(cfg, bits=int(kind[3:]), device=device)
+    if kind == "window":
+        if not window:
+            raise ValueError("a sliding-window cache needs window=W")
+        return SlidingWindowCache(cfg, window, device=device)
+    if kind == "paged":
+        pool = BlockPool(cfg, num_blocks=cfg.max_len // 4 + 1, block_size=4, device=device)
+        return pool.sequence("0")
+    raise ValueError(f"unknown cache kind {kind!r}")
+
+
+CACHE_KINDS = ("fp32", "fp16", "int8", "int4", "window", "paged")

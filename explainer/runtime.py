@@ -1,0 +1,325 @@
+"""Instrumented generation on the live model: the numbers the steps show as *measured*.
+
+The shipped models and the tokenizer load once per process (functools caches) and are shared,
+read-only, by every session. Traces for the same inputs are cached too, so a slider that
+returns to a value costs nothing.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .cache import BlockPool, make_cache
+from .model import Decoder, Stats, pick_device
+from .tokenizer import Tokenizer
+from .train import ASSETS, VARIANTS, load
+
+VARIANT_NAMES = tuple(VARIANTS)            # ("mha", "gqa", "mqa")
+# torch on the CPU already uses every core for one forward pass; running two at once only
+# slows both. The lock also keeps wall-time measurements honest.
+_RUN_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=None)
+def tokenizer() -> Tokenizer:
+    return Tokenizer.load(ASSETS / "vocab.json")
+
+
+@lru_cache(maxsize=None)
+def model(variant: str = "mha") -> Decoder:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown model variant {variant!r}; choose one of {VARIANT_NAMES}")
+    path: Path = ASSETS / f"model_{variant}.pt"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: run `python -m explainer.train`")
+    m = load(path, device=pick_device())
+    for p in m.parameters():
+        p.requires_grad_(False)
+    return m
+
+
+def model_facts(variant: str = "mha") -> dict:
+    m = model(variant)
+    c = m.cfg
+    return {"n_layers": c.n_layers, "n_heads": c.n_heads, "n_kv_heads": c.n_kv_heads,
+            "head_dim": c.head_dim, "d_model": c.d_model, "max_len": c.max_len,
+            "vocab_size": c.vocab_size, "n_params": m.n_params(), "device": str(m.device),
+            "dtype": str(m.embed.weight.dtype).replace("torch.", "")}
+
+
+def encode(text: str) -> tuple[int, ...]:
+    """Text -> token ids; empty input is an error (the model needs one token to start)."""
+    ids = tokenizer().encode(text or "")
+    if not ids:
+        raise ValueError("the prompt is empty: type at least one word")
+    return tuple(ids)
+
+
+def _check(ids, n_new: int, m: Decoder):
+    if len(ids) == 0:
+        raise ValueError("the prompt is empty: type at least one word")
+    if n_new < 1:
+        raise ValueError("generate at least one token")
+    need = len(ids) + n_new - 1
+    if need > m.cfg.max_len:
+        raise ValueError(f"{len(ids)} prompt tokens + {n_new} new tokens need {need} positions; "
+                         f"the model has {m.cfg.max_len}")
+
+
+def _sync(dev: torch.device):
+    if dev.type == "cuda":
+        torch.cuda.synchronize(dev)
+
+
+@dataclass
+class Trace:
+    """Everything one greedy generation did. Arrays are numpy, read-only by convention."""
+    variant: str
+    cache_kind: str | None            # None = no cache (recompute the prefix every step)
+    prompt_ids: tuple
+    ids: tuple                        # prompt + generated
+    logits: np.ndarray                # [n_new, vocab]: the logits each new token was chosen from
+    attn: list                        # per step: [n_layers, n_heads, keys] of the newest query
+    kv_rows: np.ndarray               # [n_new, n_layers]: rows through W_k/W_v, per step
+    times: np.ndarray                 # [n_new] seconds: prefill first, then each decode step
+    cache_nbytes: list = field(default_factory=list)   # bytes held after each step
+    cache_shape: list = field(default_factory=list)    # one layer's K shape after each step
+    k: np.ndarray | None = None       # [n_layers, h_kv, tokens, d_h] cached keys at the end
+    v: np.ndarray | None = None
+
+    @property
+    def P(self) -> int:
+        return len(self.prompt_ids)
+
+    @property
+    def new_ids(self) -> tuple:
+        return self.ids[self.P:]
+
+    @property
+    def kv_rows_per_layer(self) -> int:
+        return int(self.kv_rows[:, 0].sum())
+
+    @property
+    def kv_rows_total(self) -> int:
+        return int(self.kv_rows.sum())
+
+    @property
+    def prefill_s(self) -> float:
+        return float(self.times[0])
+
+    @property
+    def decode_s(self) -> np.ndarray:
+        return self.times[1:]
+
+    def tokens(self) -> list[str]:
+        return [tokenizer().itos[i] for i in self.ids]
+
+
+def _attn_last(probs) -> np.ndarray:
+    """Per layer [1, h, T, S] -> the newest query's row: [n_layers, h, S]."""
+    return torch.stack([p[0, :, -1, :] for p in probs]).float().cpu().numpy()
+
+
+@torch.no_grad()
+def _generate(variant: str, ids: tuple, n_new: int, cache_kind: str | None,
+              window: int | None, record_kv: bool) -> Trace:
+    m = model(variant)
+    _check(ids, n_new, m)
+    dev, L = m.device, m.cfg.n_layers
+    seq = list(ids)
+    logits_out, attn, rows, times, nbytes, shapes = [], [], [], [], [], []
+    cache = make_cache(cache_kind, m.cfg, device=dev, window=window) if cache_kind else None
+    with _RUN_LOCK:
+        for step in range(n_new):
+            stats = Stats(L)
+            _sync(dev)
+            t0 = time.perf_counter()
+            if cache is None:   # recompute K/V for the whole prefix, every step
+                x = torch.tensor([seq], device=dev)
+                logits, probs = m(x, 0, None, window=window, stats=stats, want_probs=True)
+            elif step == 0:     # prefill: the whole prompt in one pass
+                x = torch.tensor([seq], device=dev)
+                logits, probs = m(x, 0, cache, stats=stats, want_probs=True)
+            else:               # decode: only the newest token
+                x = torch.tensor([[seq[-1]]], device=dev)
+                logits, probs = m(x, len(seq) - 1, cache, stats=stats, want_probs=True)
+            nxt = int(logits[0, -1].argmax())
+            _sync(dev)
+            times.append(time.perf_counter() - t0)
+            logits_out.append(logits[0, -1].float().cpu().numpy())
+            attn.append(_attn_last(probs))
+            rows.append(stats.kv_rows)
+            if cache is not None:
+                nbytes.append(cache.nbytes)
+                shapes.append(tuple(getattr(cache, "shape", (1, m.cfg.n_kv_heads, cache.length, m.cfg.head_dim))))
+            seq.append(nxt)
+    tr = Trace(variant, cache_kind, tuple(ids), tuple(seq), np.stack(logits_out), attn,
+               np.array(rows), np.array(times), nbytes, shapes)
+    if record_kv and cache_kind in ("fp32", "fp16"):
+        tr.k = torch.stack([k[0] for k in cache.k]).float().cpu().numpy()
+        tr.v = torch.stack([v[0] for v in cache.v]).float().cpu().numpy()
+    return tr
+
+
+@lru_cache(maxsize=256)
+def generate(variant: str, ids: tuple, n_new: int, cache_kind: str | None = "fp32",
+             window: int | None = None, record_kv: bool = True) -> Trace:
+    """Greedy generation of n_new tokens after the prompt `ids`.
+
+    With a cache: a prefill pass over the prompt (gives token 1), then n_new - 1 decode steps
+    of one token each. Without (cache_kind=None): every step runs the whole sequence again.
+    Cached per process: the same inputs return the same Trace object (don't mutate it).
+    """
+    return _generate(variant, tuple(ids), n_new, cache_kind, window, record_kv)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    same_tokens: bool
+    max_abs_dlogit: float
+    rows_cached: int          # per layer
+    rows_uncached: int        # per layer
+    time_cached_s: float
+    time_uncached_s: float
+
+
+def compare_cached_uncached(variant: str, ids: tuple, n_new: int) -> Comparison:
+    """Run with and without the cache; the logits must agree to float tolerance."""
+    a = generate(variant, tuple(ids), n_new, "fp32", record_kv=False)
+    b = generate(variant, tuple(ids), n_new, None, record_kv=False)
+    n = min(len(a.logits), len(b.logits))
+    return Comparison(a.ids == b.ids, float(np.abs(a.logits[:n] - b.logits[:n]).max()),
+                      a.kv_rows_per_layer, b.kv_rows_per_layer,
+                      float(a.times.sum()), float(b.times.sum()))
+
+
+@dataclass(frozen=True)
+class VariantEffect:
+    cache_kind: str
+    window: int | None
+    nbytes: int               # bytes the cache holds at the end
+    exact_nbytes: int         # the fp32 contiguous cache for the same tokens
+    top1_agreement: float     # share of steps whose argmax equals the exact run's
+    max_abs_dlogit: float
+    tokens: tuple             # the variant's own greedy continuation
+
+
+@lru_cache(maxsize=128)
+def variant_effect(variant: str, ids: tuple, n_new: int, cache_kind: str,
+                   window: int | None = None) -> VariantEffect:
+    """Teacher-forced comparison against the exact fp32 cache: feed the exact run's tokens to
+    the variant and compare the logits it would choose from at every step."""
+    exact = generate(variant, tuple(ids), n_new, "fp32", record_kv=False)
+    m = model(variant)
+    dev = m.device
+    cache = make_cache(cache_kind, m.cfg, device=dev, window=window)
+    seq = list(exact.ids)
+    P = len(ids)
+    out = []
+    with torch.no_grad(), _RUN_LOCK:
+        out.append(m(torch.tensor([seq[:P]], device=dev), 0, cache)[0, -1])
+        for pos in range(P, P + n_new - 1):
+            out.append(m(torch.tensor([[seq[pos]]], device=dev), pos, cache)[0, -1])
+    got = torch.stack(out).float().cpu().numpy()
+    own = generate(variant, tuple(ids), n_new, cache_kind, window, record_kv=False)
+    return VariantEffect(cache_kind, window, cache.nbytes, exact.cache_nbytes[-1],
+                         float((got.argmax(-1) == exact.logits.argmax(-1)).mean()),
+                         float(np.abs(got - exact.logits).max()), own.new_ids)
+
+
+@lru_cache(maxsize=1)
+def corpus_ids() -> tuple:
+    """The corpus as one token stream: real text to make long prompts from."""
+    from .train import read_corpus
+    tok = tokenizer()
+    return tuple(i for line in read_corpus() for i in tok.encode(line))
+
+
+@dataclass(frozen=True)
+class Throughput:
+    prompt_tokens: int
+    decode_steps: int
+    prefill_s: float
+    decode_s_median: float
+    prefill_tokens_per_s: float
+    decode_tokens_per_s: float
+    device: str
+
+
+def throughput(variant: str, prompt_tokens: int, new_tokens: int, repeats: int = 3) -> Throughput:
+    """Measured on this server: prefill of `prompt_tokens` corpus tokens, then decode steps.
+    Median over `repeats` fresh runs (not cached: it measures the machine)."""
+    ids = corpus_ids()[:prompt_tokens]
+    pre, dec = [], []
+    for _ in range(repeats):
+        tr = _generate(variant, ids, new_tokens, "fp32", None, record_kv=False)
+        pre.append(tr.prefill_s)
+        if len(tr.decode_s):
+            dec.append(float(np.median(tr.decode_s)))
+    p, d = float(np.median(pre)), (float(np.median(dec)) if dec else float("nan"))
+    return Throughput(prompt_tokens, new_tokens - 1, p, d, prompt_tokens / p,
+                      (1.0 / d) if dec else float("nan"), str(model(variant).device))
+
+
+# -- paged memory, step by step ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PagedFrame:
+    event: str                         # what happened: "prefill", "fork", "decode", "free", ...
+    seq: str                           # which sequence
+    tables: dict                       # seq id -> tuple of physical block ids
+    lengths: dict                      # seq id -> tokens
+    ref: tuple                         # per physical block: reference count
+    stats: dict
+    nbytes: int                        # bytes of the blocks in use (measured from the pool)
+
+
+@lru_cache(maxsize=8)
+def paged_demo(variant: str = "mha", prefix: tuple | None = None, suffixes: tuple | None = None,
+               decode_steps: int = 6, block_size: int = 4, num_blocks: int = 24) -> tuple:
+    """Several requests on one real block pool: a shared prefix is prefilled once, the other
+    requests fork it (sharing its blocks), add their own words, decode in turns, and finish.
+    Returns one PagedFrame per event; the model really runs on the paged cache."""
+    m = model(variant)
+    dev = m.device
+    tok = tokenizer()
+    prefix = prefix or tuple(tok.encode("The capital of France is Paris ."))
+    suffixes = suffixes or tuple(tuple(tok.encode(s)) for s in
+                                 ("The capital of Poland is", "The capital of Spain is",
+                                  "The capital of Italy is"))
+    pool = BlockPool(m.cfg, num_blocks=num_blocks, block_size=block_size, device=dev)
+    frames = []
+
+    def snap(event, sid):
+        frames.append(PagedFrame(event, sid, {k: tuple(v) for k, v in pool.tables.items()},
+                                 dict(pool.lengths), tuple(pool.ref), pool.stats(), pool.nbytes))
+
+    seqs, last = {}, {}
+    with torch.no_grad(), _RUN_LOCK:
+        base = pool.sequence("prefix")
+        m(torch.tensor([prefix], device=dev), 0, base)
+        snap("prefill", "prefix")
+        for j, suf in enumerate(suffixes):
+            sid = "ABCDEFGH"[j]
+            seqs[sid] = pool.fork("prefix", sid)
+            snap("fork", sid)
+            logits = m(torch.tensor([suf], device=dev), len(prefix), seqs[sid])
+            last[sid] = int(logits[0, -1].argmax())
+            snap("prefill", sid)
+        pool.free_sequence("prefix")      # the prefix lives on in the blocks its forks share
+        snap("free", "prefix")
+        for _ in range(decode_steps):
+            for sid, s in seqs.items():
+                logits = m(torch.tensor([[last[sid]]], device=dev), s.length, s)
+                last[sid] = int(logits[0, -1].argmax())
+                snap("decode", sid)
+        for sid in list(seqs):
+            pool.free_sequence(sid)
+            snap("free", sid)
+    return tuple(frames)
