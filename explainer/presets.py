@@ -358,3 +358,14 @@ STEP6: Mapping[str, object] = MappingProxyType(
     )
 )
 """Shrinking the cache; the baseline is MHA, fp16, full context."""
+
+
+def live_preset(cfg, n_params: float) -> ModelPreset:
+    """The live model's config as a preset, so its cache bytes come from the same formulas.
+
+    ``cfg`` is an ``explainer.model.Config`` (duck-typed: no torch import needed here).
+    """
+    return ModelPreset(key="live", name="live model", n_layers=cfg.n_layers,
+                       n_heads=cfg.n_heads, n_kv_heads=cfg.n_kv_heads,
+                       head_dim=cfg.head_dim, n_params=n_params, hidden=cfg.d_model,
+                       source="explainer/model.py Config, weights in assets/")

@@ -1,0 +1,164 @@
+"""Translations and locale formatting, one Translator per session (never a global `_`).
+
+Catalogs are gettext .po files: locales/messages.pot (English source, extracted from the
+code) and locales/<lang>/LC_MESSAGES/messages.po. They are parsed once per process with Babel
+and shared read-only. Messages use named placeholders, `{n}`, filled with numbers that the
+Translator has already formatted for the locale:
+
+    tr = Translator("pl")
+    tr._("Cache length")
+    tr.n_("{n} token", "{n} tokens", 5, n=tr.int(5))      # Polish: "5 tokenów"
+    tr.num(10.0, 1) -> "10,0";  tr.int(2336) -> "2 336";  tr.bytes(2**31, "GB") -> "2,1 GB"
+
+Code marks strings with `_`, `n_` (plural) and `N_` (a string kept for later translation);
+tests/test_i18n.py extracts them and checks every catalog.
+"""
+from __future__ import annotations
+
+import gettext
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from babel import Locale, negotiate_locale
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+
+LOCALES = Path(__file__).resolve().parent.parent / "locales"
+LANGS = {"en": "English", "id": "Bahasa Indonesia", "pl": "Polski", "nl": "Nederlands"}
+DEFAULT_LANG = "en"
+DOMAIN = "messages"
+
+UNITS = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+         "KiB": 2 ** 10, "MiB": 2 ** 20, "GiB": 2 ** 30, "TiB": 2 ** 40}
+
+
+def N_(msg: str) -> str:
+    """Mark a string for extraction without translating it now."""
+    return msg
+
+
+def normalize_lang(value) -> str | None:
+    """'pl', 'PL', 'pl-PL', 'pl_PL' -> 'pl'; anything else -> None."""
+    if not isinstance(value, str):
+        return None
+    code = value.strip().replace("_", "-").split("-")[0].lower()
+    return code if code in LANGS else None
+
+
+def negotiate(accept_language: str | None) -> str:
+    """Pick a language from an Accept-Language header, else English."""
+    if not accept_language:
+        return DEFAULT_LANG
+    prefs = []
+    for part in accept_language.split(","):
+        tag = part.split(";")[0].strip()
+        if tag and tag != "*":
+            prefs.append(tag.replace("-", "_"))
+    best = negotiate_locale(prefs, list(LANGS), sep="_")
+    return normalize_lang(best) or DEFAULT_LANG
+
+
+@lru_cache(maxsize=None)
+def catalog(lang: str):
+    """The parsed .po catalog of a language (None for English, the source)."""
+    if lang == DEFAULT_LANG:
+        return None
+    path = LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with open(path, "rb") as f:
+        return read_po(f, locale=lang)
+
+
+@lru_cache(maxsize=None)
+def _plural_index(lang: str):
+    cat = catalog(lang)
+    expr = cat.plural_expr if cat is not None else "(n != 1)"
+    return gettext.c2py(expr)
+
+
+class Translator:
+    """A session's language: messages, plurals and locale number formatting."""
+
+    def __init__(self, lang: str = DEFAULT_LANG):
+        self.lang = normalize_lang(lang) or DEFAULT_LANG
+        self._cat = catalog(self.lang)
+        self._plural = _plural_index(self.lang)
+        self.locale = Locale.parse(self.lang)
+
+    # -- messages ------------------------------------------------------------------------
+    def gettext(self, msg: str) -> str:
+        if self._cat is not None:
+            m = self._cat.get(msg)
+            if m is not None and m.string and not m.fuzzy and isinstance(m.string, str):
+                return m.string
+        return msg
+
+    def _(self, msg: str, **kw) -> str:
+        text = self.gettext(msg)
+        return text.format(**kw) if kw else text
+
+    def n_(self, singular: str, plural: str, n: int, **kw) -> str:
+        """Plural-aware: the catalog's form for n (Polish: one / few / many)."""
+        text = None
+        if self._cat is not None:
+            m = self._cat.get(singular)
+            if m is not None and not m.fuzzy and isinstance(m.string, (tuple, list)):
+                forms = m.string
+                i = self._plural(abs(int(n)))
+                if i < len(forms) and forms[i]:
+                    text = forms[i]
+        if text is None:
+            text = singular if n == 1 else plural
+        return text.format(**kw)
+
+    # -- numbers -------------------------------------------------------------------------
+    def num(self, x: float, digits: int = 1) -> str:
+        """A decimal with a fixed number of digits after the separator: 10,0 / 10.0."""
+        if x is None or (isinstance(x, float) and not math.isfinite(x)):
+            return "–"
+        fmt = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+        return format_decimal(x, format=fmt, locale=self.locale)
+
+    def int(self, n) -> str:
+        return self.num(round(n), 0)
+
+    def sig(self, x: float, digits: int = 3) -> str:
+        """About `digits` significant figures: 0,00012 / 1,23 / 502 / 13.900."""
+        if x == 0:
+            return self.num(0, 0)
+        mag = math.floor(math.log10(abs(x)))
+        return self.num(x, max(0, digits - 1 - mag))
+
+    def pct(self, x: float, digits: int = 0) -> str:
+        fmt = "#,##0" + ("." + "0" * digits if digits else "") + "%"
+        return format_percent(x, format=fmt, locale=self.locale)
+
+    def times(self, x: float, digits: int = 1) -> str:
+        """A ratio: 10,0×."""
+        return self.num(x, digits) + "×"
+
+    def bytes(self, n: float, unit: str = "auto", digits: int = 1, binary: bool = False) -> str:
+        """Bytes in a named unit (GB = 1e9, GiB = 2**30); 'auto' picks a readable one."""
+        if unit == "auto":
+            unit = auto_unit(n, binary)
+        value = n / UNITS[unit]
+        d = 0 if unit == "B" or float(value).is_integer() and digits == 0 else digits
+        return f"{self.num(value, d)}\u00a0{unit}"
+
+    def seconds(self, s: float) -> str:
+        """A duration in ms or µs, two or three significant figures."""
+        if s is None or not math.isfinite(s):
+            return "–"
+        if s >= 1:
+            return f"{self.sig(s, 3)}\u00a0s"
+        if s >= 1e-3:
+            return f"{self.sig(s * 1e3, 3)}\u00a0ms"
+        return f"{self.sig(s * 1e6, 3)}\u00a0µs"
+
+
+def auto_unit(n: float, binary: bool = False) -> str:
+    units = ("B", "KiB", "MiB", "GiB", "TiB") if binary else ("B", "KB", "MB", "GB", "TB")
+    for u in reversed(units):
+        if abs(n) >= UNITS[u]:
+            return u
+    return "B"
