@@ -1,0 +1,31 @@
+"""KV Cache Explainer — `panel serve app.py`.
+
+Each browser session runs this file once: it builds the page for that session's language and
+deep link. The models, tokenizer and traces live in explainer/ and are shared by all sessions.
+"""
+import panel as pn
+import panel_material_ui  # noqa: F401  (the Material design for every component)
+
+from steps.shell import ExplainerApp
+
+pn.extension(reconnect=True)
+
+TEMPLATE = """
+{% extends base %}
+{% block contents %}
+<main id="main">{{ embed(roots.app) }}</main>
+{% endblock %}
+"""
+
+
+def build():
+    query = dict(pn.state.session_args or {}) if pn.state.curdoc else {}
+    headers = pn.state.headers or {}
+    app = ExplainerApp(query=query, accept_language=headers.get("Accept-Language"))
+    tmpl = pn.Template(TEMPLATE)
+    tmpl.add_panel("app", app)
+    return tmpl
+
+
+if __name__.startswith("bokeh"):
+    build().servable(title="KV Cache Explainer")
