@@ -97,18 +97,18 @@ class Translator:
         text = self.gettext(msg)
         return text.format(**kw) if kw else text
 
-    def n_(self, singular: str, plural: str, n: int, **kw) -> str:
+    def n_(self, singular: str, plural: str, count: int, /, **kw) -> str:
         """Plural-aware: the catalog's form for n (Polish: one / few / many)."""
         text = None
         if self._cat is not None:
             m = self._cat.get(singular)
             if m is not None and not m.fuzzy and isinstance(m.string, (tuple, list)):
                 forms = m.string
-                i = self._plural(abs(int(n)))
+                i = self._plural(abs(int(count)))
                 if i < len(forms) and forms[i]:
                     text = forms[i]
         if text is None:
-            text = singular if n == 1 else plural
+            text = singular if count == 1 else plural
         return text.format(**kw)
 
     # -- numbers -------------------------------------------------------------------------
@@ -146,14 +146,11 @@ class Translator:
         return f"{self.num(value, d)}\u00a0{unit}"
 
     def seconds(self, s: float) -> str:
-        """A duration in ms or µs, two or three significant figures."""
+        """A duration in s, ms or µs: two significant figures (three from 100 up)."""
         if s is None or not math.isfinite(s):
             return "–"
-        if s >= 1:
-            return f"{self.sig(s, 3)}\u00a0s"
-        if s >= 1e-3:
-            return f"{self.sig(s * 1e3, 3)}\u00a0ms"
-        return f"{self.sig(s * 1e6, 3)}\u00a0µs"
+        value, unit = (s, "s") if s >= 1 else (s * 1e3, "ms") if s >= 1e-3 else (s * 1e6, "µs")
+        return f"{self.sig(value, 2 if value < 100 else 3)}\u00a0{unit}"
 
 
 def auto_unit(n: float, binary: bool = False) -> str:

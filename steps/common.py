@@ -124,29 +124,42 @@ def locale_ticks(axis, values, fmt):
 # -- the predict-then-reveal question ----------------------------------------------------------
 
 class Question(pn.viewable.Viewer):
-    """A short question before the visual answers it, with immediate feedback."""
+    """A short question before the visual answers it, with immediate feedback.
+
+    One button per option (a radio group would re-select on every re-render)."""
 
     answer = param.Integer(default=None, allow_None=True)
 
     def __init__(self, prompt: str, options: list[str], correct: int, explain: str, **params):
         super().__init__(**params)
         self.prompt, self.options, self.correct, self.explain = prompt, options, correct, explain
-        self._text = html_pane(css_classes=["question"])
-        self._choices = pmui.RadioButtonGroup(options={}, value=None, size="small")
-        self._feedback = html_pane(css_classes=["feedback"])
-        self._choices.param.watch(self._picked, "value")
-        self._layout = pn.Column(self._text, self._choices, self._feedback,
-                                 css_classes=["question-box"], sizing_mode="stretch_width")
-
-    def _picked(self, event):
-        if event.new is not None:
-            self.answer = event.new
+        self._text = html_pane()
+        self._buttons = [pmui.Button(label=o, size="small", variant="outlined",
+                                     css_classes=["answer", f"answer-{i}"])
+                         for i, o in enumerate(options)]
+        for i, b in enumerate(self._buttons):
+            b.on_click(lambda e, i=i: setattr(self, "answer", i))
+        self._feedback = html_pane()
+        self._tr = None
+        self._kw = {}
+        self.param.watch(lambda *e: self.render(self._tr, **self._kw), "answer")
+        self._layout = pn.Column(self._text, pn.FlexBox(*self._buttons, gap="8px"),
+                                 self._feedback, css_classes=["question-box"],
+                                 styles={"border-left": f"4px solid {PALETTE['query']}",
+                                         "padding-left": "8px"},
+                                 sizing_mode="stretch_width")
 
     def render(self, tr: Translator, **kw):
-        self._text.object = (f'<p><strong>{esc(tr._("Predict first"))}:</strong> '
+        if tr is None:
+            return
+        self._tr, self._kw = tr, kw
+        self._text.object = (f'<p class="question"><strong>{esc(tr._("Predict first"))}:</strong> '
                              f'{esc(tr._(self.prompt, **kw))}</p>')
-        opts = {tr._(o, **kw): i for i, o in enumerate(self.options)}
-        self._choices.param.update(options=opts, value=self.answer)
+        for i, (b, o) in enumerate(zip(self._buttons, self.options)):
+            chosen = self.answer == i
+            b.param.update(label=tr._(o, **kw), variant="contained" if chosen else "outlined",
+                           button_type=("success" if i == self.correct else "danger")
+                           if chosen else "primary")
         if self.answer is None:
             self._feedback.object = ""
         else:
@@ -185,7 +198,8 @@ class Player(pn.viewable.Viewer):
         self._play = pmui.Button(icon="play_arrow", css_classes=["player-play"],
                                  button_type="primary", size="small", variant="contained")
         self._fwd = pmui.Button(icon="skip_next", css_classes=["player-next"], **kw)
-        self._pos = html_pane(css_classes=["player-pos"], width=220)
+        self._pos = html_pane(css_classes=["player-pos"], sizing_mode="stretch_width",
+                              min_width=160)
         self._reset.on_click(lambda e: self.reset())
         self._back.on_click(lambda e: self.step(-1))
         self._fwd.on_click(lambda e: self.step(1))
@@ -195,8 +209,9 @@ class Player(pn.viewable.Viewer):
         self._tr = translator("en")
         self._label = N_("Frame {i} of {n}")
         self.param.watch(self._sync, ["value", "start", "end", "playing"])
-        self._layout = pn.Row(self._reset, self._back, self._play, self._fwd, self._pos,
-                              css_classes=["player"], sizing_mode="stretch_width")
+        self._layout = pn.FlexBox(self._reset, self._back, self._play, self._fwd, self._pos,
+                                  gap="6px", align_items="center", css_classes=["player"],
+                                  sizing_mode="stretch_width")
 
     # actions
     def step(self, d: int):
@@ -268,8 +283,8 @@ class StepView(pn.viewable.Viewer):
         self._built = False
         controls = list(self.url_names)
         if controls:
-            self.param.watch(lambda e: self.refresh(), controls)
-        app.param.watch(lambda e: self.refresh(), "lang")
+            self.param.watch(lambda *e: self.refresh(), controls)
+        app.param.watch(lambda *e: self.refresh(), "lang")
 
     @property
     def tr(self) -> Translator:

@@ -56,9 +56,10 @@ class Step1(StepView):
         self.player.param.watch(lambda e: setattr(self, "frame", e.new), "value")
         self.param.watch(lambda e: setattr(self.player, "value", e.new), "frame")
         # -- plot: tokens in a row, arcs from the newest token to every key it reads
-        self._tokens = ColumnDataSource(dict(x=[], y=[], text=[], color=[], role=[]))
+        self._tokens = ColumnDataSource(dict(x=[], y=[], text=[], color=[], role=[]),
+                                        name="step1-tokens")
         self._arcs = ColumnDataSource(dict(x0=[], y0=[], x1=[], y1=[], cx=[], cy=[], w=[],
-                                           alpha=[]))
+                                           alpha=[]), name="step1-arcs")
         self._tops = ColumnDataSource(dict(x=[], y=[], key=[], pct=[], size=[]))
         f = figure(height=260, sizing_mode="stretch_width", toolbar_location=None,
                    x_range=Range1d(-0.7, 6), y_range=Range1d(-0.9, 3.2))

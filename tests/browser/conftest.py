@@ -1,0 +1,95 @@
+"""Real-browser tests: Debian's headless Chromium, driven by pytest-playwright, against
+`panel serve app.py` on 127.0.0.1 with threads enabled (as a classroom server runs)."""
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--disable-quic"]
+
+
+def pytest_collection_modifyitems(config, items):
+    if not Path(CHROMIUM).exists():
+        raise pytest.UsageError(f"Chromium not found at {CHROMIUM}: `apt-get install -y chromium` "
+                                "(or set CHROMIUM_PATH)")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 900},
+            "locale": "en-US"}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    ARTIFACTS.mkdir(exist_ok=True)
+    port = _free_port()
+    log_path = ARTIFACTS / "server.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "panel", "serve", "app.py", "--address", "127.0.0.1",
+         "--port", str(port), "--allow-websocket-origin", f"127.0.0.1:{port}",
+         "--num-threads", "4"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "KV_EXPLAINER_DEVICE": "cpu", "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}/app"
+    try:
+        for _ in range(120):
+            try:
+                if urllib.request.urlopen(url, timeout=5).status == 200:
+                    break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise RuntimeError("panel serve did not answer: see test-artifacts/server.log")
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+    text = log_path.read_text(errors="replace")
+    bad = [l for l in text.splitlines()
+           if re.search(r"Traceback|ERROR|Exception|W-\d{4}", l)]
+    assert bad == [], "server log has errors:\n" + "\n".join(bad[:20])
+
+
+@pytest.fixture
+def app(page, server):
+    """A page with its console watched: any error fails the test."""
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    def open_(query: str = ""):
+        page.goto(server + query)
+        page.wait_for_selector("h1", timeout=60_000)
+        page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
+        return page
+
+    yield open_
+    assert errors == [], errors

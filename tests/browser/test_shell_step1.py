@@ -1,0 +1,133 @@
+"""Navigation, language, deep links, and step 1 in a real browser."""
+import re
+import time
+
+from playwright.sync_api import expect
+
+
+NBSP = "\u00a0"
+
+
+def metric(page, key):
+    return page.locator(f'[data-metric="{key}"] .metric-value').first
+
+
+def choose_language(page, name):
+    page.get_by_role("combobox").first.click()
+    page.locator("li", has_text=name).first.click()
+
+
+def cds(page, name, column):
+    """A column of a named Bokeh data source, read from BokehJS in the page."""
+    return page.evaluate(
+        """([name, col]) => { for (const d of Bokeh.documents) {
+              const m = d.get_model_by_name(name); if (m) return m.data[col]; }
+            return null; }""", [name, column])
+
+
+def test_step1_deep_link_shows_the_prompt_and_next_token(app):
+    page = app("?step=1&lang=en")
+    expect(page.locator("h1")).to_have_count(1)
+    expect(page.locator("main")).to_have_count(1)
+    expect(metric(page, "seq_len")).to_have_text("5")
+    expect(metric(page, "keys_read")).to_have_text("5")
+    expect(metric(page, "scores")).to_have_text("5")
+    expect(metric(page, "next")).to_have_text("“Paris”")
+    page.wait_for_function("""() => { for (const d of Bokeh.documents) {
+        const m = d.get_model_by_name('step1-tokens'); if (m && m.data.text.length == 6) return true; }
+        return false; }""")
+    assert cds(page, "step1-tokens", "text") == ["The", "capital", "of", "France", "is", "Paris"]
+
+
+def test_step_forward_adds_the_predicted_token(app):
+    page = app("?step=1")
+    page.locator(".player-next button").click()
+    expect(metric(page, "seq_len")).to_have_text("6")
+    expect(metric(page, "keys_read")).to_have_text("6")
+    expect(metric(page, "scores")).to_have_text("11")
+    page.wait_for_function("""() => { for (const d of Bokeh.documents) {
+        const m = d.get_model_by_name('step1-tokens'); if (m && m.data.text[5] == 'Paris') return true; }
+        return false; }""")
+    assert "frame=1" in page.url
+    page.locator(".player-next button").click()
+    expect(metric(page, "scores")).to_have_text("18")
+    page.locator(".player-back button").click()
+    expect(metric(page, "scores")).to_have_text("11")
+    page.locator(".player-reset button").click()
+    expect(metric(page, "seq_len")).to_have_text("5")
+
+
+def test_play_advances_and_pause_stops(app):
+    page = app("?step=1")
+    page.locator(".player-play button").click()
+    expect(metric(page, "seq_len")).not_to_have_text("5", timeout=10_000)
+    page.locator(".player-play button").click()          # now "Pause"
+    time.sleep(0.5)
+    a = metric(page, "seq_len").inner_text()
+    time.sleep(2.5)
+    assert metric(page, "seq_len").inner_text() == a
+    assert int(a) > 5
+
+
+def test_play_stops_at_the_end(app):
+    page = app("?step=1&frame=9")
+    page.locator(".player-play button").click()
+    expect(metric(page, "seq_len")).to_have_text("16", timeout=15_000)
+    time.sleep(2)
+    expect(metric(page, "seq_len")).to_have_text("16")
+    expect(page.locator(".player-play button")).to_contain_text("Play")
+
+
+def test_language_switch_keeps_the_step_and_controls(app):
+    page = app("?step=1&frame=2")
+    expect(metric(page, "seq_len")).to_have_text("7")
+    choose_language(page, "Polski")
+    expect(page.locator("html")).to_have_attribute("lang", "pl")
+    expect(metric(page, "seq_len")).to_have_text("7")
+    assert "lang=pl" in page.url and "frame=2" in page.url
+    expect(page.get_by_text("Krok 1 z 6", exact=False).first).to_be_visible()
+
+
+def test_free_text_prompt_is_escaped_and_unknown_words_flagged(app):
+    page = app("?step=1&text=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E%20The%20capital%20of%20Poland%20is")
+    expect(page.locator(".tok-unk").first).to_be_visible()
+    expect(page.locator("img[src=x]")).to_have_count(0)
+    expect(page.locator(".notice").first).to_contain_text("<unk>")
+    expect(metric(page, "next")).to_have_text("“Warsaw”")
+
+
+def test_bad_url_values_fall_back_with_a_notice(app):
+    page = app("?step=9&lang=xx&frame=abc&zzz=%3Cb%3Ehi%3C/b%3E")
+    notices = page.locator(".notice")
+    expect(notices.first).to_be_visible()
+    text = " ".join(notices.all_inner_texts())
+    assert "xx" in text and "<b>hi</b>" not in text and "zzz" in text
+    expect(metric(page, "seq_len")).to_have_text("5")
+
+
+def test_arrow_keys_and_buttons_move_between_steps(app):
+    page = app("?step=1")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(re.compile(r"step=2"))
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url(re.compile(r"step=1"))
+    page.get_by_role("button", name="Next").click()
+    page.wait_for_url(re.compile(r"step=2"))
+
+
+def test_reload_keeps_the_deep_link_state(app):
+    page = app("?step=1&frame=3&layer=2&head=1")
+    expect(metric(page, "seq_len")).to_have_text("8")
+    page.reload()
+    page.wait_for_selector("h1")
+    expect(metric(page, "seq_len")).to_have_text("8")
+    assert "layer=2" in page.url and "head=1" in page.url
+
+
+def test_narrow_screen_has_no_horizontal_scroll(app, page):
+    page.set_viewport_size({"width": 360, "height": 800})
+    app("?step=1")
+    expect(metric(page, "seq_len")).to_have_text("5")
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 380
