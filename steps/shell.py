@@ -74,6 +74,11 @@ def parse_value(p: param.Parameter, raw: str):
         return int(raw)
     if isinstance(p, param.Number):
         return float(raw)
+    if isinstance(p, param.Selector):
+        for obj in p.objects:
+            if str(obj) == raw:
+                return obj
+        raise ValueError(raw)
     if isinstance(p, param.Boolean):
         if raw.lower() not in ("true", "false", "1", "0"):
             raise ValueError(raw)

@@ -66,6 +66,7 @@ def test_default_prompts_are_all_known_words():
         assert prompts[0] == DEFAULT_PROMPTS[lang]
         for p in prompts:
             assert tok.unknown(p) == [], (lang, p)
+        assert len(tok.encode(prompts[3])) >= 16      # step 2 uses up to 16 prompt tokens
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
