@@ -158,7 +158,7 @@ class Question(pn.viewable.Viewer):
         for i, (b, o) in enumerate(zip(self._buttons, self.options)):
             chosen = self.answer == i
             b.param.update(label=tr._(o, **kw), variant="contained" if chosen else "outlined",
-                           button_type=("success" if i == self.correct else "danger")
+                           color=("success" if i == self.correct else "error")
                            if chosen else "primary")
         if self.answer is None:
             self._feedback.object = ""
@@ -196,7 +196,7 @@ class Player(pn.viewable.Viewer):
         self._reset = pmui.Button(icon="first_page", css_classes=["player-reset"], **kw)
         self._back = pmui.Button(icon="skip_previous", css_classes=["player-back"], **kw)
         self._play = pmui.Button(icon="play_arrow", css_classes=["player-play"],
-                                 button_type="primary", size="small", variant="contained")
+                                 color="primary", size="small", variant="contained")
         self._fwd = pmui.Button(icon="skip_next", css_classes=["player-next"], **kw)
         self._pos = html_pane(css_classes=["player-pos"], sizing_mode="stretch_width",
                               min_width=160)

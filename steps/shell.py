@@ -111,7 +111,7 @@ class ExplainerApp(pn.viewable.Viewer):
                                          sizing_mode="stretch_width")
         self._stepper.param.watch(self._stepper_moved, "active")
         self._prev = pmui.Button(icon="arrow_back", variant="outlined")
-        self._next = pmui.Button(icon="arrow_forward", button_type="primary", variant="contained")
+        self._next = pmui.Button(icon="arrow_forward", color="primary", variant="contained")
         self._prev.on_click(lambda e: self.go(-1))
         self._next.on_click(lambda e: self.go(1))
         self._notice = html_pane()
