@@ -249,8 +249,8 @@ def h3(text: str) -> str:
     return f"<h3>{esc(text)}</h3>"
 
 
-def _grid_figure():
-    src = ColumnDataSource(dict(x=[], y=[], color=[], kind=[], step=[], pos=[]))
+def _grid_figure(name: str):
+    src = ColumnDataSource(dict(x=[], y=[], color=[], kind=[], step=[], pos=[]), name=name)
     fig = figure(height=340, sizing_mode="stretch_width", toolbar_location=None, tools="",
                  x_range=Range1d(0.5, 5.5), y_range=Range1d(16.5, 0.5), min_border_left=40)
     fig.rect("x", "y", width=0.88, height=0.8, fill_color="color", line_color=None, source=src)
@@ -283,8 +283,8 @@ class Step2(StepView):
         self.player.param.watch(self._player_moved, "value")
         self.param.watch(self._tokens_moved, "tokens")
         # grids, built once; refresh() only replaces their data, ranges and labels
-        self._fig_u, self._src_u, self._hover_u = _grid_figure()
-        self._fig_c, self._src_c, self._hover_c = _grid_figure()
+        self._fig_u, self._src_u, self._hover_u = _grid_figure("step2-uncached")
+        self._fig_c, self._src_c, self._hover_c = _grid_figure("step2-cached")
         # question
         self.question = Question(
             prompt=N_("How many K/V projections per layer does generating 16 tokens after a "

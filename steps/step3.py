@@ -79,12 +79,10 @@ class Step3(StepView):
     def __init__(self, app, **params):
         super().__init__(app, **params)
         # widgets
-        self._example_w = pmui.Select(options={}, value=None, sizing_mode="fixed", width=300)
+        self._example_w = pmui.Select(options={}, value=None, width=300)
         self._example_w.param.watch(self._example_picked, "value")
-        self._layer_w = pmui.IntSlider.from_param(self.param.layer, sizing_mode="fixed",
-                                                  width=150)
-        self._head_w = pmui.IntSlider.from_param(self.param.head, sizing_mode="fixed",
-                                                 width=150)
+        self._layer_w = pmui.IntSlider.from_param(self.param.layer, width=150)
+        self._head_w = pmui.IntSlider.from_param(self.param.head, width=150)
         self.player = Player(start=0, end=LAST_FRAME, value=self.frame, interval=1100)
         self.player.param.watch(lambda e: setattr(self, "frame", e.new), "value")
 
@@ -101,7 +99,7 @@ class Step3(StepView):
         # the figure, built once: rows are cached tokens (top = first), columns are the
         # head_dim values of k, then of v, then the newest query's attention bar
         self._cells = ColumnDataSource(dict(x=[], y=[], color=[], tok=[], kind=[], dim=[],
-                                            val=[]))
+                                            val=[]), name="step3-cells")
         self._bars = ColumnDataSource(dict(left=[], right=[], y=[], tok=[], pct=[],
                                            tx=[], weight=[]))
         self._new = ColumnDataSource(dict(x=[], y=[], w=[], h=[]))

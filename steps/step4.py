@@ -165,7 +165,7 @@ class Step4(StepView):
 
         # the roofline, built once; later only sources, texts and ranges change
         self._roof = ColumnDataSource(dict(x=[], y=[]))
-        self._points = ColumnDataSource(self._empty_points())
+        self._points = ColumnDataSource(self._empty_points(), name="step4-points")
         fig = figure(x_axis_type="log", y_axis_type="log", height=360,
                      sizing_mode="stretch_width", toolbar_location=None,
                      x_range=Range1d(*X_RANGE), y_range=Range1d(0.01, 1000))

@@ -127,7 +127,8 @@ class Step5(StepView):
         # -- cache bytes over context, with the weights level ---------------------------
         # keys fill zero..k_top, values k_top..v_top; an MLA latent fills zero..lat_top
         self._curve_src = ColumnDataSource(dict(ctx=[], zero=[], k_top=[], v_top=[], lat_top=[],
-                                                kv=[], w=[], kv_text=[], ctx_text=[]))
+                                                kv=[], w=[], kv_text=[], ctx_text=[]),
+                                        name="step5-curve")
         self._now_src = ColumnDataSource(dict(ctx=[], kv=[], text=[]))
         self._cross_src = ColumnDataSource(dict(ctx=[], kv=[], text=[]))
         self._curve = figure(height=260, sizing_mode="stretch_width", toolbar_location=None,

@@ -2,27 +2,8 @@
 import re
 import time
 
+from helpers import cds, choose_language, metric
 from playwright.sync_api import expect
-
-
-NBSP = "\u00a0"
-
-
-def metric(page, key):
-    return page.locator(f'[data-metric="{key}"] .metric-value').first
-
-
-def choose_language(page, name):
-    page.get_by_role("combobox").first.click()
-    page.locator("li", has_text=name).first.click()
-
-
-def cds(page, name, column):
-    """A column of a named Bokeh data source, read from BokehJS in the page."""
-    return page.evaluate(
-        """([name, col]) => { for (const d of Bokeh.documents) {
-              const m = d.get_model_by_name(name); if (m) return m.data[col]; }
-            return null; }""", [name, column])
 
 
 def test_step1_deep_link_shows_the_prompt_and_next_token(app):

@@ -1,0 +1,41 @@
+"""Small helpers shared by the browser tests."""
+
+
+def metric(page, key):
+    return page.locator(f'[data-metric="{key}"] .metric-value').first
+
+
+def cds_len(page, name, column="x"):
+    """Length of a column of a named Bokeh data source in the page (None if absent)."""
+    return page.evaluate(
+        """([name, col]) => { for (const d of Bokeh.documents) {
+              const m = d.get_model_by_name(name); if (m) return m.data[col].length; }
+            return null; }""", [name, column])
+
+
+def cds(page, name, column):
+    return page.evaluate(
+        """([name, col]) => { for (const d of Bokeh.documents) {
+              const m = d.get_model_by_name(name); if (m) return Array.from(m.data[col]); }
+            return null; }""", [name, column])
+
+
+def wait_cds(page, name, column, predicate_js):
+    """Wait until `predicate_js` (a JS expression of `v`, the column) holds."""
+    page.wait_for_function(
+        """([name, col, pred]) => { for (const d of Bokeh.documents) {
+              const m = d.get_model_by_name(name);
+              if (m) { const v = Array.from(m.data[col]); return eval(pred); } }
+            return false; }""", arg=[name, column, predicate_js], timeout=20_000)
+
+
+def choose_language(page, name):
+    page.get_by_role("combobox").first.click()
+    page.locator("li", has_text=name).first.click()
+
+
+def nudge_slider(page, index, key="ArrowRight", times=1):
+    s = page.get_by_role("slider").nth(index)
+    s.focus()
+    for _ in range(times):
+        page.keyboard.press(key)
