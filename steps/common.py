@@ -153,7 +153,8 @@ class Question(pn.viewable.Viewer):
         if tr is None:
             return
         self._tr, self._kw = tr, kw
-        self._text.object = (f'<p class="question"><strong>{esc(tr._("Predict first"))}:</strong> '
+        lead = tr._("Predict first")
+        self._text.object = (f'<p class="question"><strong>{esc(lead)}:</strong> '
                              f'{esc(tr._(self.prompt, **kw))}</p>')
         for i, (b, o) in enumerate(zip(self._buttons, self.options)):
             chosen = self.answer == i

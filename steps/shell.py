@@ -108,7 +108,8 @@ class ExplainerApp(pn.viewable.Viewer):
                                  value=self.state.lang, width=200)
         self._lang.param.watch(lambda e: setattr(self.state, "lang", e.new), "value")
         self._stepper = pmui.StepperMenu(items=[], active=self.state.step - 1, non_linear=True,
-                                         sizing_mode="stretch_width")
+                                         sizing_mode="stretch_width",
+                                         styles={"overflow-x": "auto", "max-width": "100%"})
         self._stepper.param.watch(self._stepper_moved, "active")
         self._prev = pmui.Button(icon="arrow_back", variant="outlined")
         self._next = pmui.Button(icon="arrow_forward", color="primary", variant="contained")
@@ -232,17 +233,18 @@ class ExplainerApp(pn.viewable.Viewer):
         self._stepper.param.update(items=[t._(s) for s in STEP_TITLES], active=n - 1)
         self._prev.param.update(label=t._("Previous"), disabled=n == 1)
         self._next.param.update(label=t._("Next"), disabled=n == 6)
-        self._heading.object = (f"<h2>{esc(t._('Step {n} of {total}', n=t.int(n), total=t.int(6)))}"
-                                f": {esc(t._(STEP_TITLES[n - 1]))}</h2>")
+        where = t._("Step {n} of {total}", n=t.int(n), total=t.int(6))
+        self._heading.object = f"<h2>{esc(where)}: {esc(t._(STEP_TITLES[n - 1]))}</h2>"
         self._notice.object = "".join(
             f'<p class="notice" role="status">{esc(t._(m, **kw))}</p>' for m, kw in self.notices)
         self._faq.object = self._faq_html(t)
 
     def _faq_html(self, t) -> str:
-        parts = [f"<h2>{esc(t._('Frequently asked questions'))}</h2>"]
+        faq, refs = t._("Frequently asked questions"), t._("References")
+        parts = [f"<h2>{esc(faq)}</h2>"]
         for q, a in FAQ:
             parts.append(f"<details><summary>{esc(t._(q))}</summary><p>{esc(t._(a))}</p></details>")
-        parts.append(f"<h2>{esc(t._('References'))}</h2><ol>")
+        parts.append(f"<h2>{esc(refs)}</h2><ol>")
         for ref, note in REFERENCES:
             parts.append(f"<li>{esc(ref)} — {esc(t._(note))}</li>")
         parts.append("</ol>")

@@ -43,11 +43,10 @@ class Step1(StepView):
         self.facts = rt.model_facts(VARIANT)
         self._notice_keys: list[tuple] = []
         # -- controls
-        self._example = pmui.Select(options={}, sizing_mode="stretch_width", max_width=420)
-        self._text = pmui.TextInput(value=self.text, max_length=MAX_CHARS,
-                                    sizing_mode="stretch_width", max_width=420)
-        self._layer = pmui.Select(options={}, width=180)
-        self._head = pmui.Select(options={}, width=180)
+        self._example = pmui.Select(options={}, width=320)
+        self._text = pmui.TextInput(value=self.text, max_length=MAX_CHARS, width=320)
+        self._layer = pmui.Select(options={}, width=200)
+        self._head = pmui.Select(options={}, width=200)
         self._example.param.watch(self._pick_example, "value")
         self._text.param.watch(self._typed, "value")
         self._layer.param.watch(lambda e: setattr(self, "layer", e.new), "value")
@@ -91,9 +90,10 @@ class Step1(StepView):
                "6 q·k scores."))
         self._layout = pn.Column(
             self._subtitle, self.question,
-            pn.Row(self._example, self._text, sizing_mode="stretch_width"),
+            pn.FlexBox(self._example, self._text, gap="8px", sizing_mode="stretch_width"),
             self._notice, self.player, pn.pane.Bokeh(self._fig, sizing_mode="stretch_width"),
-            self._legend, pn.Row(self._layer, self._head), self._chips, self._metrics,
+            self._legend, pn.FlexBox(self._layer, self._head, gap="8px",
+                                     sizing_mode="stretch_width"), self._chips, self._metrics,
             self._facts, self._narration, sizing_mode="stretch_width")
         self.refresh()
 
@@ -181,7 +181,8 @@ class Step1(StepView):
             **{t._("Head {i}", i=t.int(i)): i for i in range(1, H + 1)}})
         self.player.render(t, N_("Generated tokens: {i} of {n}"))
         self.question.render(t)
-        self._subtitle.object = f"<p>{esc(t._('Every new query reads all earlier keys'))}</p>"
+        subtitle = t._("Every new query reads all earlier keys")
+        self._subtitle.object = f"<p>{esc(subtitle)}</p>"
         self._notice.object = "".join(f'<p class="notice" role="status">{esc(n)}</p>'
                                       for n in vm["notices"])
         self._legend.object = legend_html([
@@ -194,7 +195,7 @@ class Step1(StepView):
         self._metrics.object = metrics_html([
             metric(t._("Sequence length"), vm["seq_len"], "measured", t, "seq_len"),
             metric(t._("Keys read by this query"), vm["keys_read"], "measured", t, "keys_read"),
-            metric(t._("Next token"), f"“{nxt}”", "measured", t, "next"),
+            metric(t._("Next token"), t._("“{token}”", token=nxt), "measured", t, "next"),
             metric(t._("q·k scores so far"), vm["scores"], "measured", t, "scores"),
         ])
         fct = self.facts
@@ -232,9 +233,10 @@ class Step1(StepView):
             cls = "tok tok-unk" if tok == UNK else "tok"
             role = t._("prompt") if i < P else t._("generated")
             chips.append(f'<span class="{cls}" title="{esc(role)}">{esc(tok)}</span>')
+        nxt_label, label = t._("next token"), t._("Tokens")
         chips.append(f'<span class="tok" style="border-style:dashed" '
-                     f'title="{esc(t._("next token"))}">→ {esc(vm["next"])}</span>')
-        self._chips.object = (f'<div class="tokens" aria-label="{esc(t._("Tokens"))}">'
+                     f'title="{esc(nxt_label)}">→ {esc(vm["next"])}</span>')
+        self._chips.object = (f'<div class="tokens" aria-label="{esc(label)}">'
                               + "".join(chips) + "</div>")
 
     def _render_plot(self, vm):

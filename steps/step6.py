@@ -738,12 +738,12 @@ class Step6(StepView):
         if key != self._a_key:          # the player's ticks leave this chart alone
             self._a_key = key
             on_doc(apply)
+        span = (tr._("full context") if not self.window
+                else tr._("window {w}", w=tr.int(self.window)))
         self._bar_legend.object = legend_html([
             ("muted", tr._("Baseline: MHA, fp16, full context")),
             ("cached", tr._("This setting: {kind}, {p}, {w}",
-                            kind=presets.SHRINK_KV_HEAD_LABELS[self.kv_heads], p=p,
-                            w=(tr._("full context") if not self.window else
-                               tr._("window {w}", w=tr.int(self.window)))))])
+                            kind=presets.SHRINK_KV_HEAD_LABELS[self.kv_heads], p=p, w=span))])
 
         paras = [
             tr._("Multi-query attention (MQA, Shazeer 2019) lets all query heads read one "
@@ -888,10 +888,10 @@ class Step6(StepView):
                 f'<td style="text-align:left"><span class="tokens">{"".join(chips)}</span>'
                 f"</td></tr>")
         if rows:
-            head = (f'<tr><th scope="col">{esc(tr._("Sequence"))}</th>'
-                    f'<th scope="col">{esc(tr._("Tokens"))}</th>'
-                    f'<th scope="col">{esc(tr._("Block table (physical block ids)"))}</th></tr>')
-            self._tables.object = (f'<table class="kv"><caption>{esc(tr._("Block tables"))}'
+            cols = (tr._("Sequence"), tr._("Tokens"), tr._("Block table (physical block ids)"))
+            caption = tr._("Block tables")
+            head = "<tr>" + "".join(f'<th scope="col">{esc(c)}</th>' for c in cols) + "</tr>"
+            self._tables.object = (f'<table class="kv"><caption>{esc(caption)}'
                                    f'</caption>{head}{"".join(rows)}</table>')
         else:
             self._tables.object = "<p>{}</p>".format(esc(tr._(

@@ -101,7 +101,7 @@ def test_polish_locale_formats_numbers():
     vm = s.view_model()
     assert sp(vm["uncached"]) == "2 336" and vm["cached"] == "68" and vm["ratio"] == "34,4×"
     assert sp(vm["measured_uncached"]) == "2 336"
-    assert "34,4 times" in vm["frame_sentence"]
+    assert "34,4" in vm["frame_sentence"] and "34.4" not in vm["frame_sentence"]
     assert vm["prompt_ids"] == passage_ids("pl")[:5]
 
 

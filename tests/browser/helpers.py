@@ -39,3 +39,4 @@ def nudge_slider(page, index, key="ArrowRight", times=1):
     s.focus()
     for _ in range(times):
         page.keyboard.press(key)
+    s.blur()                      # a Material slider commits its value when it lets go

@@ -117,4 +117,5 @@ def test_step6_reference_figures_controls_and_paged_player(app):
     page.wait_for_function("""(before) => { for (const d of Bokeh.documents) {
         const m = d.get_model_by_name('step6-pool');
         if (m) return JSON.stringify(m.data.fill) != before; } return false; }""", arg=fills0)
-    assert "frame=3" in page.url and "heads=8" in page.url
+    page.wait_for_function("() => location.search.includes('frame=3')")
+    assert "heads=8" in page.url
