@@ -14,7 +14,6 @@ TEMPLATE = """
 {% extends base %}
 {% block contents %}
 <main id="main">{{ embed(roots.app) }}</main>
-{{ embed(roots.location) }}
 {% endblock %}
 """
 
@@ -23,7 +22,7 @@ def build():
     query = dict(pn.state.session_args or {}) if pn.state.curdoc else {}
     headers = pn.state.headers or {}
     app = ExplainerApp(query=query, accept_language=headers.get("Accept-Language"))
-    tmpl = pn.Template(TEMPLATE, location=True)
+    tmpl = pn.Template(TEMPLATE)
     tmpl.add_panel("app", app)
     return tmpl
 

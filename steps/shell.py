@@ -8,6 +8,7 @@ short translated notice.
 from __future__ import annotations
 
 import importlib
+from urllib.parse import urlencode
 
 import panel as pn
 import panel_material_ui as pmui
@@ -28,10 +29,13 @@ def step_class(n: int):
 
 class KeyNav(pn.custom.JSComponent):
     """←/→ anywhere on the page (except inside a text field, slider or menu) send -1/+1;
-    also keeps <html lang> and the document title in step with the session's language."""
+    keeps <html lang> and the document title in step with the session's language, and the
+    address bar's query string in step with the state (replaceState: no reload, no history
+    entry per slider move)."""
 
     lang = param.String(default="en")
     title = param.String(default="")
+    query = param.String(default="", doc="the URL query string that reflects the state")
 
     _esm = """
     const SKIP_ROLES = ["slider", "radio", "tab", "combobox", "listbox", "option", "menuitem",
@@ -50,8 +54,15 @@ class KeyNav(pn.custom.JSComponent):
         document.documentElement.lang = model.lang;
         if (model.title) document.title = model.title;
       };
+      const url = () => {
+        if (model.query && model.query !== window.location.search)
+          window.history.replaceState(null, "", window.location.pathname + model.query +
+                                      window.location.hash);
+      };
       sync();
+      url();
       model.on(["lang", "title"], sync);
+      model.on("query", url);
       model.on("remove", () => window.removeEventListener("keydown", onkey));
       const el = document.createElement("span");
       el.hidden = true;
@@ -132,7 +143,7 @@ class ExplainerApp(pn.viewable.Viewer):
         self.state.param.watch(self._lang_changed, "lang")
         self._show_step()
         self.render()
-        self._sync_url()
+        self._push_url()
 
     # -- URL -------------------------------------------------------------------------------
     def _apply_query(self, query: dict, accept_language: str | None):
@@ -174,20 +185,28 @@ class ExplainerApp(pn.viewable.Viewer):
                                         "using {default}."),
                                      {"value": raw, "name": q, "default": getattr(view, p)}))
 
-    def _sync_url(self):
-        loc = pn.state.location
-        if loc is None:
-            return
-        loc.sync(self.state, {"step": "step", "lang": "lang"}, on_error=lambda bad: None)
+    def url_query(self) -> str:
+        """?step=..&lang=..&<every control of the current step>, in a stable order."""
         view = self.steps[self.state.step]
-        if view.url_names:
-            loc.sync(view, view.url_names, on_error=lambda bad: None)
-        self._synced_view = view
+        q = {"step": self.state.step, "lang": self.state.lang}
+        for p, name in view.url_names.items():
+            v = getattr(view, p)
+            if isinstance(v, str) and not v.strip():
+                continue
+            q[name] = v
+        return "?" + urlencode(q)
+
+    def _push_url(self, *events):
+        if hasattr(self, "_keys"):          # not before the page exists (URL being applied)
+            self._keys.query = self.url_query()
 
     # -- navigation ------------------------------------------------------------------------
     def _view(self, n: int):
         if n not in self.steps:
-            self.steps[n] = step_class(n)(self.state)
+            view = step_class(n)(self.state)
+            if view.url_names:
+                view.param.watch(self._push_url, list(view.url_names))
+            self.steps[n] = view
         return self.steps[n]
 
     def go(self, d: int):
@@ -198,21 +217,10 @@ class ExplainerApp(pn.viewable.Viewer):
             self.state.step = event.new + 1
 
     def _step_changed(self, event):
-        loc = pn.state.location
-        old = getattr(self, "_synced_view", None)
-        if loc is not None and old is not None and old.url_names:
-            try:
-                loc.unsync(old)
-            except ValueError:
-                pass
         self.notices = []
         self._show_step()
         self.render()
-        if loc is not None:
-            view = self.steps[self.state.step]
-            if view.url_names:
-                loc.sync(view, view.url_names, on_error=lambda bad: None)
-            self._synced_view = view
+        self._push_url()
 
     def _show_step(self):
         self._body.objects = [self._view(self.state.step)]
@@ -220,6 +228,7 @@ class ExplainerApp(pn.viewable.Viewer):
     def _lang_changed(self, event):
         self._lang.value = event.new
         self.render()
+        self._push_url()
 
     # -- text ------------------------------------------------------------------------------
     def render(self):

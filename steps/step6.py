@@ -888,9 +888,9 @@ class Step6(StepView):
                 f'<td style="text-align:left"><span class="tokens">{"".join(chips)}</span>'
                 f"</td></tr>")
         if rows:
-            cols = (tr._("Sequence"), tr._("Tokens"), tr._("Block table (physical block ids)"))
+            names = (tr._("Sequence"), tr._("Tokens"), tr._("Block table (physical block ids)"))
             caption = tr._("Block tables")
-            head = "<tr>" + "".join(f'<th scope="col">{esc(c)}</th>' for c in cols) + "</tr>"
+            head = "<tr>" + "".join(f'<th scope="col">{esc(c)}</th>' for c in names) + "</tr>"
             self._tables.object = (f'<table class="kv"><caption>{esc(caption)}'
                                    f'</caption>{head}{"".join(rows)}</table>')
         else:
