@@ -114,7 +114,7 @@ class ExplainerApp(pn.viewable.Viewer):
         self._apply_query(query, accept_language)
         tr = self.state.tr
         # -- widgets
-        self._title = html_pane(css_classes=["app-title"])
+        self._title = html_pane(css_classes=["app-title"], sizing_mode="fixed", width=320)
         self._lang = pmui.Select(options={name: code for code, name in LANGS.items()},
                                  value=self.state.lang, width=200)
         self._lang.param.watch(lambda e: setattr(self.state, "lang", e.new), "value")
@@ -132,8 +132,8 @@ class ExplainerApp(pn.viewable.Viewer):
         self._faq = html_pane(css_classes=["faq"])
         self._keys = KeyNav(self.go, lang=self.state.lang)
         self._layout = pn.Column(
-            pn.Row(self._title, pn.Spacer(sizing_mode="stretch_width"), self._lang,
-                   sizing_mode="stretch_width"),
+            pn.FlexBox(self._title, self._lang, justify_content="space-between",
+                       align_items="center", sizing_mode="stretch_width"),
             self._stepper, self._notice, self._heading, self._body,
             pn.Row(self._prev, pn.Spacer(sizing_mode="stretch_width"), self._next,
                    sizing_mode="stretch_width"),
