@@ -112,9 +112,9 @@ class ExplainerApp(pn.viewable.Viewer):
         self.notices: list[tuple[str, dict]] = []
         query = {k: _first(v) for k, v in (query or {}).items()}
         self._apply_query(query, accept_language)
-        tr = self.state.tr
         # -- widgets
-        self._title = html_pane(css_classes=["app-title"], sizing_mode="fixed", width=320)
+        self._title = html_pane(css_classes=["app-title"], min_width=220,
+                                styles={"flex": "1 1 240px"})
         self._lang = pmui.Select(options={name: code for code, name in LANGS.items()},
                                  value=self.state.lang, width=200)
         self._lang.param.watch(lambda e: setattr(self.state, "lang", e.new), "value")

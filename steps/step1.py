@@ -242,7 +242,7 @@ class Step1(StepView):
     def _render_plot(self, vm):
         t = self.tr
         toks, w = vm["tokens"], vm["weights"]
-        n, P = len(toks), vm["prompt_tokens"]
+        n = len(toks)
         q = n - 1
         wmax = float(w.max()) if len(w) else 1.0
         xs = list(range(n)) + [n]

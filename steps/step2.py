@@ -12,10 +12,6 @@ numbers from the engine → grids → layout.
 """
 from __future__ import annotations
 
-import atexit
-import heapq
-import itertools
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -25,12 +21,12 @@ import panel_material_ui as pmui
 import param
 from bokeh.models import ColumnDataSource, HoverTool, Range1d
 from bokeh.plotting import figure
-from panel.io.state import set_curdoc
 
 from explainer import costs, presets
 from explainer import runtime as rt
 from explainer.i18n import N_
 from explainer.prompts import PROMPTS
+from steps.live import JOBS, refresh_when_done, served_doc
 from steps.common import (PALETTE, Player, Question, StepView, esc, html_pane, legend_html,
                           locale_ticks, metric, metrics_html, on_doc)
 
@@ -125,86 +121,11 @@ def _warm_up_model():
         pass                            # the real run reports any error
 
 
-class _Worker:
-    """One thread per process computes LiveRuns, most urgent first (the prompt a learner is
-    looking at jumps ahead of the warm-up queue; the newest urgent request goes first).
-    Results are shared by every session; callbacks tell a session its result is ready."""
-
-    def __init__(self):
-        self._lock = threading.Lock()
-        self._heap: list = []
-        self._order = itertools.count()
-        self._done: dict = {}
-        self._errors: dict = {}
-        self._events: dict = {}
-        self._callbacks: dict = {}
-        self._thread: threading.Thread | None = None
-
-    def result(self, key):
-        """The finished LiveRuns, or None; raises the error if the run failed."""
-        if key in self._errors:
-            raise self._errors[key]
-        return self._done.get(key)
-
-    def request(self, key, urgent: bool = False, callback=None):
-        with self._lock:
-            if key in self._done or key in self._errors:
-                return
-            self._events.setdefault(key, threading.Event())
-            if callback is not None:
-                self._callbacks.setdefault(key, []).append(callback)
-            n = next(self._order)
-            heapq.heappush(self._heap, ((0, -n) if urgent else (1, n), key))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="step2-live",
-                                                daemon=True)
-                self._thread.start()
-
-    def wait(self, key) -> LiveRuns:
-        self.request(key, urgent=True)
-        self._events[key].wait()
-        return self.result(key)
-
-    def stop(self, timeout: float = 10.0):
-        """Drop the queue and let the current run finish (at exit: torch must not be torn down
-        under a running thread)."""
-        with self._lock:
-            self._heap.clear()
-            thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
-
-    def _run(self):
-        _warm_up_model()
-        while True:
-            with self._lock:
-                if not self._heap:
-                    self._thread = None
-                    return
-                _, key = heapq.heappop(self._heap)
-                if key in self._done or key in self._errors:
-                    continue
-            try:
-                res, err = compute_live(*key), None
-            except Exception as e:          # reported to the sessions that asked
-                res, err = None, e
-            with self._lock:
-                if err is None:
-                    self._done[key] = res
-                else:
-                    self._errors[key] = err
-                callbacks = self._callbacks.pop(key, [])
-                self._events[key].set()
-            for cb in callbacks:
-                try:
-                    cb(key)
-                except Exception:
-                    pass
-
-
-WORKER = _Worker()
-atexit.register(WORKER.stop)
 _WARMED: set = set()
+
+
+def submit_live(lang: str, P: int, front: bool = False):
+    return JOBS.submit(("step2", lang, P), lambda: compute_live(lang, P), front)
 
 
 def warm(lang: str):
@@ -212,9 +133,10 @@ def warm(lang: str):
     if lang in _WARMED:
         return
     _WARMED.add(lang)
+    JOBS.submit(("step2-warm-up",), _warm_up_model)
     P0 = presets.STEP2["P"]
     for P in sorted(range(P_MIN, P_MAX + 1), key=lambda p: (abs(p - P0), p)):
-        WORKER.request((lang, P))
+        submit_live(lang, P)
 
 
 # -- grids -------------------------------------------------------------------------------------
@@ -336,28 +258,18 @@ class Step2(StepView):
     # -- live runs without blocking a served session --------------------------------------------
     def _live(self, lang: str, P: int):
         """The live runs for (lang, P): at once when ready; outside a server (tests, scripts)
-        wait for them; in a served session queue them first and refresh when they arrive."""
-        key = (lang, P)
-        res = WORKER.result(key)
-        if res is not None:
-            return res
-        doc = pn.state.curdoc
-        if doc is None or doc.session_context is None:
-            return WORKER.wait(key)
-        WORKER.request(key, urgent=True, callback=lambda k, d=doc: self._arrived(k, d))
+        wait for them; in a served session queue them first and refresh when they arrive.
+        A failed run raises its error here."""
+        fut = submit_live(lang, P, front=True)
+        doc = served_doc()
+        if fut.done() or doc is None:
+            return fut.result()
+        refresh_when_done(fut, doc, lambda: self._arrived(lang, P))
         return None
 
-    def _arrived(self, key, doc):
-        if key != (self.app.lang, self.prompt):
-            return                      # the learner has moved on; that result waits in cache
-
-        def again():
-            with set_curdoc(doc):
-                self.refresh()
-        try:
-            doc.add_next_tick_callback(again)
-        except Exception:
-            pass                        # the session has closed
+    def _arrived(self, lang: str, P: int):
+        if (lang, P) == (self.app.lang, self.prompt):   # else the learner has moved on
+            self.refresh()
 
     # -- numbers --------------------------------------------------------------------------------
     def view_model(self) -> dict:

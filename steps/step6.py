@@ -15,9 +15,6 @@ its numbers arrive.
 """
 from __future__ import annotations
 
-import atexit
-import threading
-from collections import deque
 from concurrent.futures import Future
 from functools import lru_cache
 
@@ -31,6 +28,7 @@ from explainer import costs, presets
 from explainer import runtime as rt
 from explainer.i18n import N_, UNITS, auto_unit
 from explainer.prompts import PROMPTS
+from steps.live import JOBS, refresh_when_done, served_doc
 from steps.common import (PALETTE, Player, Question, StepView, esc, html_pane, legend_html,
                           locale_ticks, metric, metrics_html, on_doc)
 
@@ -71,73 +69,6 @@ QUESTION = dict(
 )
 
 
-# -- the background worker (one per process) ---------------------------------------------------
-
-class _Worker:
-    """Runs live-model jobs one at a time on a daemon thread. Jobs are keyed: a key asked for
-    twice shares one Future; `front=True` moves a waiting job to the head of the queue."""
-
-    def __init__(self):
-        self._cv = threading.Condition()
-        self._queue: deque = deque()
-        self._futures: dict = {}
-        self._thread = None
-        self._stopping = False
-
-    def submit(self, key, fn, front: bool = False) -> Future:
-        with self._cv:
-            if self._stopping:              # interpreter exit: nothing new runs
-                fut = Future()
-                fut.cancel()
-                return fut
-            fut = self._futures.get(key)
-            if fut is None:
-                fut = Future()
-                self._futures[key] = fut
-                item = (key, fn, fut)
-                self._queue.appendleft(item) if front else self._queue.append(item)
-            elif front and not fut.done():
-                for item in list(self._queue):
-                    if item[0] == key:
-                        self._queue.remove(item)
-                        self._queue.appendleft(item)
-                        break
-            if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="step6-live",
-                                                daemon=True)
-                self._thread.start()
-            self._cv.notify()
-        return fut
-
-    def stop(self, timeout: float = 60.0):
-        """Drop the waiting jobs and let the running one finish (at interpreter exit: torch
-        must not be torn down under a running forward pass)."""
-        with self._cv:
-            self._stopping = True
-            while self._queue:
-                self._queue.popleft()[2].cancel()
-            self._cv.notify_all()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout)
-
-    def _run(self):
-        while True:
-            with self._cv:
-                while not self._queue and not self._stopping:
-                    self._cv.wait()
-                if self._stopping:
-                    return
-                key, fn, fut = self._queue.popleft()
-            if not fut.set_running_or_notify_cancel():
-                continue
-            try:
-                fut.set_result(fn())
-            except BaseException as exc:    # keep the worker alive; the view shows the error
-                fut.set_exception(exc)
-
-
-WORKER = _Worker()
-atexit.register(WORKER.stop)
 
 
 @lru_cache(maxsize=None)
@@ -173,11 +104,12 @@ def _measure(ids: tuple, variant: str, kind: str, W: int | None) -> dict:
 
 
 def submit_live(key: tuple, front: bool = False) -> Future:
-    return WORKER.submit(("live",) + key, lambda: _measure(*key), front)
+    return JOBS.submit(("step6-live",) + key, lambda: _measure(*key), front)
 
 
 def submit_paged(front: bool = False) -> Future:
-    return WORKER.submit(("paged", PAGED_VARIANT), lambda: rt.paged_demo(PAGED_VARIANT), front)
+    return JOBS.submit(("step6-paged", PAGED_VARIANT), lambda: rt.paged_demo(PAGED_VARIANT),
+                       front)
 
 
 def precompute(lang: str):
@@ -213,8 +145,7 @@ class Step6(StepView):
 
     def __init__(self, app, **params):
         super().__init__(app, **params)
-        doc = pn.state.curdoc
-        self._doc = doc if doc is not None and doc.session_context is not None else None
+        self._doc = served_doc()
         self._last_live = None          # the last live result shown (kept while measuring)
         self._waiting = set()           # futures this view waits for
         self._a_key = None
@@ -390,24 +321,9 @@ class Step6(StepView):
             return fut.result()
         if fut not in self._waiting:
             self._waiting.add(fut)
-            fut.add_done_callback(self._arrived)
+            fut.add_done_callback(self._waiting.discard)
+            refresh_when_done(fut, self._doc, self.refresh)
         return None
-
-    def _arrived(self, fut):
-        """On the worker thread: re-render on the session's own loop."""
-        self._waiting.discard(fut)
-        doc = self._doc
-        if doc is None:
-            return
-
-        def rerender():
-            from panel.io.state import set_curdoc
-            with set_curdoc(doc):
-                self.refresh()
-        try:
-            doc.add_next_tick_callback(rerender)
-        except Exception:               # the session has closed
-            pass
 
     def part_b(self) -> dict | None:
         """The paged pool at the current frame (None while the live run is being made)."""

@@ -1,5 +1,4 @@
 """Step 2 — wasted work: reference figures, extremes, locale, and live-model provenance."""
-import threading
 
 import numpy as np
 import pytest
@@ -157,39 +156,3 @@ def test_nice_ticks():
     assert nice_ticks(1, 5) == [1, 2, 3, 4, 5]
     assert nice_ticks(1, 79) == [1, 10, 20, 30, 40, 50, 60, 70]
     assert nice_ticks(1, 1) == [1]
-
-
-def test_worker_puts_urgent_requests_first(monkeypatch):
-    order, gate, started = [], threading.Event(), threading.Event()
-
-    def fake(lang, P):
-        started.set()
-        gate.wait(5)
-        order.append((lang, P))
-        return (lang, P)
-
-    monkeypatch.setattr(step2, "compute_live", fake)
-    monkeypatch.setattr(step2, "_warm_up_model", lambda: None)
-    w = step2._Worker()
-    seen = []
-    w.request(("en", 1))                        # starts running at once (blocked by gate)
-    assert started.wait(5)
-    w.request(("en", 2))
-    w.request(("en", 3), urgent=True, callback=seen.append)
-    gate.set()
-    assert w._events[("en", 2)].wait(5)         # (wait() would make it urgent too)
-    assert w.result(("en", 2)) == ("en", 2)
-    assert order == [("en", 1), ("en", 3), ("en", 2)]     # the urgent one jumped the queue
-    assert seen == [("en", 3)]
-    assert w.result(("en", 3)) == ("en", 3)
-
-
-def test_worker_reports_errors(monkeypatch):
-    def boom(lang, P):
-        raise RuntimeError("no weights")
-
-    monkeypatch.setattr(step2, "compute_live", boom)
-    monkeypatch.setattr(step2, "_warm_up_model", lambda: None)
-    w = step2._Worker()
-    with pytest.raises(RuntimeError):
-        w.wait(("en", 3))

@@ -1,0 +1,102 @@
+"""One background queue per process for work on the live model that a slider must not wait
+for (step 2's runs with and without the cache, step 6's variants and paged demo).
+
+Jobs run one at a time on a daemon thread (torch already uses every core for one forward pass,
+and the runtime serialises runs anyway). A job is keyed: asking twice for the same key shares
+one Future, so every session reuses the result; `front=True` moves a waiting job to the head
+of the queue (the setting a learner is looking at jumps ahead of warm-up work).
+"""
+from __future__ import annotations
+
+import atexit
+import threading
+from collections import deque
+from concurrent.futures import Future
+
+import panel as pn
+
+
+class LiveJobs:
+    def __init__(self, name: str = "live-jobs"):
+        self.name = name
+        self._cv = threading.Condition()
+        self._queue: deque = deque()
+        self._futures: dict = {}
+        self._thread = None
+        self._stopping = False
+
+    def submit(self, key, fn, front: bool = False) -> Future:
+        with self._cv:
+            if self._stopping:              # interpreter exit: nothing new runs
+                fut = Future()
+                fut.cancel()
+                return fut
+            fut = self._futures.get(key)
+            if fut is None:
+                fut = Future()
+                self._futures[key] = fut
+                item = (key, fn, fut)
+                self._queue.appendleft(item) if front else self._queue.append(item)
+            elif front and not fut.done():
+                for item in list(self._queue):
+                    if item[0] == key:
+                        self._queue.remove(item)
+                        self._queue.appendleft(item)
+                        break
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+                self._thread.start()
+            self._cv.notify()
+        return fut
+
+    def stop(self, timeout: float = 60.0):
+        """Drop the waiting jobs and let the running one finish (at interpreter exit: torch
+        must not be torn down under a running forward pass)."""
+        with self._cv:
+            self._stopping = True
+            while self._queue:
+                self._queue.popleft()[2].cancel()
+            self._cv.notify_all()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+
+    def _run(self):
+        while True:
+            with self._cv:
+                while not self._queue and not self._stopping:
+                    self._cv.wait()
+                if self._stopping:
+                    return
+                key, fn, fut = self._queue.popleft()
+            if not fut.set_running_or_notify_cancel():
+                continue
+            try:
+                fut.set_result(fn())
+            except BaseException as exc:    # keep the worker alive; the view shows the error
+                fut.set_exception(exc)
+
+
+JOBS = LiveJobs()
+atexit.register(JOBS.stop)
+
+
+def served_doc():
+    """The session's document when running in a server, else None (tests, scripts)."""
+    doc = pn.state.curdoc
+    return doc if doc is not None and doc.session_context is not None else None
+
+
+def refresh_when_done(fut: Future, doc, fn):
+    """Call `fn` on the session's event loop once `fut` finishes (nothing if it closed)."""
+    from panel.io.state import set_curdoc
+
+    def ready(_):
+        def again():
+            with set_curdoc(doc):
+                fn()
+        try:
+            doc.add_next_tick_callback(again)
+        except Exception:
+            pass                            # the session has closed
+
+    fut.add_done_callback(ready)
