@@ -129,7 +129,7 @@ class Step5(StepView):
         self._curve_src = ColumnDataSource(dict(ctx=[], zero=[], k_top=[], v_top=[], lat_top=[],
                                                 kv=[], w=[], kv_text=[], ctx_text=[]),
                                         name="step5-curve")
-        self._now_src = ColumnDataSource(dict(ctx=[], kv=[], text=[]))
+        self._now_src = ColumnDataSource(dict(ctx=[], kv=[], text=[]), name="step5-now")
         self._cross_src = ColumnDataSource(dict(ctx=[], kv=[], text=[]))
         self._curve = figure(height=260, sizing_mode="stretch_width", toolbar_location=None,
                              x_range=Range1d(0, D["context_range"][1] * 1.02),

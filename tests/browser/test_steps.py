@@ -86,10 +86,11 @@ def test_step5_reference_figures_batch_and_slider(app):
     expect(metric(page, "live_measured")).to_have_text(metric(page, "live_formula").inner_text())
     page = app("?step=5&batch=8")
     expect(metric(page, "kv_cache")).to_contain_text(f"16{NBSP}GiB")
-    before = cds_len(page, "step5-curve", "ctx")
+    wait_cds(page, "step5-now", "ctx", "v[0] == 4096")
     nudge_slider(page, 0, "ArrowRight", 2)                  # context up
     expect(metric(page, "kv_cache")).not_to_contain_text(f"16{NBSP}GiB")
-    assert "context=" in page.url and before is not None
+    wait_cds(page, "step5-now", "ctx", "v[0] > 4096")       # the plot's point moved too
+    page.wait_for_function("() => location.search.includes('context=')")
 
 
 def test_step5_polish(app):
