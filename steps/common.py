@@ -7,6 +7,7 @@ in `refresh()`, so a language switch re-renders in place without losing any cont
 from __future__ import annotations
 
 import html
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,13 +68,34 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+_PENDING: dict = {}                  # id(doc) -> {update kind: newest update}
+_PENDING_LOCK = threading.Lock()
+
+
 def on_doc(fn):
     """Run `fn` where it may touch raw Bokeh models: on the session's event loop when served
-    (callbacks may run on worker threads with --num-threads), right away otherwise."""
+    (callbacks may run on worker threads with --num-threads), right away otherwise.
+
+    Updates are coalesced per kind (the function's qualified name): if a newer update of the
+    same plot arrives before the loop ran the older one, only the newer runs. Bokeh does not
+    promise the order of callbacks queued before a session starts, so a stale update must
+    never be able to run last."""
     doc = pn.state.curdoc
-    if doc is not None and doc.session_context is not None:
-        doc.add_next_tick_callback(fn)
-    else:
+    if doc is None or doc.session_context is None:
+        fn()
+        return
+    with _PENDING_LOCK:
+        pending = _PENDING.setdefault(id(doc), {})
+        first = not pending
+        pending[fn.__qualname__] = fn
+    if first:
+        doc.add_next_tick_callback(lambda: _flush(doc))
+
+
+def _flush(doc):
+    with _PENDING_LOCK:
+        updates = list(_PENDING.pop(id(doc), {}).values())
+    for fn in updates:
         fn()
 
 

@@ -473,11 +473,13 @@ class Step5(StepView):
                         model=m.name, kind=c["kind"], kind_name=tr._(ATTENTION_NAMES[c["kind"]]),
                         layers=tr.int(m.n_layers), dims=tr.int(m.mla_dims))
         else:
+            kv_heads = tr.n_("{count} KV head", "{count} KV heads", m.n_kv_heads,
+                             count=tr.int(m.n_kv_heads))
             info = tr._("{model}: {kind} ({kind_name}), {layers} layers, {q_heads} query heads, "
-                        "{kv_heads} KV heads of {head_dim} values, weights in fp16.",
+                        "{kv_heads} of {head_dim} values each, weights in fp16.",
                         model=m.name, kind=c["kind"], kind_name=tr._(ATTENTION_NAMES[c["kind"]]),
                         layers=tr.int(m.n_layers), q_heads=tr.int(m.n_heads),
-                        kv_heads=tr.int(m.n_kv_heads), head_dim=tr.int(m.head_dim))
+                        kv_heads=kv_heads, head_dim=tr.int(m.head_dim))
         self._model_info.object = f"<p>{esc(info)}</p>"
         formula_label = tr._("Cache formula")
         self._formula.object = (f'<p aria-label="{esc(formula_label)}">'

@@ -932,12 +932,13 @@ class Step6(StepView):
         self._texts_c.object = "".join(
             f'<p><strong>{esc(label)}:</strong> <span class="mono">{esc(text)}</span></p>'
             for label, text in texts) + f'<p class="live-facts">{esc(expl)}</p>'
+        n_kv = c["facts"]["n_kv_heads"]
+        kv = tr.n_("{count} key/value head", "{count} key/value heads", n_kv, count=tr.int(n_kv))
         self._facts.object = esc(tr._(
-            "Live model “{variant}”: {layers} layers, {heads} query heads, {kv} key/value "
-            "heads, head_dim {d}, running on {device}.", variant=shown_variant,
+            "Live model “{variant}”: {layers} layers, {heads} query heads, {kv}, head_dim {d}, "
+            "running on {device}.", variant=shown_variant,
             layers=tr.int(c["facts"]["n_layers"]), heads=tr.int(c["facts"]["n_heads"]),
-            kv=tr.int(c["facts"]["n_kv_heads"]), d=tr.int(c["facts"]["head_dim"]),
-            device=c["facts"]["device"]))
+            kv=kv, d=tr.int(c["facts"]["head_dim"]), device=c["facts"]["device"]))
 
     def __panel__(self):
         return self._layout
