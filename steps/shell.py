@@ -245,7 +245,7 @@ class ExplainerApp(pn.viewable.Viewer):
         where = t._("Step {n} of {total}", n=t.int(n), total=t.int(6))
         self._heading.object = f"<h2>{esc(where)}: {esc(t._(STEP_TITLES[n - 1]))}</h2>"
         self._notice.object = "".join(
-            f'<p class="notice" role="status">{esc(t._(m, **kw))}</p>' for m, kw in self.notices)
+            f'<p class="notice" role="status">{esc(n)}</p>' for n in self.notice_texts(t))
         self._faq.object = self._faq_html(t)
 
     def _faq_html(self, t) -> str:
@@ -259,10 +259,14 @@ class ExplainerApp(pn.viewable.Viewer):
         parts.append("</ol>")
         return "".join(parts)
 
+    def notice_texts(self, t) -> list[str]:
+        """The URL notices in the session's language (numbers in its format)."""
+        fmt = lambda v: t.int(v) if isinstance(v, int) and not isinstance(v, bool) else v  # noqa: E731
+        return [t._(m, **{k: fmt(v) for k, v in kw.items()}) for m, kw in self.notices]
+
     def view_model(self) -> dict:
-        t = self.state.tr
         return {"step": self.state.step, "lang": self.state.lang,
-                "notices": [t._(m, **kw) for m, kw in self.notices]}
+                "notices": self.notice_texts(self.state.tr)}
 
     def __panel__(self):
         return self._layout
