@@ -49,6 +49,11 @@ class LiveJobs:
             self._cv.notify()
         return fut
 
+    def get(self, key) -> Future | None:
+        """The job's future if it was ever submitted (finished or not), else None."""
+        with self._cv:
+            return self._futures.get(key)
+
     def stop(self, timeout: float = 60.0):
         """Drop the waiting jobs and let the running one finish (at interpreter exit: torch
         must not be torn down under a running forward pass)."""

@@ -7,9 +7,8 @@ of the 7B reference model, from `explainer.costs`. Beside it, prefill and decode
 """
 from __future__ import annotations
 
-import atexit
 import math
-import threading
+from concurrent.futures import wait as futures_wait
 
 import panel as pn
 import panel_material_ui as pmui
@@ -22,6 +21,7 @@ from explainer import costs
 from explainer import runtime as rt
 from explainer.i18n import N_
 from explainer.presets import GPUS, STEP4, TB_PER_S, TFLOPS
+from steps.live import JOBS, refresh_when_done, served_doc
 from steps.common import (PALETTE, Question, StepView, esc, html_pane, legend_html,
                           locale_ticks, metric, metrics_html, on_doc)
 
@@ -62,36 +62,27 @@ def measure_plan(prompt: int, output: int, max_len: int | None = None) -> tuple[
     return p, max(2, o)
 
 
-# -- measurements: one per bucket per process, computed off the event loop ------------------------
+# -- measurements: one per bucket per process, on the shared live-model queue ------------------
 
-_RESULTS: dict[tuple[int, int], rt.Throughput] = {}
-_FAILED: set[tuple[int, int]] = set()     # buckets whose run raised: shown as "–", not retried
-_KEY_LOCKS: dict[tuple[int, int], threading.Lock] = {}
-_GLOBAL = threading.Lock()
-_WORKERS: set[threading.Thread] = set()
+def submit_measure(key: tuple[int, int], front: bool = False):
+    """Queue the measurement of a bucket (shared by every session; it runs once)."""
+    return JOBS.submit(("step4", key), lambda: rt.throughput(VARIANT, key[0], key[1]), front)
 
 
-@atexit.register
-def _join_workers():
-    """Let a running measurement finish before the interpreter tears torch down (a torch
-    call interrupted by interpreter shutdown aborts the process)."""
-    for w in list(_WORKERS):
-        w.join(timeout=120)
+def _finished(key: tuple[int, int]):
+    fut = JOBS.get(("step4", key))
+    return fut if fut is not None and fut.done() else None
 
 
 def measured(key: tuple[int, int]) -> rt.Throughput | None:
-    """The cached measurement of a bucket, or None when it has not run yet."""
-    return _RESULTS.get(key)
+    """The measurement of a bucket, or None while it has not run (or failed)."""
+    fut = _finished(key)
+    return fut.result() if fut is not None and fut.exception() is None else None
 
 
-def measure(key: tuple[int, int]) -> rt.Throughput:
-    """Measure a bucket on the live model (blocking; concurrent callers share one run)."""
-    with _GLOBAL:
-        lock = _KEY_LOCKS.setdefault(key, threading.Lock())
-    with lock:
-        if key not in _RESULTS:
-            _RESULTS[key] = rt.throughput(VARIANT, key[0], key[1])
-        return _RESULTS[key]
+def failed(key: tuple[int, int]) -> bool:
+    fut = _finished(key)
+    return fut is not None and fut.exception() is not None
 
 
 # -- small formatting helpers ----------------------------------------------------------------------
@@ -138,19 +129,8 @@ class Step4(StepView):
 
     def __init__(self, app, **params):
         super().__init__(app, **params)
-        # StepView's watcher takes exactly one event, but param.update(prompt=.., output=..)
-        # (or a URL carrying several values) delivers several at once: replace it by one
-        # that takes any number.
-        base = {id(w): w for name in self.url_names
-                for w in self.param.watchers.get(name, {}).get("value", [])
-                if w.fn.__qualname__.startswith("StepView.__init__")}
-        for w in base.values():
-            self.param.unwatch(w)
-        self.param.watch(lambda *events: self.refresh(), list(self.url_names))
-        self._doc = None
-        self._mlock = threading.Lock()
-        self._wanted: tuple[int, int] | None = None
-        self._worker: threading.Thread | None = None
+        self._doc = served_doc()
+        self._waiting: set = set()          # buckets this session will re-render for
         self._facts = rt.model_facts(VARIANT)
 
         # widgets
@@ -244,57 +224,23 @@ class Step4(StepView):
 
     # -- measurements -----------------------------------------------------------------------------
     def _want(self, key: tuple[int, int]):
-        """Ask for a bucket. At most one worker per session; it measures the latest wish and
-        re-renders when done, so dragging a slider queues no pile of runs."""
-        if measured(key) is not None or key in _FAILED:
+        """Ask for a bucket (the newest wish goes to the head of the queue) and re-render this
+        session when it is done; never waits, so a slider move costs a lookup."""
+        fut = submit_measure(key, front=True)
+        if fut.done() or key in self._waiting:
             return
-        with self._mlock:
-            self._wanted = key
-            if self._worker is not None and self._worker.is_alive():
-                return
-            self._worker = threading.Thread(target=self._work, daemon=True,
-                                            name="step4-measure")
-            _WORKERS.add(self._worker)
-            self._worker.start()
-
-    def _work(self):
-        while True:
-            with self._mlock:
-                key = self._wanted
-            try:
-                measure(key)
-            except Exception:          # a failed run shows "–"; never kill the session
-                _FAILED.add(key)
-            with self._mlock:
-                if (self._wanted == key or measured(self._wanted) is not None
-                        or self._wanted in _FAILED):
-                    self._worker = None
-                    break
-        try:
-            self._deliver()
-        finally:
-            _WORKERS.discard(threading.current_thread())
-
-    def _deliver(self):
-        doc = self._doc
-        if doc is not None and doc.session_context is not None:
-            from panel.io.state import set_curdoc
-
-            def show():
-                with set_curdoc(doc):
-                    self.refresh()
-            try:
-                doc.add_next_tick_callback(show)   # the one thread-safe Document method
-            except Exception:
-                pass                               # the session is gone
-        else:
-            self.refresh()
+        self._waiting.add(key)
+        fut.add_done_callback(lambda f: self._waiting.discard(key))
+        if self._doc is not None:
+            refresh_when_done(fut, self._doc, self.refresh)
+        else:                               # tests, scripts: no event loop to hop onto
+            fut.add_done_callback(lambda f: self.refresh())
 
     def wait_for_measurement(self, timeout: float | None = None) -> bool:
-        """Block until this session's pending measurement is done (tests, scripts)."""
-        w = self._worker
-        if w is not None:
-            w.join(timeout)
+        """Block until this session's current bucket is measured (tests, scripts)."""
+        fut = JOBS.get(("step4", self._plan()))
+        if fut is not None:
+            futures_wait([fut], timeout)
         return measured(self._plan()) is not None
 
     def _plan(self) -> tuple[int, int]:
@@ -321,7 +267,7 @@ class Step4(StepView):
         return dict(
             g=g, gpu_name=gpu_name, steps=steps, last_ctx=last_ctx, pre=pre, dec=dec,
             batched=batched, read_max=read_max, total_dec=total_dec, mp=mp, mo=mo, res=res,
-            pending=res is None and (mp, mo) not in _FAILED, clamped=clamped, ratio=ratio,
+            pending=res is None and not failed((mp, mo)), clamped=clamped, ratio=ratio,
             batch_gain=batched.tokens_per_s / dec.tokens_per_s,
         )
 
@@ -458,9 +404,7 @@ class Step4(StepView):
                     perf=[], time=[], bound=[], read=[])
 
     def refresh(self):
-        doc = pn.state.curdoc
-        if doc is not None and doc.session_context is not None:
-            self._doc = doc
+        self._doc = self._doc or served_doc()
         self._want(self._plan())
         tr = self.tr
         n = self._numbers()

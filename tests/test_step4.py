@@ -10,6 +10,7 @@ import explainer.runtime as rt
 import steps.step4 as step4
 from explainer.presets import GB, GPUS, STEP4
 from steps.common import AppState
+from steps.live import LiveJobs
 from steps.step4 import Step4, measure_plan
 
 
@@ -19,10 +20,11 @@ def norm(s: str) -> str:
 
 @pytest.fixture
 def fresh(monkeypatch):
-    """An empty measurement cache for this test only."""
-    monkeypatch.setattr(step4, "_RESULTS", {})
-    monkeypatch.setattr(step4, "_FAILED", set())
-    monkeypatch.setattr(step4, "_KEY_LOCKS", {})
+    """An empty measurement queue and cache for this test only."""
+    jobs = LiveJobs("test-step4")
+    monkeypatch.setattr(step4, "JOBS", jobs)
+    yield jobs
+    jobs.stop()
 
 
 @pytest.fixture
