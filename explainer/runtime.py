@@ -53,6 +53,15 @@ def model_facts(variant: str = "mha") -> dict:
             "dtype": str(m.embed.weight.dtype).replace("torch.", "")}
 
 
+@lru_cache(maxsize=None)
+def live_preset(variant: str = "mha"):
+    """The live model's config as a cost-model preset (its cache bytes come from the same
+    formulas as every other model's)."""
+    from .presets import live_preset as preset
+    m = model(variant)
+    return preset(m.cfg, m.n_params())
+
+
 def encode(text: str) -> tuple[int, ...]:
     """Text -> token ids; empty input is an error (the model needs one token to start)."""
     ids = tokenizer().encode(text or "")

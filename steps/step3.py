@@ -184,8 +184,7 @@ class Step3(StepView):
         n_cached = shape[2]                              # measured: the cache's token axis
         q0, q1 = self._query_heads()
         attn = np.asarray(t.attn[f][self.layer, q0:q1]).mean(axis=0)   # newest query's row
-        m = rt.model(VARIANT)
-        live = presets.live_preset(m.cfg, m.n_params())
+        live = rt.live_preset(VARIANT)
         ref = presets.MODELS[presets.STEP3["model"]]
         tokens = t.tokens()
         return dict(

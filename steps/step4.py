@@ -87,15 +87,6 @@ def failed(key: tuple[int, int]) -> bool:
 
 # -- small formatting helpers ----------------------------------------------------------------------
 
-def _duration(tr, s: float) -> str:
-    """Two significant figures, in ms below a second (the seed's "23 ms", "6.9 ms")."""
-    if s is None or not math.isfinite(s):
-        return "–"
-    if s >= 1:
-        return f"{tr.sig(s, 2)}\u00a0s"
-    return f"{tr.sig(s * 1e3, 2)}\u00a0ms"
-
-
 def _rate(tr, x: float | None) -> str:
     if x is None or not math.isfinite(x):
         return "–"
@@ -289,15 +280,15 @@ class Step4(StepView):
             prefill_intensity=tr.int(pre.intensity), prefill_intensity_raw=pre.intensity,
             decode_intensity=tr.sig(dec.intensity, 2) if n["steps"] else "–",
             decode_intensity_raw=dec.intensity if n["steps"] else None,
-            prefill_time=_duration(tr, pre.time_s), prefill_time_raw=pre.time_s,
-            decode_step_time=_duration(tr, dec.time_s) if n["steps"] else "–",
+            prefill_time=tr.seconds(pre.time_s), prefill_time_raw=pre.time_s,
+            decode_step_time=tr.seconds(dec.time_s) if n["steps"] else "–",
             decode_step_time_raw=dec.time_s if n["steps"] else None,
-            decode_total_time=_duration(tr, n["total_dec"]),
+            decode_total_time=tr.seconds(n["total_dec"]),
             decode_total_time_raw=n["total_dec"],
             prefill_bound=tr._(BOUNDS[pre.bound]), prefill_bound_raw=pre.bound,
             decode_bound=tr._(BOUNDS[dec.bound]) if n["steps"] else "–",
             decode_bound_raw=dec.bound if n["steps"] else None,
-            batch=BATCH_EXAMPLE, batch_step_time=_duration(tr, n["batched"].time_s),
+            batch=BATCH_EXAMPLE, batch_step_time=tr.seconds(n["batched"].time_s),
             batch_gain=tr.times(n["batch_gain"], 1), batch_gain_raw=n["batch_gain"],
             weights=tr.bytes(costs.weight_bytes(MODEL), "GB", 1),
             kv_per_token=tr.bytes(costs.kv_bytes_per_token(MODEL), "KiB", 0),

@@ -246,7 +246,7 @@ class Step5(StepView):
         facts = rt.model_facts(LIVE_VARIANT)
         ids = rt.encode(DEFAULT_PROMPTS.get(self.app.lang, DEFAULT_PROMPTS["en"]))
         trace = rt.generate(LIVE_VARIANT, ids, LIVE_NEW_TOKENS, LIVE_PRECISION)
-        live = presets.live_preset(rt.model(LIVE_VARIANT).cfg, facts["n_params"])
+        live = rt.live_preset(LIVE_VARIANT)
         tokens = int(trace.cache_shape[-1][2])
         measured = int(trace.cache_nbytes[-1])
         formula = costs.kv_cache_bytes(live, tokens, precision=LIVE_PRECISION)

@@ -122,11 +122,6 @@ def precompute(lang: str):
                 submit_live(live_setting(kv, "fp16", w, lang))
 
 
-def _live_preset(variant: str) -> presets.ModelPreset:
-    m = rt.model(variant)
-    return presets.live_preset(m.cfg, m.n_params())
-
-
 class Step6(StepView):
     number = 6
 
@@ -337,7 +332,7 @@ class Step6(StepView):
         f = frames[i]
         prev = frames[i - 1] if i > 0 else None
         facts = rt.model_facts(PAGED_VARIANT)
-        live = _live_preset(PAGED_VARIANT)
+        live = rt.live_preset(PAGED_VARIANT)
         n_req = len(f.tables)
         tokens = sum(f.lengths.values())
         max_len = facts["max_len"]
