@@ -224,14 +224,15 @@ class Step4(StepView):
         fut.add_done_callback(lambda f: self._waiting.discard(key))
         if self._doc is not None:
             refresh_when_done(fut, self._doc, self.refresh)
-        else:                               # tests, scripts: no event loop to hop onto
-            fut.add_done_callback(lambda f: self.refresh())
+        # outside a server (tests, scripts) wait_for_measurement() re-renders
 
     def wait_for_measurement(self, timeout: float | None = None) -> bool:
         """Block until this session's current bucket is measured (tests, scripts)."""
         fut = JOBS.get(("step4", self._plan()))
         if fut is not None:
             futures_wait([fut], timeout)
+        if self._doc is None and fut is not None and fut.done():
+            self.refresh()
         return measured(self._plan()) is not None
 
     def _plan(self) -> tuple[int, int]:
