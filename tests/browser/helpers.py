@@ -40,3 +40,9 @@ def nudge_slider(page, index, key="ArrowRight", times=1):
     for _ in range(times):
         page.keyboard.press(key)
     s.blur()                      # a Material slider commits its value when it lets go
+
+
+def wait_url(page, fragment):
+    """The address bar is rewritten a moment after the state changes: wait for it."""
+    page.wait_for_function("(f) => location.search.includes(f)", arg=fragment,
+                           timeout=10_000)

@@ -2,7 +2,7 @@
 import re
 import time
 
-from helpers import cds, choose_language, metric
+from helpers import cds, choose_language, metric, wait_url
 from playwright.sync_api import expect
 
 
@@ -29,7 +29,7 @@ def test_step_forward_adds_the_predicted_token(app):
     page.wait_for_function("""() => { for (const d of Bokeh.documents) {
         const m = d.get_model_by_name('step1-tokens'); if (m && m.data.text[5] == 'Paris') return true; }
         return false; }""")
-    assert "frame=1" in page.url
+    wait_url(page, "frame=1")
     page.locator(".player-next button").click()
     expect(metric(page, "scores")).to_have_text("18")
     page.locator(".player-back button").click()
@@ -68,7 +68,7 @@ def test_language_switch_keeps_the_step_and_controls(app):
     expect(metric(page, "seq_len")).to_have_text("5")
     expect(metric(page, "next")).not_to_have_text("“Paris”")
     page.wait_for_function("() => location.search.includes('lang=pl')")
-    assert "frame=2" in page.url
+    wait_url(page, "frame=2")
     expect(page.locator("h2").first).to_contain_text("Krok 1 z 6")
     expect(page.get_by_role("button", name="Dalej")).to_be_visible()
     choose_language(page, "English")
@@ -112,7 +112,8 @@ def test_reload_keeps_the_deep_link_state(app):
     page.reload()
     page.wait_for_selector("h1")
     expect(metric(page, "seq_len")).to_have_text("8")
-    assert "layer=2" in page.url and "head=1" in page.url
+    wait_url(page, "layer=2")
+    wait_url(page, "head=1")
 
 
 def test_narrow_screen_has_no_horizontal_scroll(app, page):

@@ -2,7 +2,7 @@
 sliders change numbers and plot data, Polish formats numbers with decimal commas."""
 import re
 
-from helpers import cds_len, metric, nudge_slider, wait_cds
+from helpers import cds_len, metric, nudge_slider, wait_cds, wait_url
 from playwright.sync_api import expect
 
 NBSP = "\u00a0"
@@ -25,7 +25,7 @@ def test_step2_reference_figures_and_slider(app):
     expect(metric(page, "uncached")).to_have_text("221")   # 17*5 + 17*16/2
     expect(metric(page, "cached")).to_have_text("21")
     wait_cds(page, "step2-uncached", "x", "v.length == 221")
-    assert "tokens=17" in page.url
+    wait_url(page, "tokens=17")
 
 
 def test_step2_polish_deep_link(app):
@@ -41,7 +41,7 @@ def test_step2_player_steps_tokens(app):
     expect(metric(page, "uncached")).to_have_text("18")      # 3*5 + 3
     page.locator(".player-next button").click()
     expect(metric(page, "uncached")).to_have_text("26")      # 4*5 + 6
-    assert "tokens=4" in page.url
+    wait_url(page, "tokens=4")
 
 
 def test_step3_step_appends_one_row(app):
@@ -119,4 +119,4 @@ def test_step6_reference_figures_controls_and_paged_player(app):
         const m = d.get_model_by_name('step6-pool');
         if (m) return JSON.stringify(m.data.fill) != before; } return false; }""", arg=fills0)
     page.wait_for_function("() => location.search.includes('frame=3')")
-    assert "heads=8" in page.url
+    wait_url(page, "heads=8")
