@@ -14,6 +14,7 @@ from collections import deque
 from concurrent.futures import Future
 
 import panel as pn
+import param
 
 
 class LiveJobs:
@@ -105,3 +106,42 @@ def refresh_when_done(fut: Future, doc, fn):
             pass                            # the session has closed
 
     fut.add_done_callback(ready)
+
+
+class LiveValue(param.Parameterized):
+    """One live-model result a view shows: “pending”, “failed” or “ready”, the one helper for
+    every step that waits for the background queue.
+
+    `request(key, fn)` asks JOBS for the job: a finished job is ready at once; outside a server
+    (tests, scripts) it waits; in a served session it shows `pending` (keeping the previous
+    value, so the view can show it with a notice) and settles on the session's event loop when
+    the job finishes. Only the newest request settles: a learner who moved on never sees an
+    older result arrive last."""
+
+    status = param.Selector(default="idle", objects=["idle", "pending", "failed", "ready"])
+    value = param.Parameter(default=None)
+    error = param.String(default="")
+
+    def __init__(self, **params):
+        super().__init__(**params)
+        self._key = None
+
+    def request(self, key, fn, front: bool = True):
+        self._key = key
+        fut = JOBS.submit(key, fn, front)
+        doc = served_doc()
+        if fut.done() or doc is None:
+            self._settle(key, fut)
+            return
+        self.status = "pending"
+        refresh_when_done(fut, doc, lambda: self._settle(key, fut))
+
+    def _settle(self, key, fut: Future):
+        if key != self._key:
+            return
+        try:
+            value = fut.result()
+        except Exception as exc:          # the view says so and keeps the formulas
+            self.param.update(status="failed", error=str(exc) or type(exc).__name__)
+            return
+        self.param.update(value=value, error="", status="ready")

@@ -79,6 +79,11 @@ class KeyNav(pn.custom.JSComponent):
             self._on_nav(msg)
 
 
+def controls_of(view):
+    """The Parameterized that holds a step's URL controls: its view-model."""
+    return getattr(view, "model", view)
+
+
 def parse_value(p: param.Parameter, raw: str):
     """A URL string -> a value of the parameter's type (validation is the parameter's)."""
     if isinstance(p, param.Integer):
@@ -108,6 +113,7 @@ class ExplainerApp(pn.viewable.Viewer):
     def __init__(self, query: dict | None = None, accept_language: str | None = None, **params):
         super().__init__(**params)
         self.state = AppState()
+        self.state.navigate = self.go          # presenter keys on a stage reach the stepper
         self.steps: dict[int, object] = {}
         self.notices: list[tuple[str, dict]] = []
         query = {k: _first(v) for k, v in (query or {}).items()}
@@ -168,6 +174,7 @@ class ExplainerApp(pn.viewable.Viewer):
                 self.notices.append((N_("There is no step “{value}”: showing step 1."),
                                      {"value": query["step"]}))
         view = self._view(self.state.step)
+        target = controls_of(view)
         known = {"step", "lang", *ALWAYS_OK, *view.url_names.values()}
         for name in query:
             if name not in known:
@@ -179,18 +186,18 @@ class ExplainerApp(pn.viewable.Viewer):
                 continue
             raw = query[q]
             try:
-                view.param.update(**{p: parse_value(view.param[p], raw)})
+                target.param.update(**{p: parse_value(target.param[p], raw)})
             except Exception:
                 self.notices.append((N_("The value “{value}” of “{name}” is not valid here: "
                                         "using {default}."),
-                                     {"value": raw, "name": q, "default": getattr(view, p)}))
+                                     {"value": raw, "name": q, "default": getattr(target, p)}))
 
     def url_query(self) -> str:
         """?step=..&lang=..&<every control of the current step>, in a stable order."""
         view = self.steps[self.state.step]
         q = {"step": self.state.step, "lang": self.state.lang}
         for p, name in view.url_names.items():
-            v = getattr(view, p)
+            v = getattr(controls_of(view), p)
             if isinstance(v, str) and not v.strip():
                 continue
             q[name] = v
@@ -205,7 +212,7 @@ class ExplainerApp(pn.viewable.Viewer):
         if n not in self.steps:
             view = step_class(n)(self.state)
             if view.url_names:
-                view.param.watch(self._push_url, list(view.url_names))
+                controls_of(view).param.watch(self._push_url, list(view.url_names))
             self.steps[n] = view
         return self.steps[n]
 

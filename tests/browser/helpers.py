@@ -46,3 +46,8 @@ def wait_url(page, fragment):
     """The address bar is rewritten a moment after the state changes: wait for it."""
     page.wait_for_function("(f) => location.search.includes(f)", arg=fragment,
                            timeout=10_000)
+
+
+def svg_texts(page, selector):
+    """The text of every SVG element matching `selector` (inside the stages' shadow roots)."""
+    return [t.strip() for t in page.locator(selector).all_text_contents()]

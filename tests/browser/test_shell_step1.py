@@ -2,7 +2,7 @@
 import re
 import time
 
-from helpers import cds, choose_language, metric, wait_url
+from helpers import choose_language, metric, svg_texts, wait_url
 from playwright.sync_api import expect
 
 
@@ -14,10 +14,12 @@ def test_step1_deep_link_shows_the_prompt_and_next_token(app):
     expect(metric(page, "keys_read")).to_have_text("5")
     expect(metric(page, "scores")).to_have_text("5")
     expect(metric(page, "next")).to_have_text("“Paris”")
-    page.wait_for_function("""() => { for (const d of Bokeh.documents) {
-        const m = d.get_model_by_name('step1-tokens'); if (m && m.data.text.length == 6) return true; }
-        return false; }""")
-    assert cds(page, "step1-tokens", "text") == ["The", "capital", "of", "France", "is", "Paris"]
+    expect(page.locator(".arcs-svg .tok-text")).to_have_count(6)
+    assert svg_texts(page, ".arcs-svg .tok-text") == ["The", "capital", "of", "France", "is",
+                                                      "→ Paris"]
+    # the weights are written on the arcs, not only in a tooltip
+    expect(page.locator(".arcs-svg .arc")).to_have_count(4)
+    assert len(svg_texts(page, ".arcs-svg .arc-pct")) >= 2
 
 
 def test_step_forward_adds_the_predicted_token(app):
@@ -26,9 +28,7 @@ def test_step_forward_adds_the_predicted_token(app):
     expect(metric(page, "seq_len")).to_have_text("6")
     expect(metric(page, "keys_read")).to_have_text("6")
     expect(metric(page, "scores")).to_have_text("11")
-    page.wait_for_function("""() => { for (const d of Bokeh.documents) {
-        const m = d.get_model_by_name('step1-tokens'); if (m && m.data.text[5] == 'Paris') return true; }
-        return false; }""")
+    expect(page.locator(".arcs-svg .tok-text").nth(5)).to_have_text("Paris")
     wait_url(page, "frame=1")
     page.locator(".player-next button").click()
     expect(metric(page, "scores")).to_have_text("18")
@@ -122,3 +122,53 @@ def test_narrow_screen_has_no_horizontal_scroll(app, page):
     expect(metric(page, "seq_len")).to_have_text("5")
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 380
+
+
+def test_play_sends_nothing(app):
+    """Play moves through frames the server sent at once: no websocket frame per Play frame."""
+    page = app("?step=1")
+    received = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
+    expect(metric(page, "seq_len")).to_have_text("5")
+    time.sleep(1.0)
+    before = len(received)
+    page.locator(".player-play button").click()
+    expect(metric(page, "seq_len")).to_have_text("9", timeout=10_000)
+    during = len(received) - before
+    assert during == 0, f"the server sent {during} websocket frames while playing"
+    page.locator(".player-play button").click()          # Pause: now the server hears it
+    wait_url(page, "frame=")
+
+
+def test_step_at_both_ends_and_keys(app):
+    page = app("?step=1&frame=11")
+    expect(metric(page, "seq_len")).to_have_text("16")
+    expect(page.locator(".player-next button")).to_be_disabled()
+    page.locator(".player-reset button").click()
+    expect(metric(page, "seq_len")).to_have_text("5")
+    expect(page.locator(".player-back button")).to_be_disabled()
+    page.locator("h1").click()
+    page.keyboard.press(".")
+    expect(metric(page, "seq_len")).to_have_text("6")
+    page.keyboard.press(",")
+    expect(metric(page, "seq_len")).to_have_text("5")
+    page.keyboard.press(" ")
+    expect(metric(page, "seq_len")).not_to_have_text("5", timeout=10_000)
+    page.keyboard.press(" ")
+
+
+def test_language_switch_during_play_keeps_playing(app):
+    page = app("?step=1")
+    page.locator(".player-play button").click()
+    choose_language(page, "Nederlands")
+    expect(page.locator("html")).to_have_attribute("lang", "nl")
+    expect(page.locator(".player-pos")).to_contain_text("11", timeout=15_000)
+    expect(page.locator(".player-play button")).to_contain_text("Afspelen")
+
+
+def test_question_conceals_the_answer_until_answered(app):
+    page = app("?step=1&lang=pl")
+    expect(metric(page, "keys_read")).to_have_text("?")
+    expect(page.locator(".question").first).to_contain_text("3")
+    page.locator(".answer-2 button").click()
+    expect(metric(page, "keys_read")).to_have_text("3")

@@ -1,0 +1,132 @@
+"""Step 1's words: the only place that translates. Pure functions of (numbers, Translator)."""
+from __future__ import annotations
+
+from explainer.i18n import N_, Translator
+from explainer.tokenizer import UNK
+
+from ..ui.components import Card, card_dicts
+from ..ui.question import question_labels
+from ..ui.stage import player_text
+from .model import FACTS, Run
+
+CARDS = (
+    Card("seq_len", N_("Sequence length"), "measured"),
+    Card("keys_read", N_("Keys read by this query"), "measured", hidden=True),
+    Card("next", N_("Next token"), "measured"),
+    Card("scores", N_("q·k scores computed so far (newest queries)"), "measured", hidden=True),
+)
+
+NOTICES = {
+    "empty": N_("The prompt has no words; showing the example prompt."),
+    "unknown": N_("Not in the live model's vocabulary, so read as {unk}: {words}"),
+    "truncated": N_("Only the first {n} tokens are used, so that every arc can be drawn."),
+}
+
+
+def notices(run: Run, tr: Translator) -> list[str]:
+    out = []
+    for code, values in run.notices:
+        kw = {k: tr.int(v) if isinstance(v, int) else v for k, v in values}
+        out.append(tr._(NOTICES[code], **kw))
+    return out
+
+
+def question(P: int, tr: Translator) -> dict:
+    """Built from the prompt on screen: its length is the language's, or the learner's."""
+    return dict(
+        key=("step1", P),
+        prompt=tr.n_("The prompt has {n} token. When the model adds one more token, how many "
+                     "keys does the new token's query read?",
+                     "The prompt has {n} tokens. When the model adds one more token, how many "
+                     "keys does the new token's query read?", P, n=tr.int(P)),
+        options=[tr.int(1), tr.int(P), tr.int(P + 1)], correct=2,
+        explain=tr.n_("It reads the cached key of the {n} earlier token and its own new key: "
+                      "{m} q·k scores.",
+                      "It reads the {n} cached keys of the earlier tokens and its own new key: "
+                      "{m} q·k scores.", P, n=tr.int(P), m=tr.int(P + 1)),
+        **question_labels(tr))
+
+
+def stage_text(tr: Translator) -> dict:
+    return dict(player_text(tr), figure=tr._("Attention of the newest query"),
+                prompt=tr._("prompt"), generated=tr._("generated"), new=tr._("new"),
+                cached=tr._("cached"), own=tr._("own key"))
+
+
+def frames(run: Run, tr: Translator) -> list[dict]:
+    """Every frame, in words and numbers, for the browser's player."""
+    P, n_frames = run.prompt_len, len(run.frames)
+    out = []
+    for f, fr in enumerate(run.frames):
+        n = len(fr.tokens)
+        newest = fr.tokens[-1]
+        w = [float(x) for x in fr.weights]
+        best = max(range(n), key=lambda k: w[k])
+        if f == 0:
+            caption = tr.n_("The prompt has {n} token. The query of “{tok}” reads its {n} key "
+                            "and predicts “{next}”.",
+                            "The prompt has {n} tokens. The query of “{tok}” reads all {n} keys "
+                            "and predicts “{next}”.", n, n=tr.int(n), tok=newest, next=fr.next)
+        else:
+            caption = tr._("Step {s}: “{tok}” was just added. Its query reads {n} keys, {c} of "
+                           "them from the cache, and predicts “{next}”.", s=tr.int(f),
+                           tok=newest, n=tr.int(n), c=tr.int(n - 1), next=fr.next)
+        values = dict(seq_len=tr.int(n), keys_read=tr.int(fr.keys_read),
+                      next=tr._("“{token}”", token=fr.next), scores=tr.int(fr.scores))
+        role = [tr._("prompt") if k < P else tr._("generated") for k in range(n)]
+        out.append(dict(
+            pos=tr._("Generated tokens: {i} of {n}", i=tr.int(f), n=tr.int(n_frames - 1)),
+            say=tr._("Token {n}: the query of “{tok}” reads {k} keys and predicts “{next}”.",
+                     n=tr.int(n), tok=newest, k=tr.int(fr.keys_read), next=fr.next),
+            desc=tr._("Arcs from the query of “{tok}” to the {n} keys it reads; the strongest "
+                      "goes to “{best}” ({pct}).", tok=newest, n=tr.int(n), best=fr.tokens[best],
+                      pct=tr.pct(w[best], 0)),
+            caption=caption,
+            cards=card_dicts(CARDS, values, tr),
+            table=dict(head=[tr._("Key of token"), tr._("Position"), tr._("Attention weight")],
+                       rows=[[fr.tokens[k], tr.int(k + 1), tr.pct(w[k], 1)]
+                             for k in range(n)]),
+            fig=dict(tokens=list(fr.tokens), next=fr.next, weights=w,
+                     pct=[tr.pct(x, 0) for x in w], prompt_len=P, role=role,
+                     unk=[t == UNK for t in fr.tokens])))
+    return out
+
+
+def legend(tr: Translator) -> list[tuple[str, str]]:
+    return [("query", tr._("newest token: its query reads every key")),
+            ("cached", tr._("earlier tokens: keys read from the cache")),
+            ("key", tr._("arc: one q·k score; thicker = more attention"))]
+
+
+def narration(tr: Translator) -> list[str]:
+    d = FACTS["head_dim"]
+    return [
+        tr._("Press Play, or Step forward (the “.” key), to add one token at a time, and watch "
+             "the arcs from the newest token. Each arc is one query–key score, q·k/√d, here "
+             "with d = {d} per head (the 7B reference model uses 128).", d=tr.int(d)),
+        tr._("The causal mask is what makes caching safe: a token never looks ahead, so "
+             "adding a token never changes the keys and values of earlier positions. In a "
+             "bidirectional encoder such as BERT, one new word changes every earlier "
+             "representation, so nothing could be reused."),
+        tr._("The continuation is the live model's own greedy output, computed on this "
+             "server with its KV cache."),
+    ]
+
+
+def facts(tr: Translator) -> str:
+    f = FACTS
+    return tr._("Live model: {layers} layers, {heads} heads, d = {d} per head, {params} "
+                "parameters, running on {device}.", layers=tr.int(f["n_layers"]),
+                heads=tr.int(f["n_heads"]), d=tr.int(f["head_dim"]),
+                params=tr.int(f["n_params"]), device=f["device"])
+
+
+def layer_options(tr: Translator) -> dict:
+    return {tr._("Average of all layers"): 0,
+            **{tr._("Layer {i}", i=tr.int(i)): i for i in range(1, FACTS["n_layers"] + 1)}}
+
+
+def head_options(tr: Translator) -> dict:
+    return {tr._("Average of all heads"): 0,
+            **{tr._("Head {i}", i=tr.int(i)): i for i in range(1, FACTS["n_heads"] + 1)}}
+

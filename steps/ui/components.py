@@ -1,0 +1,117 @@
+"""Small declarative building blocks: autoescaped templates, one stylesheet per session, metric
+cards, notices, paragraphs, legends and tables.
+
+A view binds a pane to a text-layer function (`bound(fn, *refs)`); the pane re-renders only
+when one of the references it was bound to changes. Markup lives in `templates/*.html.j2`
+(autoescape on: text is never concatenated into HTML by hand), looks live in assets/app.css.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+import panel as pn
+
+from explainer.i18n import N_, Translator
+
+HERE = Path(__file__).resolve().parent
+APP_CSS = (HERE.parent.parent / "assets" / "app.css").read_text(encoding="utf-8")
+
+TEMPLATES = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True,
+    undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+# provenance badges: label and tooltip (msgids, translated by `badges`)
+BADGES = {
+    "measured": (N_("measured"), N_("Measured on this server by the live model")),
+    "computed": (N_("computed"), N_("Computed from a formula on the named model configuration")),
+    "illustrative": (N_("illustrative"), N_("Illustrative: not measured, not exact")),
+}
+KINDS = tuple(BADGES)
+
+
+def render(template: str, **context) -> str:
+    """A template from steps/ui/templates, autoescaped."""
+    return TEMPLATES.get_template(template).render(**context)
+
+
+def badges(tr: Translator) -> dict[str, list[str]]:
+    """{kind: [label, tooltip]} in the session's language (also sent to browser stages)."""
+    return {k: [tr._(label), tr._(tip)] for k, (label, tip) in BADGES.items()}
+
+
+# -- one stylesheet, served by the app ------------------------------------------------------
+
+class AppStyle(pn.pane.HTML):
+    """Never shown: lists assets/app.css (linked as steps/ui/app.css) so that Panel's
+    component-resource route serves it from this server. Every component then links the same
+    URL: the browser loads the file once and caches it, and no pane carries the CSS text."""
+    _stylesheets = ["app.css"]
+
+
+def stylesheet() -> str:
+    """The app's stylesheet for a component's `stylesheets`: its URL on this server (one
+    shared stylesheet model per session); outside a server, the CSS text itself."""
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None:
+        return APP_CSS
+    from panel.io.resources import component_resource_path
+    return component_resource_path(AppStyle, "_stylesheets", "app.css")
+
+
+def pane(obj="", **kw) -> pn.pane.HTML:
+    """An HTML pane with the app's stylesheet; `obj` may be a string or a bound function."""
+    kw.setdefault("sizing_mode", "stretch_width")
+    kw.setdefault("margin", (0, 0))
+    return pn.pane.HTML(obj, stylesheets=[stylesheet()], **kw)
+
+
+def bound(fn, *refs, **kw) -> pn.pane.HTML:
+    """A pane whose HTML is `fn(*values of refs)`, re-rendered when any ref changes."""
+    return pane(pn.bind(fn, *refs), **kw)
+
+
+# -- cards -----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Card:
+    """One number card: `key` is the data-metric hook, `label` a msgid, `kind` the badge
+    (None for inputs and categories: badges go on results only). `hidden`: the card answers
+    the step's question, so its value waits until the learner has answered."""
+    key: str
+    label: str
+    kind: str | None = "computed"
+    hidden: bool = False
+
+
+def card_dicts(specs, values: dict, tr: Translator, labels: dict | None = None) -> list[dict]:
+    """Specs + {key: formatted value} -> the dicts the templates and the browser stage draw.
+    `labels` overrides a spec's label with an already translated text (labels with numbers)."""
+    labels = labels or {}
+    return [dict(key=c.key, label=labels.get(c.key) or tr._(c.label), value=values[c.key],
+                 kind=c.kind, hidden=c.hidden) for c in specs if c.key in values]
+
+
+def metrics_html(cards: list[dict], tr: Translator, label: str = "",
+                 concealed: bool = False) -> str:
+    """A row of cards; while `concealed`, answer-bearing values show as “?”."""
+    shown = [dict(c, value="?") if concealed and c.get("hidden") else c for c in cards]
+    return render("metrics.html.j2", cards=shown, badges=badges(tr), label=label)
+
+
+def notices_html(notices: list[str]) -> str:
+    return render("notices.html.j2", notices=notices)
+
+
+def paragraphs_html(paragraphs: list[str], heading: str = "") -> str:
+    return render("paragraphs.html.j2", paragraphs=paragraphs, heading=heading)
+
+
+def legend_html(items: list[tuple[str, str]]) -> str:
+    """Colour chips with their names: items are (palette key, label)."""
+    return render("legend.html.j2", items=items)
+
+
+def table_html(head: list[str], rows: list[list[str]], caption: str = "") -> str:
+    return render("table.html.j2", head=head, rows=rows, caption=caption)

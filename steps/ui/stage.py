@@ -1,0 +1,248 @@
+"""The stage: a step's animated visual, played in the browser.
+
+The server computes every frame for the current inputs once and sends them together
+(`frames`); Play / Pause / Step back / Step forward / Reset and the keys (Space, “.” and “,”)
+then move through them in the page, with no server round trip per frame. The server hears the
+position (`frame`) only when playback stops: on Pause, Step, Reset and at the last frame, so
+that the URL and the session state follow.
+
+A frame is a dict of already translated, locale-formatted text plus the figure's numbers:
+
+    {"pos": "Generated tokens: 3 of 11",       # the player's position line
+     "say": "Token 8: the query of “Paris” reads 8 keys.",   # announced after Step / Pause
+     "desc": "one sentence: what the figure shows now",
+     "cards": [{"key", "label", "value", "kind", "hidden"}],  # data-metric cards
+     "caption": "a sentence under the figure",
+     "table": {"head": [...], "rows": [[...]]},  # the chart's text twin
+     "fig": {...}}                              # whatever this stage's `draw` reads
+
+`text` holds the static labels (buttons, badges, the figure's name). Each subclass supplies
+`_draw_js`: the body of `function draw(holder, fig, ctx)` that (re)builds the figure's SVG in
+`holder`; `ctx` = {text, index, count, reduced}. Everything is written with textContent and
+setAttribute: data never reaches innerHTML.
+"""
+from __future__ import annotations
+
+import param
+import panel as pn
+
+from .components import stylesheet
+
+PLAYER_JS = r"""
+const SVGNS = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, parent) {
+  const e = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+function h(tag, cls, parent, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = text;
+  if (parent) parent.appendChild(e);
+  return e;
+}
+const ICONS = { reset: "M3 3h2v10H3z M13 3 6 8l7 5z", back: "M11 3 4 8l7 5z M12 3h1v10h-1z",
+                next: "M5 3l7 5-7 5z M3 3h1v10H3z", play: "M4 2l10 6-10 6z",
+                pause: "M4 3h3v10H4z M9 3h3v10H9z" };
+function icon(name) {
+  const s = svg("svg", { viewBox: "0 0 16 16", width: "14", height: "14", class: "player-icon",
+                         "aria-hidden": "true", focusable: "false" });
+  svg("path", { d: ICONS[name], fill: "currentColor" }, s);
+  return s;
+}
+const SKIP = ["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"];
+const SKIP_ROLES = ["slider", "radio", "tab", "combobox", "listbox", "option", "menuitem",
+                    "spinbutton", "textbox", "button"];
+
+/*DRAW*/
+
+export function render({ model, el }) {
+  const root = h("div", "stage");
+  const bar = h("div", "player", root);
+  const mk = (cls, name) => {
+    const wrap = h("span", cls, bar);
+    const b = h("button", "player-btn", wrap);
+    b.type = "button";
+    b.appendChild(icon(name));
+    const l = h("span", "player-label", b);
+    return [b, l];
+  };
+  const [bReset, lReset] = mk("player-reset", "reset");
+  const [bBack, lBack] = mk("player-back", "back");
+  const [bPlay, lPlay] = mk("player-play", "play");
+  const [bNext, lNext] = mk("player-next", "next");
+  bPlay.classList.add("primary");
+  const pos = h("span", "player-pos", bar);
+  const cards = h("div", "metrics stage-cards", root);
+  cards.setAttribute("role", "group");
+  const figure = h("figure", "stage-figure", root);
+  const holder = h("div", "stage-svg", figure);
+  holder.setAttribute("role", "img");
+  const caption = h("p", "stage-caption", root);
+  const twin = h("details", "twin", root);
+  const twinSummary = h("summary", "", twin);
+  const twinTable = h("table", "kv", twin);
+  const say = h("p", "sr-only stage-say", root);
+  say.setAttribute("role", "status");
+  say.setAttribute("aria-live", "polite");
+
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (reduced) root.classList.add("reduced-motion");
+  let i = model.frame;
+  let timer = null;
+
+  const count = () => (model.frames || []).length;
+  const clamp = (k) => Math.max(0, Math.min(count() - 1, k));
+
+  function fillCards(list) {
+    const badges = (model.text && model.text.badges) || {};
+    cards.replaceChildren();
+    for (const c of list || []) {
+      const card = h("div", "metric" + (c.hidden ? " answer-bearing" : ""), cards);
+      card.setAttribute("data-metric", c.key);
+      h("div", "metric-label", card, c.label);
+      h("div", "metric-value", card, c.hidden && model.concealed ? "?" : c.value);
+      if (c.kind && badges[c.kind]) {
+        const b = h("span", "badge badge-" + c.kind, card, badges[c.kind][0]);
+        b.title = badges[c.kind][1];
+      }
+    }
+  }
+  function fillTable(t) {
+    twinTable.replaceChildren();
+    if (!t) { twin.hidden = true; return; }
+    twin.hidden = false;
+    const head = h("tr", "", h("thead", "", twinTable));
+    for (const c of t.head) h("th", "", head, c).setAttribute("scope", "col");
+    const body = h("tbody", "", twinTable);
+    for (const r of t.rows) {
+      const tr = h("tr", "", body);
+      r.forEach((c, k) => { const e = h(k ? "td" : "th", "", tr, c); if (!k) e.setAttribute("scope", "row"); });
+    }
+  }
+  function show() {
+    const n = count();
+    const text = model.text || {};
+    lReset.textContent = text.reset || "";
+    lBack.textContent = text.back || "";
+    lNext.textContent = text.next || "";
+    lPlay.textContent = timer ? (text.pause || "") : (text.play || "");
+    bPlay.querySelector(".player-icon").replaceWith(icon(timer ? "pause" : "play"));
+    bPlay.setAttribute("aria-pressed", timer ? "true" : "false");
+    twinSummary.textContent = text.table || "";
+    root.classList.toggle("concealed", !!model.concealed);
+    if (!n) return;
+    i = clamp(i);
+    const f = model.frames[i];
+    bBack.disabled = i <= 0;
+    bNext.disabled = i >= n - 1;
+    pos.textContent = f.pos || "";
+    fillCards(f.cards);
+    caption.textContent = f.caption || "";
+    caption.hidden = !f.caption;
+    holder.setAttribute("aria-label", (text.figure ? text.figure + ": " : "") + (f.desc || ""));
+    fillTable(f.table);
+    try {
+      draw(holder, f.fig || {}, { text, index: i, count: n, reduced, concealed: !!model.concealed });
+    } catch (err) {
+      console.warn("stage draw failed", err);
+    }
+  }
+  function announce() {
+    const f = (model.frames || [])[i];
+    if (f) say.textContent = [f.pos, f.say].filter(Boolean).join(". ");
+  }
+  function sync() { if (model.frame !== i) model.frame = i; }
+  function stop() {
+    if (timer) { clearInterval(timer); timer = null; }
+  }
+  function tick() {
+    if (i >= count() - 1) { stop(); show(); announce(); sync(); return; }
+    i += 1;
+    if (i >= count() - 1) { stop(); show(); announce(); sync(); return; }
+    show();
+  }
+  function play() {
+    if (i >= count() - 1) i = 0;         // Play at the end starts over
+    timer = setInterval(tick, model.interval);
+    show();
+  }
+  function toggle() {
+    if (timer) { stop(); show(); announce(); sync(); } else { play(); }
+  }
+  function step(d) { stop(); i = clamp(i + d); show(); announce(); sync(); }
+  function reset() { stop(); i = 0; show(); announce(); sync(); }
+
+  bReset.addEventListener("click", reset);
+  bBack.addEventListener("click", () => step(-1));
+  bNext.addEventListener("click", () => step(1));
+  bPlay.addEventListener("click", toggle);
+
+  const onkey = (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!root.isConnected) return;
+    const t = e.composedPath()[0];
+    if (t && (t.isContentEditable || SKIP.includes(t.tagName) ||
+        (t.getAttribute && SKIP_ROLES.includes(t.getAttribute("role"))))) return;
+    if (e.key === " ") { e.preventDefault(); toggle(); }
+    else if (e.key === ".") { e.preventDefault(); step(1); }
+    else if (e.key === ",") { e.preventDefault(); step(-1); }
+    else if (model.present && e.key === "PageDown") {
+      e.preventDefault();
+      if (i < count() - 1) step(1); else model.send_msg("next-step");
+    } else if (model.present && e.key === "PageUp") {
+      e.preventDefault();
+      if (i > 0) step(-1); else model.send_msg("previous-step");
+    }
+  };
+  window.addEventListener("keydown", onkey);
+
+  model.on("frames", () => show());
+  model.on("text", () => show());
+  model.on("concealed", () => show());
+  model.on("frame", () => { if (!timer && model.frame !== i) { i = model.frame; show(); } });
+  model.on("remove", () => { stop(); window.removeEventListener("keydown", onkey); });
+  show();
+  return root;
+}
+"""
+
+
+class Stage(pn.custom.JSComponent):
+    """Frames computed on the server, played in the browser (see the module docstring)."""
+
+    frames = param.List(default=[], doc="every frame of the current inputs")
+    frame = param.Integer(default=0, doc="where playback stopped (synced on stop, not per tick)")
+    text = param.Dict(default={}, doc="static labels in the session's language")
+    interval = param.Integer(default=900, doc="milliseconds between frames while playing")
+    concealed = param.Boolean(default=False, doc="answer-bearing cards show “?”")
+    present = param.Boolean(default=False, doc="presenter mode: PageDown/PageUp step too")
+
+    _draw_js = "function draw(holder, fig, ctx) {}"
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls._esm = PLAYER_JS.replace("/*DRAW*/", cls._draw_js)
+
+    def __init__(self, on_nav=None, **params):
+        params.setdefault("stylesheets", [stylesheet()])
+        params.setdefault("sizing_mode", "stretch_width")
+        super().__init__(**params)
+        self._on_nav = on_nav
+
+    def _handle_msg(self, msg):
+        if self._on_nav is not None and msg in ("next-step", "previous-step"):
+            self._on_nav(1 if msg == "next-step" else -1)
+
+
+Stage._esm = PLAYER_JS.replace("/*DRAW*/", Stage._draw_js)
+
+
+def player_text(tr) -> dict:
+    """The player's labels (shared by every stage)."""
+    from .components import badges
+    return dict(reset=tr._("Reset"), back=tr._("Step back"), next=tr._("Step forward"),
+                play=tr._("Play"), pause=tr._("Pause"), table=tr._("Show as table"),
+                badges=badges(tr))

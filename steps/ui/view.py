@@ -1,0 +1,92 @@
+"""The base of every step's thin view, and the few helpers views share."""
+from __future__ import annotations
+
+import panel as pn
+import param
+
+from ..common import AppState, translator
+from .components import stylesheet
+
+
+class StepView(pn.viewable.Viewer):
+    """A step: `model` holds its controls as params (synced with the URL under `url_names`);
+    the view binds widgets and panes to the model and to the session's language. Nothing here
+    re-renders as a whole: every pane depends on what it shows."""
+
+    number: int = 0
+    url_names: dict = {}          # model param -> query parameter name
+    model_class: type = None
+
+    def __init__(self, app: AppState, **params):
+        super().__init__(**params)
+        self.app = app
+        self.model = self.model_class()
+        if "lang" in self.model.param:
+            self.model.lang = app.lang
+            app.param.watch(lambda e: setattr(self.model, "lang", e.new), "lang")
+        self._layout = None
+
+    @property
+    def tr(self):
+        return self.app.tr
+
+    def url_state(self) -> dict:
+        return {q: getattr(self.model, p) for p, q in self.url_names.items()}
+
+    def __panel__(self):
+        if self._layout is None:          # built when first shown, not before
+            self._layout = self.build()
+        return self._layout
+
+    def build(self) -> pn.viewable.Viewable:
+        raise NotImplementedError
+
+
+def tr_of(lang: str):
+    return translator(lang)
+
+
+def link(widget, model: param.Parameterized, name: str, on_change=None):
+    """Two-way link of a widget's value and a model param (widgets whose options are
+    translated cannot come from `from_param`). `on_change(value)` replaces the plain set."""
+    def to_model(event):
+        if event.new is None or event.new == getattr(model, name):
+            return
+        if on_change:
+            on_change(event.new)
+        else:
+            setattr(model, name, event.new)
+
+    def to_widget(event):
+        if widget.value != event.new:
+            widget.value = event.new
+    widget.param.watch(to_model, "value")
+    model.param.watch(to_widget, name)
+    return widget
+
+
+def sync(a: param.Parameterized, a_name: str, b: param.Parameterized, b_name: str):
+    """Keep two params equal, both ways."""
+    def ab(e):
+        if getattr(b, b_name) != e.new:
+            setattr(b, b_name, e.new)
+
+    def ba(e):
+        if getattr(a, a_name) != e.new:
+            setattr(a, a_name, e.new)
+    a.param.watch(ab, a_name)
+    b.param.watch(ba, b_name)
+
+
+def two_columns(explain: list, visual: list) -> pn.FlexBox:
+    """The reading layout: the explanation, question and controls on one side, the visual
+    (sticky) on the other; one column on narrow screens (the columns wrap)."""
+    css = [stylesheet()]
+    left = pn.Column(*explain, css_classes=["step-text"], sizing_mode="stretch_width",
+                     styles={"flex": "1 1 340px", "min-width": "0", "max-width": "44rem"},
+                     stylesheets=css)
+    right = pn.Column(*visual, css_classes=["step-visual"], sizing_mode="stretch_width",
+                      styles={"flex": "1.3 1 420px", "min-width": "0", "position": "sticky",
+                              "top": "4px", "align-self": "flex-start"}, stylesheets=css)
+    return pn.FlexBox(left, right, gap="24px", flex_wrap="wrap", align_items="flex-start",
+                      sizing_mode="stretch_width", css_classes=["step-grid"])
