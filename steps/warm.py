@@ -1,0 +1,37 @@
+"""One-time work per process, before the first visitor: load the models, the tokenizer and
+every catalog, and compute each step's numbers for every language's default inputs (the
+engine caches them per process, so a new session only looks them up).
+
+Run at server start: `panel serve app.py --setup warmup.py`.
+"""
+from __future__ import annotations
+
+import importlib
+import time
+
+from explainer import runtime as rt
+from explainer.i18n import LANGS, catalog
+
+from .common import translator
+
+
+def warm_all(verbose: bool = True) -> float:
+    t0 = time.perf_counter()
+    for variant in ("mha", "gqa", "mqa"):
+        rt.model(variant)
+    rt.tokenizer()
+    for lang in LANGS:
+        catalog(lang)
+        translator(lang)
+    for n in range(1, 7):
+        view = getattr(importlib.import_module(f"steps.step{n}"), f"Step{n}")
+        model_class = getattr(view, "model_class", None)
+        if model_class is None:
+            continue
+        for lang in LANGS:
+            kw = {"lang": lang} if "lang" in model_class.param else {}
+            model_class(**kw)        # its outputs are computed on init and cached per process
+    seconds = time.perf_counter() - t0
+    if verbose:
+        print(f"KV Cache Explainer: warmed up in {seconds:.1f} s", flush=True)
+    return seconds

@@ -1,0 +1,125 @@
+"""Step 1 without a browser: the view-model's numbers (no Panel), its words per language,
+and the view's bindings."""
+import sys
+
+import pytest
+
+from explainer.i18n import LANGS, Translator
+from explainer.prompts import PROMPTS
+from steps.step1 import text
+from steps.step1.model import MAX_PROMPT, N_NEW, Step1Model
+
+DEFAULT_LEN = {"en": 5, "id": 4, "pl": 3, "nl": 5}
+
+
+def test_the_model_needs_no_panel():
+    import subprocess
+    code = ("import sys; from steps.step1.model import Step1Model; Step1Model(); "
+            "print('panel' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_reference_figures_of_the_english_default():
+    m = Step1Model()
+    run = m.run
+    assert run.prompt_len == 5 and len(run.frames) == N_NEW
+    f0 = run.frames[0]
+    assert f0.tokens == ("The", "capital", "of", "France", "is") and f0.next == "Paris"
+    assert f0.keys_read == 5 and f0.scores == 5
+    f1 = run.frames[1]
+    assert len(f1.tokens) == 6 and f1.keys_read == 6 and f1.scores == 11
+    assert run.frames[2].scores == 18
+    assert len(run.frames[-1].tokens) == 16
+    for f in run.frames:
+        assert f.weights.shape == (len(f.tokens),)
+        assert abs(f.weights.sum() - 1) < 1e-4
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_each_language_uses_its_own_default_prompt(lang):
+    m = Step1Model(lang=lang)
+    assert m.run.prompt_len == DEFAULT_LEN[lang]
+
+
+def test_frames_are_not_recomputed_when_the_frame_moves():
+    m = Step1Model()
+    run = m.run
+    m.frame = 5
+    assert m.run is run
+    m.layer = 2
+    assert m.run is not run
+    assert m.current().tokens == m.run.frames[5].tokens
+
+
+def test_layer_and_head_pick_the_real_attention():
+    avg, one = Step1Model(), Step1Model(layer=4, head=3)
+    assert not (avg.run.frames[0].weights == one.run.frames[0].weights).all()
+
+
+def test_free_text_unknown_words_and_truncation():
+    m = Step1Model(text="<b>zzqx</b> " + "the capital of France is " * 5)
+    codes = [c for c, _ in m.run.notices]
+    assert "unknown" in codes and "truncated" in codes
+    assert m.run.prompt_len == MAX_PROMPT
+    empty = Step1Model(text=" . ")
+    assert empty.run.prompt_len >= 1
+
+
+def test_two_models_never_share_state():
+    a, b = Step1Model(), Step1Model(lang="pl")
+    a.frame = 3
+    assert b.frame == 0 and b.run.prompt_len == 3
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_the_question_states_the_numbers_on_screen(lang):
+    tr = Translator(lang)
+    P = Step1Model(lang=lang).run.prompt_len
+    q = text.question(P, tr)
+    assert tr.int(P) in q["prompt"]
+    assert q["options"][q["correct"]] == tr.int(P + 1)
+    assert tr.int(P + 1) in q["explain"]
+
+
+def test_frames_text_in_polish():
+    tr = Translator("pl")
+    frames = text.frames(Step1Model(lang="pl").run, tr)
+    assert len(frames) == N_NEW
+    f = frames[2]
+    cards = {c["key"]: c for c in f["cards"]}
+    assert set(cards) == {"seq_len", "keys_read", "next", "scores"}
+    assert cards["seq_len"]["value"] == "5" and cards["keys_read"]["hidden"]
+    assert f["pos"].endswith("2 z 11")
+    assert len(f["table"]["rows"]) == 5 and f["table"]["rows"][0][2].endswith("%")
+    assert f["fig"]["prompt_len"] == 3 and len(f["fig"]["pct"]) == 5
+    assert "“" in f["say"] and f["desc"]
+
+
+def test_notices_are_translated_and_formatted():
+    tr = Translator("nl")
+    m = Step1Model(lang="nl", text="the " * 30)
+    out = text.notices(m.run, tr)
+    assert any("16" in n for n in out)
+
+
+def test_the_view_builds_and_binds():
+    from steps.common import AppState
+    from steps.step1 import Step1
+    app = AppState()
+    view = Step1(app)
+    view.__panel__()
+    assert len(view.stage.frames) == N_NEW
+    assert view.stage.concealed
+    view.question.choose(2)
+    assert not view.stage.concealed
+    view.model.frame = 4
+    assert view.stage.frame == 4
+    view.stage.frame = 6                    # the browser stopped at frame 6
+    assert view.model.frame == 6
+    app.lang = "id"
+    assert view.model.lang == "id"
+    assert view.stage.frames[0]["cards"][0]["value"] == "4"
+    assert view.question.content["options"][2] == "5"
+    assert view.url_state()["frame"] == 6
