@@ -12,10 +12,12 @@ FLOPs are counts of floating-point operations; times are seconds.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Mapping
 
 from .presets import (
+    ALL_MODELS,
     DEFAULT_PRECISION,
     GPUS,
     MODELS,
@@ -29,6 +31,10 @@ from .presets import (
 ModelLike = ModelPreset | str
 GPULike = GPUPreset | str
 PrecisionLike = Precision | str
+WindowLike = int | Sequence[int | None] | None
+"""A sliding window: one span for every layer (int), one per layer (a
+sequence, ``None`` for a full-attention layer), or ``None`` for none. Pass
+``model.cache_window`` for the model's own."""
 
 
 # --------------------------------------------------------------------------
@@ -37,12 +43,12 @@ PrecisionLike = Precision | str
 
 
 def get_model(model: ModelLike) -> ModelPreset:
-    """Return the preset for ``model`` (a preset or a key of ``MODELS``)."""
+    """Return the preset for ``model`` (a preset or a key of ``ALL_MODELS``)."""
     if isinstance(model, ModelPreset):
         return model
     try:
-        return MODELS[model]
-    except KeyError:
+        return MODELS[model] if model in MODELS else ALL_MODELS[model]
+    except (KeyError, TypeError):
         raise ValueError(f"unknown model preset {model!r}") from None
 
 
@@ -235,13 +241,84 @@ def scale_bytes_per_token(
     )
 
 
-def cached_tokens(tokens: int, window: int | None = None) -> int:
-    """Tokens actually kept: all of them, or the last ``window`` ones."""
+def kv_bytes_per_token_per_layer(
+    model: ModelLike,
+    precision: PrecisionLike = DEFAULT_PRECISION,
+    n_kv_heads: int | None = None,
+    group: int | None = None,
+) -> int:
+    """Bytes one layer caches per token: :func:`kv_bytes_per_token` / layers.
+
+    ``2 x kv_heads x head_dim x bytes per value`` (+ scales), or
+    ``mla_dims x bytes`` for MLA. Every layer of a model caches the same.
+    """
+    m = get_model(model)
+    return kv_bytes_per_token(m, precision, n_kv_heads, group) // m.n_layers
+
+
+def _layer_spans(model: ModelPreset, window: WindowLike) -> tuple[int | None, ...]:
+    """``window`` as one span per layer (validated)."""
+    if window is None or isinstance(window, int):
+        if window is not None:
+            _require_int("window", window, 1)
+        return (window,) * model.n_layers
+    if not isinstance(window, Sequence) or isinstance(window, (str, bytes)):
+        raise ValueError(f"window must be an int, a per-layer sequence or None, "
+                         f"got {window!r}")
+    spans = tuple(window)
+    if len(spans) != model.n_layers:
+        raise ValueError(
+            f"{len(spans)} layer windows for the {model.n_layers} layers of "
+            f"{model.key}"
+        )
+    for w in spans:
+        if w is not None:
+            _require_int("layer window", w, 1)
+    return spans
+
+
+def cached_tokens(tokens: int, window: WindowLike = None) -> int:
+    """Tokens actually kept: all of them, or the last ``window`` ones.
+
+    With one window per layer (a sequence), the most any layer keeps: the
+    full-attention layers' ``tokens`` if there are any.
+    """
     _require_int("tokens", tokens, 0)
     if window is None:
         return tokens
+    if not isinstance(window, int):
+        if not isinstance(window, Sequence) or isinstance(window, (str, bytes)):
+            raise ValueError(f"window must be an int, a sequence or None, got {window!r}")
+        return max((cached_tokens(tokens, w) for w in window), default=0)
     _require_int("window", window, 1)
     return min(tokens, window)
+
+
+def kv_cache_bytes_layered(
+    model: ModelLike,
+    tokens: int,
+    batch: int = 1,
+    precision: PrecisionLike = DEFAULT_PRECISION,
+    n_kv_heads: int | None = None,
+    windows: WindowLike = None,
+) -> int:
+    """Cache bytes when each layer keeps its own number of tokens.
+
+    ``batch x sum over layers of min(tokens, window_l) x per-layer bytes``,
+    where ``window_l`` is layer l's sliding window (no limit for a global
+    layer) and per-layer bytes is :func:`kv_bytes_per_token_per_layer`.
+    ``windows=None`` uses the model's own (``model.windows``: Gemma 2/3's
+    local/global pattern, Mistral's window on every layer, or none); pass an
+    int or a per-layer sequence to override. Gemma 3 27B at 32,768 tokens:
+    10 global layers keep 32,768 tokens and 52 local ones 1,024.
+    """
+    _require_int("batch", batch, 1)
+    _require_int("tokens", tokens, 0)
+    m = get_model(model)
+    spans = m.windows if windows is None else _layer_spans(m, windows)
+    per_layer = kv_bytes_per_token_per_layer(m, precision, n_kv_heads)
+    kept = sum(cached_tokens(tokens, w) for w in spans)
+    return batch * kept * per_layer
 
 
 def kv_cache_bytes(
@@ -250,17 +327,34 @@ def kv_cache_bytes(
     batch: int = 1,
     precision: PrecisionLike = DEFAULT_PRECISION,
     n_kv_heads: int | None = None,
-    window: int | None = None,
+    window: WindowLike = None,
 ) -> int:
     """Bytes of the cache for ``batch`` sequences of ``tokens`` tokens each.
 
     With a sliding ``window`` only the last ``window`` tokens are kept.
     The window is applied only when passed (pass ``model.window`` to use the
-    model's own, e.g. Mistral's 4,096).
+    model's own, e.g. Mistral's 4,096, or ``model.cache_window`` to include
+    per-layer patterns). A per-layer sequence of windows gives
+    :func:`kv_cache_bytes_layered`.
     """
     _require_int("batch", batch, 1)
+    if window is not None and not isinstance(window, int):
+        spans = _layer_spans(get_model(model), window)
+        return kv_cache_bytes_layered(model, tokens, batch, precision, n_kv_heads, spans)
     per_token = kv_bytes_per_token(model, precision, n_kv_heads)
     return batch * cached_tokens(tokens, window) * per_token
+
+
+def exceeds_max_context(model: ModelLike, tokens: int) -> bool:
+    """True when ``tokens`` is past the model's maximum context.
+
+    False when the preset does not know its maximum (``max_context=None``).
+    A cache size for such a sequence is hypothetical: the model cannot
+    process it (Llama 2 stops at 4,096 tokens, OPT and Falcon 7B at 2,048).
+    """
+    _require_int("tokens", tokens, 0)
+    m = get_model(model)
+    return m.max_context is not None and tokens > m.max_context
 
 
 def weight_bytes(
@@ -284,6 +378,11 @@ class RooflinePoint:
     FLOP/s the roofline allows at that intensity; ``time_s`` =
     max(flops / peak, bytes / bandwidth); ``bound``: ``"compute"`` or
     ``"memory"``; ``tokens``: tokens produced or processed (for tokens/s).
+
+    ``time_s`` is an ideal *lower bound*: 100 % of peak FLOP/s and of peak
+    bandwidth, no kernel launch or other overhead. Real kernels reach a
+    fraction of both (see :func:`time_at_efficiency_s`), so a figure shown
+    from it is "at best", and ``tokens_per_s`` "at most".
     """
 
     flops: float
@@ -321,9 +420,13 @@ def roofline_point(
 def forward_flops(model: ModelLike, tokens: int) -> float:
     """FLOPs of a forward pass over ``tokens`` tokens: ``2 x params x tokens``.
 
-    One multiply-add per (active) parameter per token. The attention-score
-    FLOPs (q.k and the weighted sum of v, growing with context) are left out,
-    as in the seed; they are small next to the matmuls at these lengths.
+    One multiply-add per (active) parameter per token (the standard 2N
+    rule; N includes the input embedding, a lookup rather than a matmul, so
+    this overstates by about 2 % for Llama 2 7B). The attention-score FLOPs
+    (q.k and the weighted sum of v, growing with context) are left out, as
+    in the seed: about 1 % of Llama 2 7B's prefill at 512 tokens, but about
+    16 % at 8,192 (causal). :func:`attention_flops_per_token` gives them,
+    and the batch functions below can include them.
     """
     return 2 * get_model(model).params_per_token * tokens
 
@@ -362,7 +465,14 @@ def decode_step_cost(
     itself included. Bytes moved = the weights, read once for the whole
     batch, + the KV of ``context_tokens`` for each sequence. Batching
     multiplies the FLOPs but not the weight reads, which is why it raises
-    decode throughput.
+    decode throughput; the cache reads are *not* shared (each sequence reads
+    its own), so the intensity stays below 2N / (context x KV bytes per
+    token) however large the batch (:func:`intensity_ceiling`). The step
+    time also grows with the context, not only with the batch.
+
+    All weights count as read, also for mixture-of-experts models; at small
+    batch these read only the routed experts (:func:`decode_batch_cost`
+    models that). Kept as is for the existing figures.
     """
     _require_int("context_tokens", context_tokens, 1)
     _require_int("batch", batch, 1)
@@ -415,6 +525,356 @@ def decode_total_time_s(
     )
 
 
+def time_at_efficiency_s(
+    flops: float,
+    bytes_moved: float,
+    gpu: GPULike,
+    bandwidth_efficiency: float = 1.0,
+    compute_efficiency: float = 1.0,
+) -> float:
+    """Roofline time when only a fraction of the peaks is reached.
+
+    ``max(flops / (peak x compute_efficiency), bytes / (bandwidth x
+    bandwidth_efficiency))``. With both at 1.0 it is the ideal lower bound
+    of :func:`roofline_point`. Real kernels reach well below peak (a
+    fraction of HBM bandwidth and of the tensor FLOP/s, the MBU and MFU),
+    so e.g. ``bandwidth_efficiency=0.7`` gives a more typical decode time.
+    """
+    for name, eff in (("bandwidth_efficiency", bandwidth_efficiency),
+                      ("compute_efficiency", compute_efficiency)):
+        if not 0 < eff <= 1:
+            raise ValueError(f"{name} must be in (0, 1], got {eff}")
+    g = get_gpu(gpu)
+    return max(flops / (g.flops * compute_efficiency),
+               bytes_moved / (g.bandwidth * bandwidth_efficiency))
+
+
+# --------------------------------------------------------------------------
+# Batch on the roofline: decode at batch B
+# --------------------------------------------------------------------------
+
+
+def attention_flops_per_token(
+    model: ModelLike, context_tokens: int, window: WindowLike = None
+) -> float:
+    """FLOPs of one new token's attention over its cached context.
+
+    Per layer ``2 x n_heads x head_dim x kept`` for the q.k scores plus as
+    many for the weighted sum of the values: ``4 x n_heads x head_dim x
+    kept``, summed over layers, with ``kept = min(context, window_l)``.
+    They depend on the *query* heads, not on the KV heads: grouped-query
+    attention shrinks the cache read but not this work, so against the fp16
+    cache read (4 x kv_heads x head_dim bytes per layer and token) this
+    part alone does n_heads / kv_heads FLOP per byte: 1 for MHA, the group
+    size for GQA. For MLA models the
+    same count with ``head_dim`` (the per-head value width) is used, an
+    approximation of the latent-space kernels.
+    """
+    _require_int("context_tokens", context_tokens, 1)
+    m = get_model(model)
+    spans = _layer_spans(m, window)
+    kept = sum(cached_tokens(context_tokens, w) for w in spans)
+    return 4.0 * m.n_heads * m.head_dim * kept
+
+
+def decode_weight_bytes(
+    model: ModelLike, batch: int = 1, bytes_per_param: float = WEIGHT_BYTES_PER_PARAM
+) -> float:
+    """Weight bytes one decode step of ``batch`` sequences reads.
+
+    Dense models read every weight once per step, whatever the batch.
+    A mixture-of-experts model with ``n_experts`` (E) and
+    ``experts_per_token`` (k) reads its always-active part S and only the
+    experts some sequence was routed to. With N total and A active
+    parameters, one expert (all layers together) has e = (N - A) / (E - k)
+    parameters and S = N - E x e. If every token picks its k experts
+    uniformly at random, an expert is missed by all B tokens with
+    probability (1 - k/E)^B, so the expected parameters read are
+
+        S + E x e x (1 - (1 - k/E)^B)
+
+    which is A at B = 1 and tends to N as B grows (Mixtral 8x7B: 12.9 B at
+    batch 1, 99 % of its 46.7 B at batch 16). A MoE preset without E and k counts
+    every weight (an upper bound).
+    """
+    _require_int("batch", batch, 1)
+    m = get_model(model)
+    if not m.is_moe or m.n_experts is None or m.n_experts == m.experts_per_token:
+        return weight_bytes(m, bytes_per_param)
+    E, k = m.n_experts, m.experts_per_token
+    per_expert = (m.n_params - m.n_active_params) / (E - k)
+    always = m.n_params - E * per_expert
+    touched = E * per_expert * (1 - (1 - k / E) ** batch)
+    return (always + touched) * bytes_per_param
+
+
+def _decode_flops_per_sequence(
+    m: ModelPreset, context: int, window: WindowLike, include_attention: bool
+) -> float:
+    flops = forward_flops(m, 1)
+    if include_attention:
+        flops += attention_flops_per_token(m, context, window)
+    return flops
+
+
+@dataclass(frozen=True)
+class BatchDecodeCost:
+    """One decode step of ``batch`` sequences at ``context`` tokens each.
+
+    ``flops`` = batch x FLOPs per sequence; ``weight_bytes``: weights read
+    (once for the whole batch); ``cache_bytes``: cache read, batch x one
+    sequence's cache; ``bytes`` = weight_bytes + cache_bytes;
+    ``intensity`` = flops / bytes; ``time_s`` = max(flops / peak, bytes /
+    bandwidth), an ideal lower bound; ``tokens_per_s`` = batch / time_s (an
+    upper bound); ``bound``: ``"memory"`` or ``"compute"``;
+    ``attainable_flops``: the roofline's FLOP/s at that intensity.
+    """
+
+    batch: int
+    context: int
+    flops: float
+    weight_bytes: float
+    cache_bytes: float
+    bytes: float
+    intensity: float
+    time_s: float
+    tokens_per_s: float
+    bound: str
+    attainable_flops: float
+
+
+def decode_batch_cost(
+    model: ModelLike,
+    gpu: GPULike,
+    context: int,
+    batch: int,
+    precision: PrecisionLike = DEFAULT_PRECISION,
+    n_kv_heads: int | None = None,
+    window: WindowLike = None,
+    include_attention: bool = False,
+) -> BatchDecodeCost:
+    """A decode step at batch B on the roofline.
+
+    With N_a the active parameters, C the bytes of one sequence's cache at
+    ``context`` tokens (:func:`kv_cache_bytes`, with ``precision``,
+    ``n_kv_heads`` and ``window``) and W(B) the weight bytes read
+    (:func:`decode_weight_bytes`: all weights for a dense model):
+
+        flops = B x 2 x N_a   (+ B x attention FLOPs if include_attention)
+        bytes = W(B) + B x C
+        time  = max(flops / peak, bytes / bandwidth)
+        tokens/s = B / time
+
+    The weights are read once for all B sequences; each sequence's cache is
+    read separately. For a dense model without attention FLOPs the flops and
+    bytes equal :func:`decode_step_cost`'s. Llama 2 7B fp16 on an H100 SXM
+    at 4,096 tokens: intensity 0.86 at B = 1, 5.7 at B = 64, 6.1 at B = 256,
+    never near the ridge (295).
+    """
+    _require_int("context", context, 1)
+    _require_int("batch", batch, 1)
+    m = get_model(model)
+    g = get_gpu(gpu)
+    per_seq_flops = _decode_flops_per_sequence(m, context, window, include_attention)
+    cache = batch * kv_cache_bytes(m, context, 1, precision, n_kv_heads, window)
+    weights = decode_weight_bytes(m, batch)
+    point = roofline_point(batch * per_seq_flops, weights + cache, g, tokens=batch)
+    return BatchDecodeCost(
+        batch=batch,
+        context=context,
+        flops=point.flops,
+        weight_bytes=weights,
+        cache_bytes=cache,
+        bytes=point.bytes,
+        intensity=point.intensity,
+        time_s=point.time_s,
+        tokens_per_s=point.tokens_per_s,
+        bound=point.bound,
+        attainable_flops=point.attainable_flops,
+    )
+
+
+def intensity_ceiling(
+    model: ModelLike,
+    context: int,
+    precision: PrecisionLike = DEFAULT_PRECISION,
+    n_kv_heads: int | None = None,
+    window: WindowLike = None,
+    include_attention: bool = False,
+) -> float:
+    """The intensity decode approaches as the batch grows without limit.
+
+    From :func:`decode_batch_cost`, with F the FLOPs and C the cache bytes
+    of one sequence and W(B) the weight bytes read:
+
+        I(B) = B x F / (W(B) + B x C) = F / (W(B) / B + C)
+
+    W(B) never exceeds the bytes of all weights, so W(B) / B -> 0 and
+
+        I(B) -> F / C = 2 x N_a / (kept tokens x KV bytes per token)
+
+    (+ attention FLOPs / C when included), where kept tokens x KV bytes
+    per token is the cache at ``context`` (summed layer by layer with a
+    per-layer window). Batching amortises the weights, never the cache.
+    Llama 2 7B fp16 at 4,096 tokens: 2 x 6.738e9 / (4,096 x 524,288) = 6.3
+    FLOP/byte, against an H100 ridge of 295. Fewer KV heads, fewer bytes
+    per value or a window shrink C and raise the ceiling by the same factor
+    (:func:`shrink_ceiling`).
+    """
+    _require_int("context", context, 1)
+    m = get_model(model)
+    per_seq = _decode_flops_per_sequence(m, context, window, include_attention)
+    cache = kv_cache_bytes(m, context, 1, precision, n_kv_heads, window)
+    return per_seq / cache if cache else math.inf
+
+
+@dataclass(frozen=True)
+class GainsStop:
+    """Where batching stops paying (see :func:`batch_where_gains_stop`).
+
+    ``batch``: the smallest batch reaching the limit; ``reason``:
+    ``"ridge"`` (the step became compute-bound: a larger batch adds time in
+    proportion) or ``"ceiling"`` (within ``fraction`` of the intensity
+    ceiling: a larger batch adds less than 1 - fraction to tokens/s);
+    ``intensity`` and ``tokens_per_s`` at that batch; ``ceiling``, ``ridge``;
+    ``max_tokens_per_s``: tokens/s as the batch grows without limit,
+    min(bandwidth / C, peak / F); ``memory_limit``: how many sequences of
+    this context fit next to the weights on the GPU (decimal capacity;
+    None for a GPU without a memory size), and ``fits_memory`` whether
+    ``batch`` does.
+    """
+
+    batch: int
+    reason: str
+    intensity: float
+    tokens_per_s: float
+    ceiling: float
+    ridge: float
+    fraction: float
+    max_tokens_per_s: float
+    memory_limit: int | None
+    fits_memory: bool | None
+
+
+def batch_where_gains_stop(
+    model: ModelLike,
+    gpu: GPULike,
+    context: int,
+    precision: PrecisionLike = DEFAULT_PRECISION,
+    fraction: float = 0.9,
+    n_kv_heads: int | None = None,
+    window: WindowLike = None,
+    include_attention: bool = False,
+) -> GainsStop:
+    """The batch beyond which a larger batch buys little more throughput.
+
+    Definition: the smallest B with I(B) >= ridge or I(B) >= fraction x
+    ceiling, I(B) being :func:`decode_batch_cost`'s intensity. Why: while
+    the step is memory-bound, tokens/s = B x bandwidth / bytes = I(B) x
+    bandwidth / F, so I(B) / ceiling is exactly the share of the best
+    memory-bound throughput reached; at 0.9 the remaining gain from any
+    batch size is under 11 %. Past the ridge the step is compute-bound and
+    tokens/s is flat (peak / F). For a dense model (W constant)
+
+        I(B) >= f x F / C  <=>  B >= f / (1 - f) x W / C
+
+    so Llama 2 7B fp16 at 4,096 tokens stops gaining at B = ceil(9 x
+    13.476e9 / 2^31) = 57, while an H100 (80 GB) holds only 30 such
+    sequences next to its weights (``memory_limit``).
+    """
+    if not 0 < fraction < 1:
+        raise ValueError(f"fraction must be in (0, 1), got {fraction}")
+    m = get_model(model)
+    g = get_gpu(gpu)
+    ceiling = intensity_ceiling(m, context, precision, n_kv_heads, window,
+                                include_attention)
+
+    def cost(b: int) -> BatchDecodeCost:
+        return decode_batch_cost(m, g, context, b, precision, n_kv_heads, window,
+                                 include_attention)
+
+    def done(b: int) -> bool:
+        i = cost(b).intensity
+        return i >= g.ridge or i >= fraction * ceiling
+
+    hi = 1
+    while not done(hi):  # I(B) rises towards the ceiling: this ends
+        hi *= 2
+        if hi > 2**62:  # pragma: no cover - only with a degenerate model
+            raise ValueError("no batch reaches the ridge or the ceiling")
+    lo = hi // 2 + 1 if hi > 1 else 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if done(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    at = cost(hi)
+    per_seq = _decode_flops_per_sequence(m, context, window, include_attention)
+    cache = kv_cache_bytes(m, context, 1, precision, n_kv_heads, window)
+    best = min(g.bandwidth / cache if cache else math.inf, g.flops / per_seq)
+    limit = None
+    if g.mem_bytes is not None:
+        limit = max_sequences(m, g, context, precision, None, n_kv_heads, window)
+    return GainsStop(
+        batch=hi,
+        reason="ridge" if at.intensity >= g.ridge else "ceiling",
+        intensity=at.intensity,
+        tokens_per_s=at.tokens_per_s,
+        ceiling=ceiling,
+        ridge=g.ridge,
+        fraction=fraction,
+        max_tokens_per_s=best,
+        memory_limit=limit,
+        fits_memory=None if limit is None else hi <= limit,
+    )
+
+
+@dataclass(frozen=True)
+class CeilingShrink:
+    """The intensity ceiling of one step-6 setting next to the baseline's.
+
+    ``factor`` = ceiling / baseline_ceiling (4.0 for GQA with 8 of 32 KV
+    heads: the cache read per sequence is 4x smaller).
+    """
+
+    ceiling: float
+    baseline_ceiling: float
+    factor: float
+
+
+def shrink_ceiling(
+    model: ModelLike,
+    context: int,
+    n_kv_heads: int | None = None,
+    precision: PrecisionLike = DEFAULT_PRECISION,
+    window: WindowLike = None,
+    baseline_kv_heads: int | None = None,
+    include_attention: bool = False,
+) -> CeilingShrink:
+    """How GQA/MQA, a smaller cache precision or a window raise the ceiling.
+
+    Same choices as :func:`shrink` (baseline: MHA, fp16, no window; MLA
+    models: their own latent in fp16). Without attention FLOPs the ceiling
+    is 2N / C, so ``factor`` equals :func:`shrink`'s size factor (Llama 2
+    7B at 16,384 tokens: GQA-8 4x, MQA 32x, fp8 2x, window 4,096 4x).
+    With attention FLOPs A the ceiling is (2N + A) / C. GQA/MQA and
+    precision leave A unchanged and divide C, so they still raise it by the
+    cache factor; a window divides A as well as C, so it raises it by less
+    (the attention part A / C stays the same).
+    """
+    m = get_model(model)
+    if m.is_mla:
+        baseline_heads = None
+    else:
+        baseline_heads = m.n_heads if baseline_kv_heads is None else baseline_kv_heads
+    base = intensity_ceiling(m, context, "fp16", baseline_heads, None,
+                             include_attention)
+    this = intensity_ceiling(m, context, precision, n_kv_heads, window,
+                             include_attention)
+    return CeilingShrink(ceiling=this, baseline_ceiling=base, factor=this / base)
+
+
 # --------------------------------------------------------------------------
 # Step 5: the memory bill
 # --------------------------------------------------------------------------
@@ -429,11 +889,17 @@ def _usable_gpus(gpus: Mapping[str, GPUPreset]) -> list[GPUPreset]:
 
 
 def smallest_fitting_gpu(
-    total_bytes: float, gpus: Mapping[str, GPUPreset] = GPUS
+    total_bytes: float,
+    gpus: Mapping[str, GPUPreset] = GPUS,
+    binary_capacity: bool = False,
 ) -> str | None:
-    """Key of the smallest GPU whose memory holds ``total_bytes``, or None."""
+    """Key of the smallest GPU whose memory holds ``total_bytes``, or None.
+
+    Capacities are the marketed "GB" read as 10^9 bytes (a safe
+    under-estimate), or as GiB (the true size) with ``binary_capacity``.
+    """
     for g in _usable_gpus(gpus):
-        if g.mem_bytes >= total_bytes:
+        if g.capacity_bytes(binary_capacity) >= total_bytes:
             return g.key
     return None
 
@@ -445,24 +911,29 @@ def max_sequences(
     precision: PrecisionLike = DEFAULT_PRECISION,
     cache_fraction: float | None = None,
     n_kv_heads: int | None = None,
-    window: int | None = None,
+    window: WindowLike = None,
+    binary_capacity: bool = False,
 ) -> int:
     """How many sequences of ``context`` tokens fit in the GPU's cache space.
 
     Cache space is the memory left after the fp16 weights, or
     ``cache_fraction x memory`` when given (the PagedAttention paper's
     OPT-13B example gives ~30 % of an A100 40 GB to the cache).
+    Memory is the marketed capacity in decimal bytes (an under-estimate),
+    or in binary bytes with ``binary_capacity`` (A100 80 GB: 30 sequences
+    of Llama 2 7B at 4,096 tokens, 33 with the true 80 GiB).
     Returns 0 when nothing fits.
     """
     g = get_gpu(gpu)
     if g.mem_bytes is None:
         raise ValueError(f"GPU preset {g.key!r} has no memory size")
+    mem = g.capacity_bytes(binary_capacity)
     if cache_fraction is None:
-        free = g.mem_bytes - weight_bytes(model)
+        free = mem - weight_bytes(model)
     else:
         if not 0 < cache_fraction <= 1:
             raise ValueError(f"cache_fraction must be in (0, 1], got {cache_fraction}")
-        free = cache_fraction * g.mem_bytes
+        free = cache_fraction * mem
     per_sequence = kv_cache_bytes(model, context, 1, precision, n_kv_heads, window)
     if free <= 0 or per_sequence == 0:
         return 0
@@ -509,9 +980,14 @@ def memory_bill(
     precision: PrecisionLike = DEFAULT_PRECISION,
     gpus: Mapping[str, GPUPreset] = GPUS,
     n_kv_heads: int | None = None,
-    window: int | None = None,
+    window: WindowLike = None,
+    binary_capacity: bool = False,
 ) -> MemoryBill:
-    """Weights + cache for ``batch`` sequences of ``context`` tokens."""
+    """Weights + cache for ``batch`` sequences of ``context`` tokens.
+
+    ``window`` may be per layer (``model.cache_window``). GPU capacities
+    are decimal unless ``binary_capacity`` (see :func:`max_sequences`).
+    """
     m = get_model(model)
     per_token = kv_bytes_per_token(m, precision, n_kv_heads)
     kv = kv_cache_bytes(m, context, batch, precision, n_kv_heads, window)
@@ -522,18 +998,20 @@ def memory_bill(
         kv_bytes=kv,
         weight_bytes=weights,
         total=total,
-        fits_gpu=smallest_fitting_gpu(total, gpus),
+        fits_gpu=smallest_fitting_gpu(total, gpus, binary_capacity),
     )
     if gpu is not None:
         g = get_gpu(gpu)
         bill["gpu"] = g.key
         if g.mem_bytes is not None:
+            mem = g.capacity_bytes(binary_capacity)
             bill.update(
-                gpu_mem_bytes=g.mem_bytes,
-                free_bytes=g.mem_bytes - weights,
-                fits_selected=total <= g.mem_bytes,
+                gpu_mem_bytes=mem,
+                free_bytes=mem - weights,
+                fits_selected=total <= mem,
                 max_sequences=max_sequences(
-                    m, g, context, precision, None, n_kv_heads, window
+                    m, g, context, precision, None, n_kv_heads, window,
+                    binary_capacity,
                 ),
             )
     return MemoryBill(**bill)
@@ -566,7 +1044,7 @@ def shrink(
     context: int,
     n_kv_heads: int | None = None,
     precision: PrecisionLike = DEFAULT_PRECISION,
-    window: int | None = None,
+    window: WindowLike = None,
     baseline_kv_heads: int | None = None,
 ) -> ShrinkResult:
     """Cache size for a choice of KV heads, precision and window.

@@ -5,6 +5,10 @@ This module is the single source of truth for every number the cost model
 (:mod:`explainer.costs`) works from. It holds data only, no formulas beyond
 trivial derived properties, and no UI code.
 
+Models: ``MODELS`` is the original list the steps show; ``RECENT_MODELS``
+holds current models (Llama 3.x, Qwen2.5/3, Gemma 2/3, Mistral NeMo,
+Mixtral); ``ALL_MODELS`` has both. Every preset carries its maximum context.
+
 Units
 -----
 Bytes are plain ``int``/``float`` counts of bytes. Decimal and binary
@@ -51,21 +55,48 @@ class ModelPreset:
     ``n_heads`` for multi-head attention (MHA), is smaller for grouped-query
     attention (GQA) and is 1 for multi-query attention (MQA).
 
+    ``head_dim`` is the width of one head. A config's explicit ``head_dim``
+    wins over ``hidden_size / num_attention_heads`` (Gemma, Mistral NeMo and
+    Qwen3 have a head_dim that is *not* that quotient).
+
     ``hidden`` is the model width (``hidden_size``). It defaults to
     ``n_heads * head_dim``. It is given for reference only: the cache size
     never depends on it (using it instead of ``n_kv_heads * head_dim`` is
     the classic mistake that overstates the cache of every GQA/MQA model).
 
-    ``window``: sliding-window attention span in tokens (Mistral 7B v0.1:
-    4,096), or ``None`` for full attention.
+    ``window``: sliding-window attention span in tokens that applies to
+    *every* layer (Mistral 7B v0.1: 4,096), or ``None`` for full attention.
 
-    ``mla_dims``: for multi-head latent attention (DeepSeek-V3), the number
-    of elements cached per layer per token (a 512-wide compressed latent plus
-    a 64-wide RoPE key = 576). Keys and values are both rebuilt from that one
-    latent, so there is no factor 2 for K and V.
+    ``layer_windows``: per-layer spans for models that mix local and global
+    layers (Gemma 2: every other layer has a 4,096-token window; Gemma 3:
+    five local 1,024-token layers for each global one). One entry per layer,
+    ``None`` for a full-attention layer. ``None`` (the default) means every
+    layer uses ``window``. A pattern whose layers all have the same span is
+    folded into ``window`` on construction, so each model has one spelling;
+    ``window`` and ``layer_windows`` cannot both be given.
+
+    ``mla_dims``: for multi-head latent attention (DeepSeek-V2/V3), the number
+    of values cached per layer per token: the compressed KV latent
+    (``kv_lora_rank`` = 512) plus the decoupled rotary key shared by all heads
+    (``qk_rope_head_dim`` = 64), so 576, with no factor 2 for K and V. The
+    rotary key is stored as is; keys and values without position come from
+    the latent (optimised kernels never build them: the up-projections are
+    folded into the query and output projections and attention runs on the
+    latent itself).
 
     ``n_active_params``: parameters used per token for mixture-of-experts
     models (DeepSeek-V3: 37 B of 671 B); ``None`` means all of ``n_params``.
+    ``n_experts`` / ``experts_per_token``: routed experts per MoE layer and
+    how many each token uses (Mixtral 8x7B: 8 and 2); ``None`` for dense
+    models.
+
+    ``max_context``: the longest sequence the model was built for
+    (``max_position_embeddings``), or ``None`` when unknown. Cache sizes past
+    it describe sequences the model cannot process.
+
+    ``dtype``: precision key (``"bf16"``, ``"fp16"``, ``"fp32"``, ``"fp8"``)
+    of the released weights (``torch_dtype``), for information; the cost
+    model's weight bytes stay at ``WEIGHT_BYTES_PER_PARAM``.
     """
 
     key: str
@@ -80,6 +111,11 @@ class ModelPreset:
     hidden: int | None = None
     n_active_params: float | None = None
     source: str = ""
+    max_context: int | None = None
+    layer_windows: tuple[int | None, ...] | None = None
+    dtype: str | None = None
+    n_experts: int | None = None
+    experts_per_token: int | None = None
 
     def __post_init__(self) -> None:
         if self.hidden is None:
@@ -88,6 +124,41 @@ class ModelPreset:
             raise ValueError(
                 f"{self.key}: n_kv_heads ({self.n_kv_heads}) must divide "
                 f"n_heads ({self.n_heads})"
+            )
+        if self.layer_windows is not None:
+            spans = tuple(self.layer_windows)
+            if len(spans) != self.n_layers:
+                raise ValueError(
+                    f"{self.key}: layer_windows has {len(spans)} entries for "
+                    f"{self.n_layers} layers"
+                )
+            for w in spans:
+                if w is not None and (
+                    isinstance(w, bool) or not isinstance(w, int) or w < 1
+                ):
+                    raise ValueError(
+                        f"{self.key}: layer window {w!r} must be None or an "
+                        "integer >= 1"
+                    )
+            if self.window is not None:
+                raise ValueError(
+                    f"{self.key}: give either window (all layers) or "
+                    "layer_windows (per layer), not both"
+                )
+            if len(set(spans)) == 1:  # one span for all layers: canonical form
+                object.__setattr__(self, "window", spans[0])
+                spans = None
+            object.__setattr__(self, "layer_windows", spans)
+        if (self.n_experts is None) != (self.experts_per_token is None):
+            raise ValueError(
+                f"{self.key}: n_experts and experts_per_token go together"
+            )
+        if self.n_experts is not None and not (
+            1 <= self.experts_per_token <= self.n_experts
+        ):
+            raise ValueError(
+                f"{self.key}: experts_per_token ({self.experts_per_token}) must "
+                f"be between 1 and n_experts ({self.n_experts})"
             )
 
     @property
@@ -111,6 +182,54 @@ class ModelPreset:
         """Parameters that take part in one token's forward pass."""
         return self.n_active_params if self.n_active_params else self.n_params
 
+    @property
+    def is_moe(self) -> bool:
+        """True for a mixture-of-experts model (fewer active than total params)."""
+        return bool(self.n_active_params) and self.n_active_params < self.n_params
+
+    @property
+    def windows(self) -> tuple[int | None, ...]:
+        """The attention span of every layer (``None`` = full attention)."""
+        if self.layer_windows is not None:
+            return self.layer_windows
+        return (self.window,) * self.n_layers
+
+    @property
+    def cache_window(self) -> int | tuple[int | None, ...] | None:
+        """What to pass as ``window=`` to the cost functions for this model's own cache.
+
+        ``window`` for a model whose layers all share one span (or ``None``),
+        else the per-layer tuple ``layer_windows``.
+        """
+        return self.layer_windows if self.layer_windows is not None else self.window
+
+    @property
+    def local_window(self) -> int | None:
+        """The span of the windowed layers (the largest, if they differ), or None."""
+        spans = [w for w in self.windows if w is not None]
+        return max(spans) if spans else None
+
+    @property
+    def n_window_layers(self) -> int:
+        """How many layers use a sliding window."""
+        return sum(w is not None for w in self.windows)
+
+
+def alternating_windows(
+    n_layers: int, window: int, period: int
+) -> tuple[int | None, ...]:
+    """Per-layer spans of an interleaved local/global model.
+
+    Layer ``i`` (0-based) is global (``None``) when ``(i + 1) % period == 0``
+    and has the sliding ``window`` otherwise: period 2 is Gemma 2 (layers 0,
+    2, 4, ... local), period 6 is Gemma 3 (five local layers, then one
+    global). This is the rule of transformers' Gemma 2/3 configs when they
+    carry no explicit ``layer_types`` list.
+    """
+    return tuple(
+        None if (i + 1) % period == 0 else window for i in range(n_layers)
+    )
+
 
 _HF = "config.json of "
 
@@ -120,60 +239,166 @@ MODELS: Mapping[str, ModelPreset] = MappingProxyType(
         for m in (
             ModelPreset(
                 "llama2-7b", "Llama 2 7B", 32, 32, 32, 128, 6.738e9,
-                source=_HF + "meta-llama/Llama-2-7b-hf",
+                max_context=4096, source=_HF + "meta-llama/Llama-2-7b-hf",
             ),
             ModelPreset(
                 "llama2-13b", "Llama 2 13B", 40, 40, 40, 128, 13.016e9,
-                source=_HF + "meta-llama/Llama-2-13b-hf",
+                max_context=4096, source=_HF + "meta-llama/Llama-2-13b-hf",
             ),
             ModelPreset(
                 "llama2-70b", "Llama 2 70B", 80, 64, 8, 128, 68.977e9,
-                source=_HF + "meta-llama/Llama-2-70b-hf",
+                max_context=4096, source=_HF + "meta-llama/Llama-2-70b-hf",
             ),
             # Llama 3 8B has the same attention config as Llama 3.1 8B
             # (32 layers, 8 KV heads, head_dim 128: 128 KiB/token in fp16),
             # so no separate entry is needed.
             ModelPreset(
                 "llama3.1-8b", "Llama 3.1 8B", 32, 32, 8, 128, 8.030e9,
-                source=_HF + "meta-llama/Llama-3.1-8B",
+                max_context=131072, source=_HF + "meta-llama/Llama-3.1-8B",
             ),
             ModelPreset(
                 "llama3.1-70b", "Llama 3.1 70B", 80, 64, 8, 128, 70.554e9,
-                source=_HF + "meta-llama/Llama-3.1-70B",
+                max_context=131072, source=_HF + "meta-llama/Llama-3.1-70B",
             ),
             ModelPreset(
                 "mistral-7b", "Mistral 7B v0.1", 32, 32, 8, 128, 7.242e9,
-                window=4096,
+                window=4096, max_context=32768,
                 source=_HF + "mistralai/Mistral-7B-v0.1 (sliding_window 4096)",
             ),
             ModelPreset(
                 "opt-13b", "OPT-13B", 40, 40, 40, 128, 12.853e9,
-                source=_HF + "facebook/opt-13b",
+                max_context=2048, source=_HF + "facebook/opt-13b",
             ),
             ModelPreset(
                 "qwen2.5-7b", "Qwen2.5 7B", 28, 28, 4, 128, 7.616e9,
-                source=_HF + "Qwen/Qwen2.5-7B",
+                max_context=131072, source=_HF + "Qwen/Qwen2.5-7B",
             ),
             ModelPreset(
                 "falcon-7b", "Falcon 7B", 32, 71, 1, 64, 6.922e9,
+                max_context=2048,
                 source=_HF + "tiiuae/falcon-7b (multi_query: one KV head)",
             ),
             ModelPreset(
                 # 128 heads of 128 (value/no-RoPE dims); what is cached is
                 # the kv_lora_rank 512 latent + qk_rope_head_dim 64 per layer.
+                # MoE: 256 routed experts, 8 per token (+1 shared, counted in
+                # the always-active part). Weights released in FP8 (config
+                # quantization_config), although torch_dtype says bfloat16.
                 "deepseek-v3", "DeepSeek-V3", 61, 128, 128, 128, 671e9,
                 mla_dims=512 + 64, hidden=7168, n_active_params=37e9,
+                max_context=163840, dtype="fp8", n_experts=256,
+                experts_per_token=8,
                 source=_HF + "deepseek-ai/DeepSeek-V3 (MLA, MoE: 37 B active)",
             ),
         )
     }
 )
 
+# Presets of current models (issue 10). Kept apart from MODELS so that the
+# steps that list MODELS are unchanged; ALL_MODELS has both, and
+# costs.get_model() finds either. Every row was checked against the model's
+# config.json (tests/test_presets.py parses those configs with
+# explainer.hfconfig and compares); notes say where a value came from a
+# model card or from transformers' defaults instead.
+RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
+    {
+        m.key: m
+        for m in (
+            ModelPreset(
+                # head_dim 64 explicit; tied embeddings.
+                "llama3.2-1b", "Llama 3.2 1B", 16, 32, 8, 64, 1.236e9,
+                hidden=2048, max_context=131072, dtype="bf16",
+                source=_HF + "meta-llama/Llama-3.2-1B",
+            ),
+            ModelPreset(
+                "llama3.2-3b", "Llama 3.2 3B", 28, 24, 8, 128, 3.213e9,
+                hidden=3072, max_context=131072, dtype="bf16",
+                source=_HF + "meta-llama/Llama-3.2-3B",
+            ),
+            ModelPreset(
+                # Architecture fields as in copies of the config; 405.85 B
+                # counted from them (Meta: "405B").
+                "llama3.1-405b", "Llama 3.1 405B", 126, 128, 8, 128, 405.853e9,
+                hidden=16384, max_context=131072, dtype="bf16",
+                source=_HF + "meta-llama/Llama-3.1-405B",
+            ),
+            ModelPreset(
+                # Base model: 131,072 positions (model card; the -Instruct
+                # config says 32,768). use_sliding_window false: no window.
+                "qwen2.5-72b", "Qwen2.5 72B", 80, 64, 8, 128, 72.706e9,
+                hidden=8192, max_context=131072, dtype="bf16",
+                source=_HF + "Qwen/Qwen2.5-72B (use_sliding_window false)",
+            ),
+            ModelPreset(
+                # head_dim 128 explicit; 40,960 positions = 32,768 of context
+                # + 8,192 of output (Qwen3-8B-Base's config says 32,768).
+                "qwen3-8b", "Qwen3 8B", 36, 32, 8, 128, 8.191e9,
+                hidden=4096, max_context=40960, dtype="bf16",
+                source=_HF + "Qwen/Qwen3-8B",
+            ),
+            ModelPreset(
+                # 64 query heads x 128 = 8,192, wider than hidden_size 5,120.
+                "qwen3-32b", "Qwen3 32B", 64, 64, 8, 128, 32.762e9,
+                hidden=5120, max_context=40960, dtype="bf16",
+                source=_HF + "Qwen/Qwen3-32B",
+            ),
+            ModelPreset(
+                # Gemma 2: layers 0, 2, 4, ... local (4,096 window), odd
+                # layers global; head_dim 256 explicit (3584 / 16 = 224).
+                "gemma2-9b", "Gemma 2 9B", 42, 16, 8, 256, 9.242e9,
+                hidden=3584, max_context=8192, dtype="bf16",
+                layer_windows=alternating_windows(42, 4096, 2),
+                source=_HF + "google/gemma-2-9b (sliding_window 4096, "
+                "every other layer)",
+            ),
+            ModelPreset(
+                "gemma2-27b", "Gemma 2 27B", 46, 32, 16, 128, 27.227e9,
+                hidden=4608, max_context=8192,
+                layer_windows=alternating_windows(46, 4096, 2),
+                source=_HF + "google/gemma-2-27b (sliding_window 4096, "
+                "every other layer)",
+            ),
+            ModelPreset(
+                # text_config of the multimodal config; it leaves out
+                # vocab_size, max_position_embeddings and the 5:1 pattern,
+                # which come from transformers' Gemma3TextConfig defaults
+                # (262,208; 131,072; sliding_window_pattern 6): 52 local
+                # layers with a 1,024 window, 10 global. Parameters: the
+                # language model only (the SigLIP vision tower adds ~0.4 B).
+                "gemma3-27b", "Gemma 3 27B", 62, 32, 16, 128, 27.009e9,
+                hidden=5376, max_context=131072, dtype="bf16",
+                layer_windows=alternating_windows(62, 1024, 6),
+                source=_HF + "google/gemma-3-27b-it (sliding_window 1024, "
+                "5 local : 1 global)",
+            ),
+            ModelPreset(
+                # head_dim 128 explicit (5120 / 32 = 160): 40 x 8 x 128 x 2
+                # x 2 B = 160 KiB per token. sliding_window null.
+                "mistral-nemo-12b", "Mistral NeMo 12B", 40, 32, 8, 128, 12.248e9,
+                hidden=5120, max_context=128000, dtype="bf16",
+                source=_HF + "mistralai/Mistral-Nemo-Base-2407",
+            ),
+            ModelPreset(
+                # MoE: 8 experts, 2 per token. sliding_window null (full
+                # attention over 32k; transformers PR #29436).
+                "mixtral-8x7b", "Mixtral 8x7B", 32, 32, 8, 128, 46.703e9,
+                n_active_params=12.880e9, hidden=4096, max_context=32768,
+                dtype="bf16", n_experts=8, experts_per_token=2,
+                source=_HF + "mistralai/Mixtral-8x7B-v0.1 (MoE: 12.9 B active)",
+            ),
+        )
+    }
+)
+
+ALL_MODELS: Mapping[str, ModelPreset] = MappingProxyType({**MODELS, **RECENT_MODELS})
+"""Every model preset: the original ``MODELS`` followed by ``RECENT_MODELS``."""
+
 REFERENCE_MODEL = "llama2-7b"
 """The seed's "7B" model, used by steps 3 to 6."""
 
 LLAMA2_70B_MHA = ModelPreset(
     "llama2-70b-mha", "Llama 2 70B (assuming MHA)", 80, 64, 64, 128, 68.977e9,
+    max_context=4096,
     source="hypothetical: Llama 2 70B with full multi-head attention "
     "(its real config has 8 KV heads)",
 )
@@ -190,11 +415,19 @@ class GPUPreset:
     """Peak numbers of one accelerator.
 
     ``mem_bytes`` is the marketed capacity read as *decimal* bytes
-    (40 GB = 40e9); vendors' HBM "GB" are often GiB in fact, so this is a
-    slight under-estimate and errs on the safe side. ``None`` for the
-    illustrative GPU, which has no memory size.
+    (40 GB = 40e9), kept for the existing callers. Vendors' HBM "GB" are in
+    fact binary: an "80 GB" A100/H100 holds 80 GiB = 85.9e9 bytes
+    (nvidia-smi shows 81,920 MiB on an A100 80 GB). So ``mem_bytes`` is a
+    conservative under-estimate by 7.4 % (GiB/GB = 1.0737), and every figure
+    that uses it must say so. ``mem_gib`` is the capacity in GiB (defaults
+    to the marketed number, i.e. vendor "80 GB" = 80 GiB) and
+    ``mem_bytes_binary`` the true byte count. The usable memory a driver
+    reports can be a little lower still (an H200 "141 GB" reports 143,771
+    MiB = 140.4 GiB). ``None`` for the illustrative GPU, which has no memory
+    size.
+
     ``bandwidth``: memory bandwidth in bytes/s. ``flops``: dense fp16/bf16
-    tensor throughput in FLOP/s (no sparsity).
+    tensor throughput in FLOP/s (no sparsity, fp32 accumulate).
     """
 
     key: str
@@ -203,6 +436,11 @@ class GPUPreset:
     bandwidth: float
     flops: float
     source: str = ""
+    mem_gib: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.mem_gib is None and self.mem_bytes is not None:
+            object.__setattr__(self, "mem_gib", self.mem_bytes / GB)
 
     @property
     def ridge(self) -> float:
@@ -212,6 +450,15 @@ class GPUPreset:
     @property
     def illustrative(self) -> bool:
         return self.mem_bytes is None
+
+    @property
+    def mem_bytes_binary(self) -> float | None:
+        """Capacity in bytes with the vendor's "GB" read as GiB (80 -> 85.9e9)."""
+        return None if self.mem_gib is None else self.mem_gib * GiB
+
+    def capacity_bytes(self, binary: bool = False) -> float | None:
+        """``mem_bytes_binary`` when ``binary``, else the decimal ``mem_bytes``."""
+        return self.mem_bytes_binary if binary else self.mem_bytes
 
 
 GPUS: Mapping[str, GPUPreset] = MappingProxyType(
@@ -236,8 +483,9 @@ GPUS: Mapping[str, GPUPreset] = MappingProxyType(
                 3.35 * TB_PER_S, 989 * TFLOPS, source="NVIDIA H100 datasheet",
             ),
             GPUPreset(
-                "h200", "H200", 141 * GB,
-                4.8 * TB_PER_S, 989 * TFLOPS, source="NVIDIA H200 datasheet",
+                "h200", "H200 SXM", 141 * GB,
+                4.8 * TB_PER_S, 989 * TFLOPS,
+                source="NVIDIA H200 datasheet (SXM; the H200 NVL has 835 TFLOP/s)",
             ),
             GPUPreset(
                 "l4", "L4", 24 * GB,
@@ -246,7 +494,8 @@ GPUS: Mapping[str, GPUPreset] = MappingProxyType(
             GPUPreset(
                 "rtx4090", "RTX 4090", 24 * GB,
                 1.008 * TB_PER_S, 165 * TFLOPS,
-                source="NVIDIA Ada whitepaper (fp16 tensor, fp32 accumulate)",
+                source="NVIDIA Ada whitepaper (fp16 tensor, fp32 accumulate as in "
+                "cuBLAS/PyTorch; 330 TFLOP/s with fp16 accumulate)",
             ),
         )
     }

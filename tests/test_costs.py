@@ -11,8 +11,16 @@ import pytest
 
 from explainer import costs
 from explainer.costs import (
+    attention_flops_per_token,
+    batch_where_gains_stop,
+    decode_batch_cost,
     decode_read_bytes_max,
     decode_step_cost,
+    decode_weight_bytes,
+    intensity_ceiling,
+    kv_cache_bytes_layered,
+    shrink_ceiling,
+    time_at_efficiency_s,
     decode_steps,
     kv_bytes_per_token,
     kv_cache_bytes,
@@ -494,3 +502,198 @@ def test_live_model_config_like_preset():
     # for any small config (checked against an explicit product).
     tiny = ModelPreset("tiny", "tiny", 4, 4, 2, 32, 3e6)
     assert kv_bytes_per_token(tiny, "fp32") == 2 * 4 * 2 * 32 * 4
+
+
+# --------------------------------------------------------------------------
+# Batch on the roofline (issue 10): Llama 2 7B, fp16, H100 SXM, 4,096 tokens
+# --------------------------------------------------------------------------
+
+N_7B = 6.738e9                           # parameters
+W_7B = 2 * N_7B                          # fp16 weight bytes, read once per step
+C_7B = 2 * 32 * 32 * 128 * 2 * 4096     # one sequence's cache: 2^31 B = 2 GiB
+H100_PEAK, H100_BW = 989e12, 3.35e12
+
+
+@pytest.mark.parametrize(
+    "B, intensity, ms, tokens_per_s",
+    [(1, 0.86, 4.66, 214), (8, 3.52, 9.15, 874), (64, 5.71, 45.05, 1421),
+     (256, 6.13, 168.13, 1523)],
+)
+def test_decode_batch_by_hand(B, intensity, ms, tokens_per_s):
+    assert C_7B == 2 * GiB
+    flops = B * 2 * N_7B
+    moved = W_7B + B * C_7B
+    time = max(flops / H100_PEAK, moved / H100_BW)
+    r = decode_batch_cost(REF, "h100", 4096, B)
+    assert r.flops == pytest.approx(flops)
+    assert r.weight_bytes == pytest.approx(W_7B)
+    assert r.cache_bytes == B * C_7B
+    assert r.bytes == pytest.approx(moved)
+    assert r.intensity == pytest.approx(flops / moved)
+    assert r.time_s == pytest.approx(time) == pytest.approx(moved / H100_BW)
+    assert r.tokens_per_s == pytest.approx(B / time)
+    assert r.bound == "memory"
+    # The figures a screen would show.
+    assert round(r.intensity, 2) == intensity
+    assert round(r.time_s * 1e3, 2) == ms
+    assert round(r.tokens_per_s) == tokens_per_s
+    # Same flops and bytes as the existing decode step for a dense model.
+    old = decode_step_cost(REF, 4096, "h100", batch=B)
+    assert (old.flops, old.bytes) == pytest.approx((r.flops, r.bytes))
+
+
+def test_intensity_ceiling_by_hand():
+    # B x 2N / (W + B x C) -> 2N / C as B grows: 13.476e9 / 2^31 = 6.28.
+    ceiling = intensity_ceiling(REF, 4096)
+    assert ceiling == pytest.approx(2 * N_7B / C_7B)
+    assert round(ceiling, 1) == 6.3
+    assert ceiling < GPUS["h100"].ridge / 40
+    assert decode_batch_cost(REF, "h100", 4096, 10**6).intensity == pytest.approx(ceiling, rel=1e-4)
+    # GQA (Llama 3.1 8B, 8 KV heads) sits 4x higher, still far below the ridge.
+    gqa = intensity_ceiling("llama3.1-8b", 4096)
+    assert gqa == pytest.approx(2 * 8.030e9 / (4096 * 128 * KiB))
+    assert gqa < 30
+
+
+def test_attention_flops_by_hand():
+    # 4 x heads x head_dim x context per layer: 4 x 32 x 128 x 4096 x 32 = 2^31.
+    assert attention_flops_per_token(REF, 4096) == 4 * 32 * 128 * 4096 * 32 == 2**31
+    # Against the fp16 cache read that part alone is heads / kv_heads FLOP/byte.
+    with_attn = intensity_ceiling(REF, 4096, include_attention=True)
+    assert with_attn == pytest.approx(2 * N_7B / C_7B + 32 / 32)
+    assert intensity_ceiling("llama3.1-8b", 4096, include_attention=True) == pytest.approx(
+        2 * 8.030e9 / (4096 * 128 * KiB) + 32 / 8)
+    r = decode_batch_cost(REF, "h100", 4096, 8, include_attention=True)
+    assert r.flops == pytest.approx(8 * (2 * N_7B + 2**31))
+    # A window caps the attended tokens per layer too.
+    assert attention_flops_per_token(REF, 16384, window=4096) == 4 * 32 * 128 * 4096 * 32
+
+
+def test_batch_where_gains_stop_by_hand():
+    # Memory-bound: I(B) >= 0.9 x ceiling  <=>  B >= 9 x W / C = 56.5 -> 57.
+    g = batch_where_gains_stop(REF, "h100", 4096)
+    assert 9 * W_7B / C_7B == pytest.approx(56.48, abs=0.01)
+    assert g.batch == 57 and g.reason == "ceiling"
+    assert decode_batch_cost(REF, "h100", 4096, 56).intensity < 0.9 * g.ceiling
+    assert g.intensity >= 0.9 * g.ceiling
+    assert g.ceiling == pytest.approx(intensity_ceiling(REF, 4096))
+    assert g.ridge == pytest.approx(989 / 3.35)
+    # Best memory-bound throughput: bandwidth / C.
+    assert g.max_tokens_per_s == pytest.approx(H100_BW / C_7B)
+    assert g.tokens_per_s / g.max_tokens_per_s == pytest.approx(g.intensity / g.ceiling)
+    # But only 30 such sequences fit next to the weights in 80 GB.
+    assert g.memory_limit == math.floor((80e9 - W_7B) / C_7B) == 30
+    assert g.fits_memory is False
+    assert batch_where_gains_stop(REF, "h100", 4096, fraction=0.5).batch == math.ceil(W_7B / C_7B)
+    assert batch_where_gains_stop(REF, ILLUSTRATIVE_GPU, 4096).memory_limit is None
+    with pytest.raises(ValueError):
+        batch_where_gains_stop(REF, "h100", 4096, fraction=1.0)
+
+
+def test_gains_stop_at_the_ridge_for_short_contexts():
+    # At 16 tokens the cache is tiny: the ceiling is above the ridge, so the
+    # step turns compute-bound first: B x 2N >= ridge x (W + B x C).
+    g = batch_where_gains_stop("llama3.1-8b", "h100", 16)
+    ridge = GPUS["h100"].ridge
+    F, W, C = 2 * 8.030e9, 2 * 8.030e9, 16 * 128 * KiB
+    assert g.reason == "ridge"
+    assert g.batch == math.ceil(ridge * W / (F - ridge * C))
+    assert g.max_tokens_per_s == pytest.approx(GPUS["h100"].flops / F)
+
+
+def test_moe_reads_only_routed_experts():
+    mix = costs.get_model("mixtral-8x7b")
+    N, A, E, k = 46.703e9, 12.880e9, 8, 2
+    e = (N - A) / (E - k)
+    S = N - E * e
+    assert decode_weight_bytes(mix, 1) == pytest.approx(2 * A)
+    assert decode_weight_bytes(mix, 16) == pytest.approx(2 * (S + E * e * (1 - 0.75**16)))
+    assert decode_weight_bytes(mix, 1000) == pytest.approx(2 * N)
+    r = decode_batch_cost(mix, "h100", 4096, 1)
+    assert r.weight_bytes == pytest.approx(2 * A)
+    assert r.flops == pytest.approx(2 * A)
+    # The existing decode step still counts every weight (upper bound).
+    assert decode_step_cost(mix, 4096, "h100").bytes == pytest.approx(2 * N + 4096 * 128 * KiB)
+    # Dense models and MoE presets without expert counts read all weights.
+    assert decode_weight_bytes(REF, 64) == weight_bytes(REF)
+    ds = MODELS["deepseek-v3"]
+    assert decode_weight_bytes(ds, 1) == pytest.approx(2 * 37e9)
+
+
+@pytest.mark.parametrize(
+    "heads, precision, window, factor",
+    [(32, "fp16", None, 1.0), (8, "fp16", None, 4.0), (1, "fp16", None, 32.0),
+     (32, "fp8", None, 2.0), (32, "int8", None, 256 / 130), (32, "fp16", 4096, 4.0),
+     (8, "fp8", 4096, 32.0)],
+)
+def test_shrink_raises_the_ceiling_like_the_cache_shrinks(heads, precision, window, factor):
+    c = shrink_ceiling(REF, 16384, heads, precision, window)
+    assert c.factor == pytest.approx(factor)
+    assert c.factor == pytest.approx(shrink(REF, 8, 16384, heads, precision, window).factor)
+    assert c.baseline_ceiling == pytest.approx(2 * N_7B / (16384 * 512 * KiB))
+
+
+def test_shrink_ceiling_with_attention_flops():
+    a = 2 * N_7B / (16384 * 512 * KiB)  # weights' part of the MHA ceiling
+    gqa = shrink_ceiling(REF, 16384, 8, include_attention=True)
+    assert gqa.baseline_ceiling == pytest.approx(a + 1)
+    assert gqa.factor == pytest.approx(4.0)  # both parts divided by the same cache
+    win = shrink_ceiling(REF, 16384, window=4096, include_attention=True)
+    assert win.factor == pytest.approx((4 * a + 1) / (a + 1))  # the window cuts attention too
+    assert win.factor < 4
+
+
+def test_time_at_efficiency():
+    d = decode_step_cost(REF, 4096, "h100")
+    assert time_at_efficiency_s(d.flops, d.bytes, "h100") == pytest.approx(d.time_s)
+    assert time_at_efficiency_s(d.flops, d.bytes, "h100", 0.7) == pytest.approx(d.time_s / 0.7)
+    with pytest.raises(ValueError):
+        time_at_efficiency_s(d.flops, d.bytes, "h100", 0)
+
+
+# --------------------------------------------------------------------------
+# Per-layer windows, binary capacities, new model keys
+# --------------------------------------------------------------------------
+
+
+def test_layered_cache_sums_layers():
+    spans = (1024, None) * 16
+    per_layer = 2 * 32 * 128 * 2
+    assert kv_cache_bytes_layered(REF, 4096, windows=spans) == (16 * 1024 + 16 * 4096) * per_layer
+    assert kv_cache_bytes(REF, 4096, 2, window=spans) == 2 * (16 * 1024 + 16 * 4096) * per_layer
+    assert kv_cache_bytes(REF, 4096, window=[None] * 32) == kv_cache_bytes(REF, 4096)
+    assert kv_cache_bytes_layered(REF, 4096, windows=1024) == kv_cache_bytes(REF, 4096, window=1024)
+    assert costs.kv_bytes_per_token_per_layer(REF) == per_layer
+    assert costs.cached_tokens(4096, spans) == 4096
+    assert costs.cached_tokens(4096, (1024,) * 32) == 1024
+    for bad in ((1024,) * 31, (0,) * 32, "1024", (1.5,) * 32):
+        with pytest.raises(ValueError):
+            kv_cache_bytes(REF, 4096, window=bad)
+    s = shrink(REF, 8, 16384, window=spans)
+    assert s.bytes == 8 * (16 * 1024 + 16 * 16384) * per_layer and s.tokens_kept == 16384
+
+
+def test_memory_bill_per_layer_window():
+    g3 = costs.get_model("gemma3-27b")
+    bill = memory_bill(g3, 32768, 1, "h200", window=g3.cache_window)
+    assert bill.kv_bytes == (10 * 32768 + 52 * 1024) * 16 * 128 * 2 * 2
+    assert bill.max_sequences == max_sequences(g3, "h200", 32768, window=g3.cache_window)
+
+
+def test_binary_capacity_option():
+    assert max_sequences(REF, "a100-80", 4096) == 30
+    assert max_sequences(REF, "a100-80", 4096, binary_capacity=True) == math.floor(
+        (80 * GiB - 13.476e9) / (2 * GiB)) == 33
+    bill = memory_bill(REF, 4096, 1, gpu="a100-80", binary_capacity=True)
+    assert bill.gpu_mem_bytes == 80 * GiB and bill.max_sequences == 33
+    assert memory_bill(REF, 4096, 1, gpu="a100-80").gpu_mem_bytes == 80 * GB
+    # 41e9 bytes fit a "40 GB" A100 (40 GiB = 42.9e9 B) only when read as binary.
+    assert costs.smallest_fitting_gpu(41e9) == "a100-80"
+    assert costs.smallest_fitting_gpu(41e9, binary_capacity=True) == "a100-40"
+
+
+def test_new_model_keys_resolve():
+    assert costs.get_model("qwen3-8b").name == "Qwen3 8B"
+    assert kv_bytes_per_token("mistral-nemo-12b") == 160 * KiB
+    with pytest.raises(ValueError):
+        costs.get_model(["llama2-7b"])
