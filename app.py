@@ -12,6 +12,9 @@ pn.extension(reconnect=True)
 
 TEMPLATE = """
 {% extends base %}
+{% block postamble %}<meta name="viewport" content="width=device-width, initial-scale=1">
+{% if present %}<style>html { font-size: 118%; --kv-secondary: none; }</style>{% endif %}
+{% endblock %}
 {% block contents %}
 <main id="main">{{ embed(roots.app) }}</main>
 {% endblock %}
@@ -31,6 +34,7 @@ def build():
     headers = pn.state.headers or {}
     app = ExplainerApp(query=query, accept_language=headers.get("Accept-Language"))
     tmpl = Page(TEMPLATE)
+    tmpl.add_variable("present", app.state.present)
     tmpl.add_panel("app", app)
     return tmpl
 

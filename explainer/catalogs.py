@@ -1,6 +1,8 @@
 """Keep the gettext catalogs in step with the code.
 
     python -m explainer.catalogs          # extract -> locales/messages.pot, merge into each .po
+    python -m explainer.catalogs new.json # ... then fill untranslated entries from JSON files
+                                          # {"msgid": {"id": "..", "pl": [..plural forms..]}}
 
 Strings are found where the code calls `_("...")`, `n_("...", "...", n)` (method calls such as
 `tr._(...)` included) or marks them with `N_("...")`. Existing translations are kept; new
@@ -71,6 +73,38 @@ def update(langs=None) -> dict:
     return counts
 
 
+def fill(paths, langs=None) -> dict:
+    """Fill empty translations from JSON files of new translations (written by translators
+    who never touch the .po files); existing translations are left as they are."""
+    import json
+    new = {}
+    for path in paths:
+        new.update(json.loads(Path(path).read_text(encoding="utf-8")))
+    filled = {}
+    for lang in langs or [l for l in LANGS if l != DEFAULT_LANG]:
+        po = LOCALES / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+        with open(po, "rb") as f:
+            cat = read_po(f, locale=lang)
+        n = 0
+        for m in cat:
+            key = m.id if isinstance(m.id, str) else (m.id[0] if m.id else None)
+            if not key or key not in new or lang not in new[key]:
+                continue
+            empty = not m.string or (isinstance(m.string, tuple) and not all(m.string))
+            if empty:
+                value = new[key][lang]
+                m.string = tuple(value) if isinstance(m.id, tuple) else value
+                n += 1
+        with open(po, "wb") as f:
+            write_po(f, cat, width=100, sort_output=False, ignore_obsolete=True)
+        filled[lang] = n
+    return filled
+
+
 if __name__ == "__main__":
+    import sys
     for lang, missing in update().items():
-        print(f"{lang}: {missing} untranslated")
+        print(f"{lang}: {missing} untranslated after extraction")
+    if sys.argv[1:]:
+        for lang, n in fill(sys.argv[1:]).items():
+            print(f"{lang}: {n} filled from {len(sys.argv) - 1} file(s)")

@@ -53,10 +53,17 @@ def translator(lang: str) -> Translator:
     return Translator(lang)
 
 
-class AppState(param.Parameterized):
-    """One per session: the current step and language (both synced with the URL)."""
+END = 7                                  # the key-ideas page after step 6 (`?step=end`)
+END_TITLE = N_("Key ideas")
 
-    step = param.Integer(default=1, bounds=(1, 6))
+
+class AppState(param.Parameterized):
+    """One per session: the current step and language (both synced with the URL), and the
+    page mode (embedded in a course page, or presented in a lecture hall)."""
+
+    step = param.Integer(default=1, bounds=(1, END))
+    embed = param.Boolean(default=False)
+    present = param.Boolean(default=False)
     lang = param.Selector(default="en", objects=list(LANGS))
 
     @property

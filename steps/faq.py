@@ -8,9 +8,12 @@ FAQ = (
         "context length and the batch size. Llama 2 7B has 32 layers, 32 KV heads and a head "
         "dimension of 128, so in fp16 it stores 2 × 32 × 32 × 128 × 2 = 524,288 bytes "
         "(512 KiB) per token: 2 GiB for one sequence of 4,096 tokens. Take the numbers from "
-        "the model's config.json (num_hidden_layers, num_key_value_heads, and hidden_size "
-        "divided by num_attention_heads), never from hidden_size alone: grouped-query models "
-        "cache far fewer heads.")),
+        "the model's config.json: num_hidden_layers, num_key_value_heads, and head_dim where "
+        "the config gives it (Gemma, Mistral NeMo and Qwen3 do, and it is not hidden_size "
+        "divided by num_attention_heads there), else that quotient. Never use hidden_size "
+        "alone: grouped-query models cache far fewer heads. Models with multi-head latent "
+        "attention (DeepSeek-V2 and V3) cache one latent vector per layer instead: "
+        "kv_lora_rank + qk_rope_head_dim values (512 + 64 = 576), with no factor 2.")),
     (N_("Does the KV cache change the model's output?"),
      N_("No. The cache only keeps numbers that would otherwise be computed again, so with "
         "exact arithmetic the logits are identical; step 2 runs the live model both ways and "

@@ -1,9 +1,11 @@
 """The page around the steps: title, language switch, numbered stepper, Previous/Next and
 the arrow keys, deep links (`?step=2&lang=pl&tokens=64&prompt=5`), FAQ and references.
 
-URL parameters: `step` (1-6), `lang` (en, id, pl, nl), and the controls of the current step
-(see each step's `url_names`). Unknown or invalid values fall back to the defaults with a
-short translated notice.
+URL parameters: `step` (1-6, or `end` for the key ideas), `lang` (en, id, pl, nl), `embed=1`
+(the step alone, for course pages: it tells its parent frame its height), `present=1`
+(presenter mode: larger type, no FAQ; Space, “.”/“,” and PageDown/PageUp drive the player
+and the steps), and the controls of the current step (see each step's `url_names`). Unknown or
+invalid values fall back to the defaults with a short translated notice.
 """
 from __future__ import annotations
 
@@ -16,15 +18,20 @@ import param
 
 from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 
-from .common import STEP_TITLES, AppState, esc, html_pane
+from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
+from .ui.components import bound, notices_html, pane, render, stylesheet
+from .ui.stage import Stage
 
-STEP_MODULES = {i: f"steps.step{i}" for i in range(1, 7)}
+STEP_MODULES = {i: (f"steps.step{i}", f"Step{i}") for i in range(1, 7)}
+STEP_MODULES[END] = ("steps.ending", "KeyIdeas")
 ALWAYS_OK = {"theme"}           # Panel's own query parameters
+FLAGS = ("embed", "present")    # page modes, 1 or 0
 
 
 def step_class(n: int):
-    return getattr(importlib.import_module(STEP_MODULES[n]), f"Step{n}")
+    module, name = STEP_MODULES[n]
+    return getattr(importlib.import_module(module), name)
 
 
 class KeyNav(pn.custom.JSComponent):
@@ -36,6 +43,8 @@ class KeyNav(pn.custom.JSComponent):
     lang = param.String(default="en")
     title = param.String(default="")
     query = param.String(default="", doc="the URL query string that reflects the state")
+    embed = param.Boolean(default=False, doc="tell the parent frame the content height")
+    present = param.Boolean(default=False, doc="PageDown/PageUp move between steps")
 
     _esm = """
     const SKIP_ROLES = ["slider", "radio", "tab", "combobox", "listbox", "option", "menuitem",
@@ -43,6 +52,11 @@ class KeyNav(pn.custom.JSComponent):
     export function render({ model }) {
       const onkey = (e) => {
         if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+        if (model.present && (e.key === "PageDown" || e.key === "PageUp")) {
+          e.preventDefault();              // a stage on the page handles these first
+          model.send_msg(e.key === "PageUp" ? -1 : 1);
+          return;
+        }
         if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
         const t = e.composedPath()[0];
         if (t && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName) ||
@@ -63,7 +77,24 @@ class KeyNav(pn.custom.JSComponent):
       url();
       model.on(["lang", "title"], sync);
       model.on("query", url);
-      model.on("remove", () => window.removeEventListener("keydown", onkey));
+      // embedded in a course page: tell the parent our height whenever it changes
+      let ro = null, last = 0;
+      if (model.embed && window.parent !== window) {
+        const post = () => {
+          const hgt = Math.ceil(document.documentElement.getBoundingClientRect().height);
+          if (hgt && hgt !== last) {
+            last = hgt;
+            window.parent.postMessage({ type: "kv-explainer:height", height: hgt }, "*");
+          }
+        };
+        ro = new ResizeObserver(post);
+        ro.observe(document.body);
+        post();
+      }
+      model.on("remove", () => {
+        window.removeEventListener("keydown", onkey);
+        if (ro) ro.disconnect();
+      });
       const el = document.createElement("span");
       el.hidden = true;
       return el;
@@ -108,7 +139,7 @@ def _first(values):
 
 
 class ExplainerApp(pn.viewable.Viewer):
-    """One per session."""
+    """One per session: the page around the current step (built only when shown)."""
 
     def __init__(self, query: dict | None = None, accept_language: str | None = None, **params):
         super().__init__(**params)
@@ -118,38 +149,54 @@ class ExplainerApp(pn.viewable.Viewer):
         self.notices: list[tuple[str, dict]] = []
         query = {k: _first(v) for k, v in (query or {}).items()}
         self._apply_query(query, accept_language)
+        st, lang = self.state, self.state.param.lang
         # -- widgets
-        self._title = html_pane(css_classes=["app-title"], min_width=220,
-                                styles={"flex": "1 1 240px"})
-        self._lang = pmui.Select(options={name: code for code, name in LANGS.items()},
-                                 value=self.state.lang, width=200)
-        self._lang.param.watch(lambda e: setattr(self.state, "lang", e.new), "value")
-        self._stepper = pmui.StepperMenu(items=[], active=self.state.step - 1, non_linear=True,
-                                         sizing_mode="stretch_width",
-                                         styles={"overflow-x": "auto", "max-width": "100%"})
-        self._stepper.param.watch(self._stepper_moved, "active")
-        self._prev = pmui.Button(icon="arrow_back", variant="outlined")
-        self._next = pmui.Button(icon="arrow_forward", color="primary", variant="contained")
-        self._prev.on_click(lambda e: self.go(-1))
-        self._next.on_click(lambda e: self.go(1))
-        self._notice = html_pane()
-        self._heading = html_pane(css_classes=["step-heading"])
+        self._heading = pane(css_classes=["step-heading"])
+        self._notice = pane()
         self._body = pn.Column(sizing_mode="stretch_width", css_classes=["step-body"])
-        self._faq = html_pane(css_classes=["faq"])
-        self._keys = KeyNav(self.go, lang=self.state.lang)
-        self._layout = pn.Column(
-            pn.FlexBox(self._title, self._lang, justify_content="space-between",
-                       align_items="center", sizing_mode="stretch_width"),
-            self._stepper, self._notice, self._heading, self._body,
-            pn.Row(self._prev, pn.Spacer(sizing_mode="stretch_width"), self._next,
-                   sizing_mode="stretch_width"),
-            self._faq, self._keys, sizing_mode="stretch_width", css_classes=["kv-root"],
-            max_width=1200, margin=(0, 8))
-        self.state.param.watch(self._step_changed, "step")
-        self.state.param.watch(self._lang_changed, "lang")
+        self._keys = KeyNav(self.go, lang=st.lang, embed=st.embed, present=st.present)
+        if st.embed:
+            self._bar = pane(css_classes=["embed-bar"])
+            parts = [self._bar, self._notice, self._heading, self._body, self._keys]
+        else:
+            self._title = bound(lambda l: render("title.html.j2",
+                                                 title=self.tr_(l, "KV Cache Explainer")), lang, css_classes=["app-title"], min_width=220,
+                                styles={"flex": "1 1 240px"})
+            self._lang = pmui.Select(options={name: code for code, name in LANGS.items()},
+                                     value=st.lang, width=200,
+                                     label=pn.bind(lambda l: self.tr_(l, "Language"), lang))
+            self._lang.param.watch(lambda e: setattr(self.state, "lang", e.new), "value")
+            self._stepper = pmui.StepperMenu(items=[], active=st.step - 1, non_linear=True,
+                                             sizing_mode="stretch_width",
+                                             styles={"overflow-x": "auto", "max-width": "100%"})
+            self._stepper.param.watch(self._stepper_moved, "active")
+            self._prev = pmui.Button(icon="arrow_back", variant="outlined")
+            self._next = pmui.Button(icon="arrow_forward", color="primary", variant="contained")
+            self._prev.on_click(lambda e: self.go(-1))
+            self._next.on_click(lambda e: self.go(1))
+            css = dict(css_classes=["no-print"], stylesheets=[stylesheet()])
+            self._stepper.param.update(**css)
+            parts = [pn.FlexBox(self._title, self._lang, justify_content="space-between",
+                                align_items="center", sizing_mode="stretch_width", **css),
+                     self._stepper, self._notice, self._heading, self._body,
+                     pn.Row(self._prev, pn.Spacer(sizing_mode="stretch_width"), self._next,
+                            sizing_mode="stretch_width", **css), self._keys]
+            if not st.present:
+                parts.insert(-1, bound(self._faq_html, lang, css_classes=["faq", "no-print"]))
+        classes = ["kv-root"] + (["embed"] if st.embed else []) + \
+                  (["present"] if st.present else [])
+        self._layout = pn.Column(*parts, sizing_mode="stretch_width", css_classes=classes,
+                                 max_width=None if st.present else 1200, margin=(0, 8))
+        st.param.watch(self._step_changed, "step")
+        st.param.watch(self._lang_changed, "lang")
         self._show_step()
         self.render()
         self._push_url()
+
+    @staticmethod
+    def tr_(lang: str, msg: str, **kw) -> str:
+        from .common import translator
+        return translator(lang)._(msg, **kw)
 
     # -- URL -------------------------------------------------------------------------------
     def _apply_query(self, query: dict, accept_language: str | None):
@@ -164,10 +211,19 @@ class ExplainerApp(pn.viewable.Viewer):
                                      {"value": lang, "lang": LANGS["en"]}))
         else:
             self.state.lang = negotiate(accept_language)
+        for flag in FLAGS:
+            if flag in query:
+                if query[flag] in ("1", "0", "true", "false"):
+                    setattr(self.state, flag, query[flag] in ("1", "true"))
+                else:
+                    self.notices.append((N_("The value “{value}” of “{name}” is not valid "
+                                            "here: using {default}."),
+                                         {"value": query[flag], "name": flag, "default": 0}))
         if "step" in query:
             try:
-                n = int(query["step"])
-                if not 1 <= n <= 6:
+                raw = query["step"].strip().lower()
+                n = END if raw == "end" else int(raw)
+                if not 1 <= n <= END:
                     raise ValueError
                 self.state.step = n
             except ValueError:
@@ -175,37 +231,47 @@ class ExplainerApp(pn.viewable.Viewer):
                                      {"value": query["step"]}))
         view = self._view(self.state.step)
         target = controls_of(view)
-        known = {"step", "lang", *ALWAYS_OK, *view.url_names.values()}
+        known = {"step", "lang", *FLAGS, *ALWAYS_OK, *view.url_names.values()}
         for name in query:
             if name not in known:
                 self.notices.append((N_("The link parameter “{name}” is not used by this step "
                                         "and was ignored."), {"name": name}))
-        by_query = {q: p for p, q in view.url_names.items()}
-        for q, p in by_query.items():
+        values = {}
+        for p, q in view.url_names.items():
             if q not in query:
                 continue
             raw = query[q]
             try:
-                target.param.update(**{p: parse_value(target.param[p], raw)})
+                value = parse_value(target.param[p], raw)
+                target.param[p]._validate(value)
+                values[p] = value
             except Exception:
                 self.notices.append((N_("The value “{value}” of “{name}” is not valid here: "
                                         "using {default}."),
                                      {"value": raw, "name": q, "default": getattr(target, p)}))
+        target.param.update(**values)           # one batch: no watcher sees half a link
 
-    def url_query(self) -> str:
+    def url_query(self, **override) -> str:
         """?step=..&lang=..&<every control of the current step>, in a stable order."""
-        view = self.steps[self.state.step]
-        q = {"step": self.state.step, "lang": self.state.lang}
+        n = self.state.step
+        view = self.steps[n]
+        q = {"step": "end" if n == END else n, "lang": self.state.lang}
         for p, name in view.url_names.items():
             v = getattr(controls_of(view), p)
             if isinstance(v, str) and not v.strip():
                 continue
             q[name] = v
-        return "?" + urlencode(q)
+        for flag in FLAGS:
+            if getattr(self.state, flag):
+                q[flag] = 1
+        q.update(override)
+        return "?" + urlencode({k: v for k, v in q.items() if v is not None})
 
     def _push_url(self, *events):
         if hasattr(self, "_keys"):          # not before the page exists (URL being applied)
             self._keys.query = self.url_query()
+            if self.state.embed:
+                self._bar.object = self._embed_bar()
 
     # -- navigation ------------------------------------------------------------------------
     def _view(self, n: int):
@@ -217,7 +283,7 @@ class ExplainerApp(pn.viewable.Viewer):
         return self.steps[n]
 
     def go(self, d: int):
-        self.state.step = min(6, max(1, self.state.step + d))
+        self.state.step = min(END, max(1, self.state.step + d))
 
     def _stepper_moved(self, event):
         if event.new is not None and event.new + 1 != self.state.step:
@@ -233,38 +299,59 @@ class ExplainerApp(pn.viewable.Viewer):
         self._body.objects = [self._view(self.state.step)]
 
     def _lang_changed(self, event):
-        self._lang.value = event.new
+        if not self.state.embed:
+            self._lang.value = event.new
         self.render()
         self._push_url()
 
     # -- text ------------------------------------------------------------------------------
+    def step_title(self, t, n: int) -> str:
+        return t._(END_TITLE) if n == END else t._(STEP_TITLES[n - 1])
+
     def render(self):
+        """The words of the frame around the step (the step's own panes follow by binding)."""
         t = self.state.tr
         n = self.state.step
         title = t._("KV Cache Explainer")
-        self._title.object = f"<h1>{esc(title)}</h1>"
-        self._keys.param.update(lang=self.state.lang,
-                                title=f"{title} · {t._(STEP_TITLES[n - 1])}")
-        self._lang.label = t._("Language")
-        self._stepper.param.update(items=[t._(s) for s in STEP_TITLES], active=n - 1)
-        self._prev.param.update(label=t._("Previous"), disabled=n == 1)
-        self._next.param.update(label=t._("Next"), disabled=n == 6)
-        where = t._("Step {n} of {total}", n=t.int(n), total=t.int(6))
-        self._heading.object = f"<h2>{esc(where)}: {esc(t._(STEP_TITLES[n - 1]))}</h2>"
-        self._notice.object = "".join(
-            f'<p class="notice" role="status">{esc(n)}</p>' for n in self.notice_texts(t))
-        self._faq.object = self._faq_html(t)
+        self._keys.param.update(lang=self.state.lang, title=f"{title} · {self.step_title(t, n)}")
+        if not self.state.embed:
+            self._stepper.param.update(items=[t._(s) for s in STEP_TITLES] + [t._(END_TITLE)],
+                                       active=n - 1)
+            self._prev.param.update(label=t._("Previous"), disabled=n == 1)
+            self._next.param.update(label=t._("Next"), disabled=n == END)
+        self._heading.object = self._heading_html(t, n)
+        self._notice.object = notices_html(self.notice_texts(t))
 
-    def _faq_html(self, t) -> str:
-        faq, refs = t._("Frequently asked questions"), t._("References")
-        parts = [f"<h2>{esc(faq)}</h2>"]
-        for q, a in FAQ:
-            parts.append(f"<details><summary>{esc(t._(q))}</summary><p>{esc(t._(a))}</p></details>")
-        parts.append(f"<h2>{esc(refs)}</h2><ol>")
-        for ref, note in REFERENCES:
-            parts.append(f"<li>{esc(ref)} — {esc(t._(note))}</li>")
-        parts.append("</ol>")
-        return "".join(parts)
+    def _heading_html(self, t, n: int) -> str:
+        if n == END:
+            return render("step_heading.html.j2", where="", title=t._(END_TITLE), schematic="")
+        label = t._("One attention layer: the new token x is projected into a query q, a key k "
+                    "and a value v; k and v join the K and V cache; the layer's output is "
+                    "softmax(q·Kᵀ/√d)·V. Highlighted: what step {n} is about.", n=t.int(n))
+        schematic = render("schematic.svg.j2", highlight=n, label=label, k_cache=t._("K cache"),
+                           v_cache=t._("V cache"), output=t._("output"))
+        return render("step_heading.html.j2",
+                      where=t._("Step {n} of {total}", n=t.int(n), total=t.int(6)),
+                      title=t._(STEP_TITLES[n - 1]), schematic=schematic)
+
+    def _embed_bar(self) -> str:
+        t = self.state.tr
+        n = self.state.step
+        if n == END:
+            line = t._("KV cache explainer · {title}", title=self.step_title(t, n))
+        else:
+            line = t._("KV cache explainer · Step {n}: {title}", n=t.int(n),
+                       title=self.step_title(t, n))
+        return render("embed_bar.html.j2", line=line, href=self.url_query(embed=None),
+                      open=t._("Open the full explainer"))
+
+    def _faq_html(self, lang: str) -> str:
+        from .common import translator
+        t = translator(lang)
+        return render("faq.html.j2", faq=t._("Frequently asked questions"),
+                      refs=t._("References"),
+                      items=[(t._(q), t._(a)) for q, a in FAQ],
+                      references=[(ref, t._(note)) for ref, note in REFERENCES])
 
     def notice_texts(self, t) -> list[str]:
         """The URL notices in the session's language (numbers in its format)."""

@@ -78,11 +78,13 @@ def bound(fn, *refs, **kw) -> pn.pane.HTML:
 class Card:
     """One number card: `key` is the data-metric hook, `label` a msgid, `kind` the badge
     (None for inputs and categories: badges go on results only). `hidden`: the card answers
-    the step's question, so its value waits until the learner has answered."""
+    the step's question, so its value waits until the learner has answered. `more`: not a
+    headline number: a stage shows it under its collapsed “All numbers”."""
     key: str
     label: str
     kind: str | None = "computed"
     hidden: bool = False
+    more: bool = False
 
 
 def card_dicts(specs, values: dict, tr: Translator, labels: dict | None = None) -> list[dict]:
@@ -90,7 +92,7 @@ def card_dicts(specs, values: dict, tr: Translator, labels: dict | None = None) 
     `labels` overrides a spec's label with an already translated text (labels with numbers)."""
     labels = labels or {}
     return [dict(key=c.key, label=labels.get(c.key) or tr._(c.label), value=values[c.key],
-                 kind=c.kind, hidden=c.hidden) for c in specs if c.key in values]
+                 kind=c.kind, hidden=c.hidden, more=c.more) for c in specs if c.key in values]
 
 
 def metrics_html(cards: list[dict], tr: Translator, label: str = "",

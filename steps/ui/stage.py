@@ -11,15 +11,18 @@ A frame is a dict of already translated, locale-formatted text plus the figure's
     {"pos": "Generated tokens: 3 of 11",       # the player's position line
      "say": "Token 8: the query of “Paris” reads 8 keys.",   # announced after Step / Pause
      "desc": "one sentence: what the figure shows now",
-     "cards": [{"key", "label", "value", "kind", "hidden"}],  # data-metric cards
+     "cards": [{"key", "label", "value", "kind", "hidden", "more"}],  # data-metric cards
+                                                # (`more`: under a collapsed “All numbers”)
      "caption": "a sentence under the figure",
      "table": {"head": [...], "rows": [[...]]},  # the chart's text twin
      "fig": {...}}                              # whatever this stage's `draw` reads
 
 `text` holds the static labels (buttons, badges, the figure's name). Each subclass supplies
 `_draw_js`: the body of `function draw(holder, fig, ctx)` that (re)builds the figure's SVG in
-`holder`; `ctx` = {text, index, count, reduced}. Everything is written with textContent and
-setAttribute: data never reaches innerHTML.
+`holder`; `ctx` = {text, index, count, reduced, concealed}. `_draw_js` may also define
+`function extra(box, frame, ctx)`: it fills a box under the caption with what else a frame
+carries (texts that follow the frame, captions whose numbers wait while `ctx.concealed`).
+Everything is written with textContent and setAttribute: data never reaches innerHTML.
 """
 from __future__ import annotations
 
@@ -81,6 +84,13 @@ export function render({ model, el }) {
   const holder = h("div", "stage-svg", figure);
   holder.setAttribute("role", "img");
   const caption = h("p", "stage-caption", root);
+  const extraBox = h("div", "stage-extra", root);   // a stage's own `extra` fills it
+  extraBox.hidden = typeof extra !== "function";
+  const more = h("details", "more-numbers", root);         // cards with `more`: collapsed
+  const moreSummary = h("summary", "", more);
+  const moreCards = h("div", "metrics", more);
+  moreCards.setAttribute("role", "group");
+  more.hidden = true;
   const twin = h("details", "twin", root);
   const twinSummary = h("summary", "", twin);
   const twinTable = h("table", "kv", twin);
@@ -99,8 +109,11 @@ export function render({ model, el }) {
   function fillCards(list) {
     const badges = (model.text && model.text.badges) || {};
     cards.replaceChildren();
+    moreCards.replaceChildren();
+    let nMore = 0;
     for (const c of list || []) {
-      const card = h("div", "metric" + (c.hidden ? " answer-bearing" : ""), cards);
+      if (c.more) nMore += 1;
+      const card = h("div", "metric" + (c.hidden ? " answer-bearing" : ""), c.more ? moreCards : cards);
       card.setAttribute("data-metric", c.key);
       h("div", "metric-label", card, c.label);
       h("div", "metric-value", card, c.hidden && model.concealed ? "?" : c.value);
@@ -109,6 +122,7 @@ export function render({ model, el }) {
         b.title = badges[c.kind][1];
       }
     }
+    more.hidden = !nMore;
   }
   function fillTable(t) {
     twinTable.replaceChildren();
@@ -132,6 +146,7 @@ export function render({ model, el }) {
     bPlay.querySelector(".player-icon").replaceWith(icon(timer ? "pause" : "play"));
     bPlay.setAttribute("aria-pressed", timer ? "true" : "false");
     twinSummary.textContent = text.table || "";
+    moreSummary.textContent = text.more || "";
     root.classList.toggle("concealed", !!model.concealed);
     if (!n) return;
     i = clamp(i);
@@ -144,10 +159,14 @@ export function render({ model, el }) {
     caption.hidden = !f.caption;
     holder.setAttribute("aria-label", (text.figure ? text.figure + ": " : "") + (f.desc || ""));
     fillTable(f.table);
+    const ctx = { text, index: i, count: n, reduced, concealed: !!model.concealed };
     try {
-      draw(holder, f.fig || {}, { text, index: i, count: n, reduced, concealed: !!model.concealed });
+      draw(holder, f.fig || {}, ctx);
     } catch (err) {
       console.warn("stage draw failed", err);
+    }
+    if (typeof extra === "function") {
+      try { extra(extraBox, f, ctx); } catch (err) { console.warn("stage extra failed", err); }
     }
   }
   function announce() {
@@ -245,4 +264,5 @@ def player_text(tr) -> dict:
     from .components import badges
     return dict(reset=tr._("Reset"), back=tr._("Step back"), next=tr._("Step forward"),
                 play=tr._("Play"), pause=tr._("Pause"), table=tr._("Show as table"),
+                more=tr._("All numbers"),
                 badges=badges(tr))

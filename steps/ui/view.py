@@ -36,6 +36,12 @@ class StepView(pn.viewable.Viewer):
     def __panel__(self):
         if self._layout is None:          # built when first shown, not before
             self._layout = self.build()
+            from .stage import Stage
+            for part in vars(self).values():     # presenter keys reach the stepper
+                if isinstance(part, Stage):
+                    part.present = getattr(self.app, "present", False)
+                    if part._on_nav is None:
+                        part._on_nav = getattr(self.app, "navigate", None)
         return self._layout
 
     def build(self) -> pn.viewable.Viewable:

@@ -1,0 +1,119 @@
+"""The page's modes in a real browser: the key-ideas ending, embedding in a course page on
+another origin, presenter mode, and working with no internet at all."""
+import functools
+import http.server
+import re
+import threading
+import time
+
+import pytest
+from helpers import metric
+from playwright.sync_api import expect
+
+from conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def course_site():
+    """assets/ served from a second local origin: the course page."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
+                                directory=str(ROOT / "assets"))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_key_ideas_page_links_back_and_prints_on_one_page(app):
+    page = app("?step=end&lang=nl")
+    expect(page.locator(".takeaways li")).to_have_count(6)
+    expect(page.locator(".formula-box")).to_contain_text("512")
+    link = page.locator(".back-link").nth(1)
+    assert link.get_attribute("href") == "?step=2&lang=nl"
+    expect(page.get_by_role("button", name="Volgende")).to_be_disabled()
+    pdf = page.pdf(format="A4")
+    assert len(re.findall(rb"/Type\s*/Page[^s]", pdf)) == 1
+
+
+def test_next_after_step_6_leads_to_the_key_ideas(app):
+    page = app("?step=6")
+    page.get_by_role("button", name="Next").click()
+    expect(page.locator("h2").first).to_contain_text("Key ideas")
+    page.wait_for_function("() => location.search.includes('step=end')")
+
+
+def test_embedded_steps_size_themselves_on_a_course_page(page, server, course_site):
+    app_url = server.replace("127.0.0.1", "127.0.0.1")
+    page.goto(f"{course_site}/embed.html?app={app_url}")
+    frames = page.locator("iframe.kv-explainer")
+    expect(frames).to_have_count(2)
+    first = page.frame_locator("iframe.kv-explainer").first
+    expect(first.locator(".embed-line")).to_contain_text("Step 2")
+    expect(first.locator("h1")).to_have_count(0)                  # no title bar, no stepper
+    expect(first.locator(".faq")).to_have_count(0)
+    link = first.locator(".embed-line a")
+    assert "embed" not in link.get_attribute("href") and link.get_attribute("target") == "_blank"
+    # the host page received the height message and resized the frame
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('iframe.kv-explainer')]"
+        ".every(f => f.style.height && f.style.height !== '600px')", timeout=30_000)
+    # the embedded step reacts
+    second = page.frame_locator("iframe.kv-explainer").nth(1)
+    expect(second.locator(".embed-line")).to_contain_text("Step 5")
+
+
+def test_embed_mode_alone(app):
+    page = app("?step=1&embed=1&frame=2")
+    expect(metric(page, "seq_len")).to_have_text("7")
+    expect(page.locator(".embed-line")).to_contain_text("KV cache explainer · Step 1")
+    page.locator(".player-next button").click()
+    page.wait_for_function("() => location.search.includes('embed=1') && "
+                           "location.search.includes('frame=3')")
+
+
+def test_presenter_mode_fits_and_keys_drive_player_and_steps(app, page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    app("?step=1&present=1")
+    expect(metric(page, "seq_len")).to_have_text("5")
+    for sel in (".question", ".stage-svg svg", '[data-metric="seq_len"]'):
+        box = page.locator(sel).first.bounding_box()
+        assert box and box["y"] < 720, sel
+    expect(page.locator(".faq")).to_have_count(0)
+    page.locator("h1").click()
+    page.keyboard.press("PageDown")
+    expect(metric(page, "seq_len")).to_have_text("6")
+    page.keyboard.press("PageUp")
+    expect(metric(page, "seq_len")).to_have_text("5")
+    page.keyboard.press("PageUp")                       # at the first frame: nowhere to go
+    expect(page.locator("h2").first).to_contain_text("Step 1 of 6")
+    page.goto(page.url.split("?")[0] + "?step=1&present=1&frame=11")
+    expect(metric(page, "seq_len")).to_have_text("16", timeout=30_000)
+    page.locator("h1").click()
+    page.keyboard.press("PageDown")                     # the last frame: on to step 2
+    expect(page.locator("h2").first).to_contain_text("Step 2 of 6")
+
+
+def test_works_with_no_internet(app, page):
+    """Every script, stylesheet and font comes from the app's own server."""
+    outside = []
+
+    def block(route):
+        outside.append(route.request.url)
+        route.abort()
+    page.route(re.compile(r"^https?://(?!127\.0\.0\.1[:/]|localhost[:/]).*"), block)
+    app("?step=1")
+    expect(metric(page, "seq_len")).to_have_text("5")
+    expect(page.locator(".stage-svg svg")).to_have_count(1)
+    time.sleep(1)
+    assert outside == []
+    assert page.locator('meta[name="viewport"]').count() == 1
+
+
+@pytest.mark.parametrize("query", ["?step=1", "?step=end", "?step=1&embed=1"])
+def test_no_sideways_scroll_at_320px(app, page, query):
+    page.set_viewport_size({"width": 320, "height": 700})
+    app(query)
+    page.wait_for_timeout(1500)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
