@@ -98,6 +98,20 @@ def legend(tr: Translator) -> list[tuple[str, str]]:
             ("key", tr._("arc: one q·k score; thicker = more attention"))]
 
 
+def orientation(tr: Translator) -> list[str]:
+    """Before the first question: what a query, a key, a value and the KV cache are."""
+    return [
+        tr._("A language model writes one token per forward pass: it reads the text so far "
+             "and predicts the next token, then runs again with that token added."),
+        tr._("In every attention layer each token gets three vectors: a query (what it looks "
+             "for), a key (how it can be found) and a value (what it passes on). The newest "
+             "token's query is scored against the keys of all tokens so far, and the scores "
+             "decide how much of each value goes into its output."),
+        tr._("The KV cache keeps the key and the value of every earlier token, so they are "
+             "computed once and never again. This step shows who reads them."),
+    ]
+
+
 def narration(tr: Translator) -> list[str]:
     d = FACTS["head_dim"]
     return [

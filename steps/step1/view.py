@@ -112,6 +112,8 @@ class Step1(StepView):
         lead = bound(lambda l: paragraphs_html(
             [tr(l)._("Every new query reads all earlier keys")]), lang,
             css_classes=["step-lead"])
+        orientation = bound(lambda l: paragraphs_html(text.orientation(tr(l))), lang,
+                            css_classes=["narration", "orientation"])
         notices = bound(lambda run, l: notices_html(text.notices(run, tr(l))), m.param.run, lang)
         legend = bound(lambda l: legend_html(text.legend(tr(l))), lang)
         narration = bound(lambda l: paragraphs_html(text.narration(tr(l))), lang,
@@ -121,5 +123,5 @@ class Step1(StepView):
         controls = pn.FlexBox(example, typed, layer, head, gap="8px",
                               sizing_mode="stretch_width")
         return two_columns(
-            [lead, self.question, narration, controls, notices, facts],
+            [lead, orientation, self.question, narration, controls, notices, facts],
             [self.stage, legend])

@@ -218,10 +218,14 @@ export function render({ model, el }) {
   };
   window.addEventListener("keydown", onkey);
 
-  model.on("frames", () => show());
+  // a control changed the frames (a slider, the language): show them and, unless playing,
+  // say what changed in the live region
+  model.on("frames", () => { show(); if (!timer) announce(); });
   model.on("text", () => show());
   model.on("concealed", () => show());
-  model.on("frame", () => { if (!timer && model.frame !== i) { i = model.frame; show(); } });
+  model.on("frame", () => {
+    if (!timer && model.frame !== i) { i = model.frame; show(); announce(); }
+  });
   model.on("remove", () => { stop(); window.removeEventListener("keydown", onkey); });
   show();
   return root;
