@@ -1,8 +1,9 @@
 """Steps 2-6 in a real browser: deep links show the reference figures, the player and the
 sliders change numbers and plot data, Polish formats numbers with decimal commas."""
 import re
+import time
 
-from helpers import cds_len, metric, nudge_slider, wait_cds, wait_url
+from helpers import metric, nudge_slider, wait_cds, wait_url
 from playwright.sync_api import expect
 
 NBSP = "\u00a0"
@@ -12,24 +13,54 @@ def text(page, key):
     return metric(page, key).inner_text().replace(NBSP, " ").replace("\u202f", " ")
 
 
+def reveal(page):
+    """Press “Show me”: the answer-bearing numbers wait for it."""
+    page.locator(".show-me button").click()
+
+
+def pos(page):
+    return page.locator(".player-pos")
+
+
 def test_step2_reference_figures_and_slider(app):
     page = app("?step=2")
+    reveal(page)
     expect(metric(page, "uncached")).to_have_text("200")
     expect(metric(page, "cached")).to_have_text("20")
     expect(metric(page, "ratio")).to_have_text("10.0×")
-    expect(metric(page, "measured_uncached")).to_have_text("200", timeout=30_000)
+    expect(metric(page, "measured_uncached")).to_have_text("200", timeout=60_000)
     expect(metric(page, "measured_cached")).to_have_text("20")
     expect(metric(page, "same_tokens")).to_have_text(re.compile("yes"))
-    wait_cds(page, "step2-uncached", "x", "v.length == 200")
+    expect(page.locator(".grids-svg .grid-u .cell")).to_have_count(200)
+    expect(page.locator(".grids-svg .grid-u .cell.recomputed")).to_have_count(180)
+    expect(page.locator(".grids-svg .grid-c .cell.cached")).to_have_count(180)
+    expect(page.locator(".grids-svg .grid-c .cell.new")).to_have_count(20)
     nudge_slider(page, 0)                                   # T: 16 -> 17
     expect(metric(page, "uncached")).to_have_text("221")   # 17*5 + 17*16/2
     expect(metric(page, "cached")).to_have_text("21")
-    wait_cds(page, "step2-uncached", "x", "v.length == 221")
+    expect(page.locator(".grids-svg .grid-u .cell")).to_have_count(221)
+    expect(pos(page)).to_have_text("Generated tokens: 17 of 64")
     wait_url(page, "tokens=17")
+
+
+def test_step2_reading_from_the_cache_looks_cheap_and_is_named(app):
+    page = app("?step=2")
+    expect(page.locator(".grids-svg .grid-c .cell.cached").first).to_be_attached()
+    style = """e => ({ width: +e.getAttribute('width'), fill: +getComputedStyle(e).fillOpacity,
+                       stroke: getComputedStyle(e).stroke })"""
+    c = page.locator(".grids-svg .grid-c .cell.cached").first.evaluate(style)
+    u = page.locator(".grids-svg .grid-u .cell.recomputed").first.evaluate(style)
+    looks = {"cw": c["width"], "uw": u["width"], "cfill": c["fill"], "ufill": u["fill"],
+             "cstroke": c["stroke"]}
+    assert looks["cw"] < looks["uw"] and looks["cfill"] < 0.5 <= looks["ufill"]
+    assert looks["cstroke"] not in ("", "none")
+    labels = [t.strip() for t in page.locator(".grids-svg .legend-label").all_text_contents()]
+    assert {"computed new", "recomputed", "read from cache"} <= set(labels)
 
 
 def test_step2_polish_deep_link(app):
     page = app("?step=2&lang=pl&tokens=64&prompt=5")
+    reveal(page)
     expect(metric(page, "uncached")).to_have_text(f"2{NBSP}336")
     expect(metric(page, "cached")).to_have_text("68")
     expect(metric(page, "ratio")).to_have_text("34,4×")
@@ -38,25 +69,148 @@ def test_step2_polish_deep_link(app):
 
 def test_step2_player_steps_tokens(app):
     page = app("?step=2&tokens=3")
+    reveal(page)
     expect(metric(page, "uncached")).to_have_text("18")      # 3*5 + 3
     page.locator(".player-next button").click()
     expect(metric(page, "uncached")).to_have_text("26")      # 4*5 + 6
     wait_url(page, "tokens=4")
+    expect(page.get_by_role("slider").first).to_have_attribute("aria-valuenow", "4")
+
+
+def test_step2_one_click_is_one_token(app):
+    """Step forward clicked N times quickly advances exactly N tokens (a server-side player
+    once advanced two on one click)."""
+    page = app("?step=2&tokens=3")
+    reveal(page)
+    expect(metric(page, "uncached")).to_have_text("18")
+    nxt = page.locator(".player-next button")
+    for _ in range(5):
+        nxt.click()
+    expect(pos(page)).to_have_text("Generated tokens: 8 of 64")
+    expect(metric(page, "uncached")).to_have_text("68")      # 8*5 + 28
+    wait_url(page, "tokens=8")
+    # a burst inside one task: the server hears every stop, and echoes none back
+    nxt.evaluate("b => { for (let k = 0; k < 4; k++) b.click(); }")
+    expect(pos(page)).to_have_text("Generated tokens: 12 of 64")
+    wait_url(page, "tokens=12")
+    time.sleep(1.5)
+    expect(pos(page)).to_have_text("Generated tokens: 12 of 64")
+    expect(metric(page, "uncached")).to_have_text("126")     # 12*5 + 66
+    expect(page.get_by_role("slider").first).to_have_attribute("aria-valuenow", "12")
+
+
+def test_step2_both_ends(app):
+    page = app("?step=2&tokens=64")
+    expect(pos(page)).to_have_text("Generated tokens: 64 of 64")
+    expect(page.locator(".player-next button")).to_be_disabled()
+    page.locator(".player-reset button").click()
+    expect(pos(page)).to_have_text("Generated tokens: 1 of 64")
+    expect(page.locator(".player-back button")).to_be_disabled()
+    wait_url(page, "tokens=1")
+    nudge_slider(page, 0, "End")                            # the slider sets the frame
+    expect(pos(page)).to_have_text("Generated tokens: 64 of 64")
+    page.locator(".player-play button").click()            # Play at the end starts over
+    expect(pos(page)).to_have_text(re.compile(r"Generated tokens: [1-3] of 64"))
+    page.locator(".player-play button").click()            # Pause
+    shown = re.search(r"(\d+) of", pos(page).inner_text()).group(1)
+    wait_url(page, f"tokens={shown}&")
+
+
+def test_step2_play_sends_nothing(app, page):
+    """Play moves through frames the server sent at once: no websocket frame per Play frame."""
+    received = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
+    app("?step=2&tokens=10")
+    expect(metric(page, "same_tokens")).to_have_text("yes", timeout=60_000)   # live run in
+    assert received, "the websocket was not watched"
+    time.sleep(1.0)
+    before = len(received)
+    page.locator(".player-play button").click()
+    expect(pos(page)).to_have_text("Generated tokens: 14 of 64", timeout=10_000)
+    during = len(received) - before
+    assert during == 0, f"the server sent {during} websocket frames while playing"
+    page.locator(".player-play button").click()          # Pause: now the server hears it
+    page.wait_for_function("() => +new URLSearchParams(location.search).get('tokens') >= 14")
+
+
+def test_step2_answer_waits_for_the_learner(app):
+    page = app("?step=2&tokens=64&prompt=5&lang=pl")
+    q = page.locator(".question").first
+    expect(q).to_contain_text("64")
+    expect(q).to_contain_text("5")
+    expect(metric(page, "uncached")).to_have_text("?")
+    expect(metric(page, "ratio")).to_have_text("?")
+    expect(page.locator(".grid-summary")).to_contain_text("?")
+    expect(metric(page, "same_tokens")).not_to_have_text("…", timeout=60_000)
+    expect(metric(page, "measured_uncached")).to_have_text("?")
+    page.locator(".answer-2 button").click()                # 2 336, the right answer
+    expect(metric(page, "uncached")).to_have_text(f"2{NBSP}336")
+    expect(metric(page, "measured_uncached")).to_have_text(f"2{NBSP}336")
+    expect(page.locator(".grid-summary")).to_contain_text(f"2{NBSP}336")
 
 
 def test_step3_step_appends_one_row(app):
     page = app("?step=3")
+    page.locator(".show-me button").click()                 # the cards answer the question
     expect(metric(page, "cache_length")).to_have_text("5")
     expect(metric(page, "new_kv")).to_have_text("5")
     expect(metric(page, "shape")).to_have_text("[1, 4, 5, 32]")
     expect(metric(page, "ref_cache")).to_have_text(f"2.5{NBSP}MiB")
-    n0 = cds_len(page, "step3-cells")
+    cells = page.locator(".cache-svg .cell")
+    expect(cells).to_have_count(5 * 2 * 32)                 # 5 rows of k and v, head_dim 32
     page.locator(".player-next button").click()
     expect(metric(page, "cache_length")).to_have_text("6")
     expect(metric(page, "new_kv")).to_have_text("1")
     expect(metric(page, "shape")).to_have_text("[1, 4, 6, 32]")
     expect(metric(page, "ref_cache")).to_have_text(f"3.0{NBSP}MiB")
-    wait_cds(page, "step3-cells", "x", f"v.length > {n0}")
+    expect(cells).to_have_count(6 * 2 * 32)
+    expect(page.locator(".cache-svg .cache-row.is-new")).to_have_count(1)
+    wait_url(page, "frame=1")
+
+
+def test_step3_answer_is_concealed_until_answered(app):
+    page = app("?step=3&lang=pl&frame=3")
+    expect(page.locator(".question").first).to_contain_text("3")
+    expect(metric(page, "cache_length")).to_have_text("?")
+    expect(metric(page, "shape")).to_have_text("?")
+    expect(page.locator(".cache-svg .row-label").last).to_have_text("Jakie")
+    page.locator(".answer-1 button").click()                # 3 + 3 = 6 (options 3, 6, 12)
+    expect(metric(page, "cache_length")).to_have_text("6")
+    expect(metric(page, "shape")).to_have_text("[1, 4, 6, 32]")
+    expect(page.locator(".cache-svg .row-label").last).to_have_text("6 Jakie")
+
+
+def test_step3_output_row_and_one_based_deep_link(app):
+    page = app("?step=3&layer=1&head=1")
+    expect(page.locator(".cache-svg .out-row")).to_have_count(1)
+    expect(page.locator(".cache-svg .out-cell")).to_have_count(32)
+    expect(page.locator(".cache-svg .out-label")).to_contain_text("softmax(q·Kᵀ/√d)·V")
+    # layer 1, head 1 puts everything on the newest token; the default head spreads it
+    expect(page.locator(".cache-svg .attn-pct").last).to_have_text("100%")
+    wait_url(page, "layer=1")
+    page = app("?step=3")
+    pcts = [t.strip() for t in page.locator(".cache-svg .attn-pct").all_text_contents()]
+    assert pcts == ["6%", "16%", "29%", "21%", "28%"]
+    wait_url(page, "layer=4")
+    wait_url(page, "head=3")
+
+
+def test_step3_play_sends_nothing(app):
+    """Play moves through frames the server sent at once: no websocket frame per Play frame."""
+    page = app("?step=3")
+    received = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
+    page.locator(".show-me button").click()
+    expect(metric(page, "cache_length")).to_have_text("5")
+    time.sleep(1.0)
+    before = len(received)
+    page.locator(".player-play button").click()
+    expect(metric(page, "cache_length")).to_have_text("8", timeout=10_000)
+    expect(page.locator(".cache-svg .cell")).to_have_count(8 * 2 * 32)
+    during = len(received) - before
+    assert during == 0, f"the server sent {during} websocket frames while playing"
+    page.locator(".player-play button").click()          # Pause: now the server hears it
+    wait_url(page, "frame=")
 
 
 def test_step4_reference_figures_and_slider(app):
@@ -66,14 +220,36 @@ def test_step4_reference_figures_and_slider(app):
     expect(metric(page, "prefill_intensity")).to_have_text("502")
     expect(metric(page, "prefill_time")).to_have_text(f"23{NBSP}ms")
     expect(metric(page, "decode_step_time")).to_have_text(f"6.9{NBSP}ms")
-    expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=60_000)
-    before = page.evaluate("""() => { for (const d of Bokeh.documents) {
-        const m = d.get_model_by_name('step4-points'); if (m) return JSON.stringify(m.data); } }""")
+    expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=120_000)
+    expect(page.locator(".live-speed").first).to_contain_text("Python")   # the CPU caveat
+    # the roofline is drawn in the browser: both points, labelled on the chart
+    points = page.locator(".roof-svg .pt")
+    expect(points).to_have_count(2)
+    assert [t.strip() for t in page.locator(".roof-svg .pt-label").all_text_contents()] == [
+        "prefill", "decode"]
+    expect(page.locator(".stage .player").first).to_be_hidden()     # a still figure
+    decode = page.locator(".roof-svg .pt-decode")
+    before = decode.get_attribute("cx")
     nudge_slider(page, 1, "ArrowLeft", 3)                   # output tokens down
     expect(metric(page, "decode_steps")).not_to_have_text("255")
-    page.wait_for_function("""(before) => { for (const d of Bokeh.documents) {
-        const m = d.get_model_by_name('step4-points');
-        if (m) return JSON.stringify(m.data) != before; } return false; }""", arg=before)
+    expect(decode).not_to_have_attribute("cx", before)      # the decode point moved too
+    wait_url(page, "output=")
+
+
+def test_step4_answer_is_concealed_until_answered(app):
+    page = app("?step=4&prompt=16")
+    expect(page.locator(".question").first).to_contain_text("16")
+    expect(metric(page, "decode_bound")).to_have_text("?")
+    expect(metric(page, "prefill_bound")).to_have_text("?")
+    expect(page.locator(".roof-svg .pt")).to_have_count(2)
+    expect(page.locator(".roof-svg .mem-region")).to_have_count(0)
+    expect(page.locator(".roof-svg .region")).to_have_count(0)
+    page.locator(".answer-2 button").click()       # both: a 16-token prefill is memory-bound too
+    expect(page.locator("p.right")).to_contain_text("Both")
+    expect(metric(page, "decode_bound")).to_have_text("memory-bound")
+    expect(metric(page, "prefill_bound")).to_have_text("memory-bound")
+    expect(page.locator(".roof-svg .mem-region")).to_have_count(1)
+    expect(page.locator(".roof-svg .region")).to_have_count(2)
 
 
 def test_step5_reference_figures_batch_and_slider(app):
@@ -83,40 +259,106 @@ def test_step5_reference_figures_batch_and_slider(app):
     expect(metric(page, "weights")).to_have_text(f"13.5{NBSP}GB")
     expect(metric(page, "total")).to_have_text(f"15.6{NBSP}GB")
     expect(metric(page, "fits")).to_contain_text("24")
-    expect(metric(page, "live_measured")).to_have_text(metric(page, "live_formula").inner_text())
+    expect(metric(page, "live_measured")).to_have_text(
+        metric(page, "live_formula").text_content())
+    expect(page.locator(".formula-headline p").first).to_contain_text(
+        f"512{NBSP}KiB per token")
     page = app("?step=5&batch=8")
     expect(metric(page, "kv_cache")).to_contain_text(f"16{NBSP}GiB")
-    wait_cds(page, "step5-now", "ctx", "v[0] == 4096")
+    expect(page.locator(".bill-svg .seg")).to_have_count(3)      # weights, keys, values
+    dot = page.locator(".bill-svg .now-dot")
+    expect(dot).to_have_count(1)
+    before = dot.get_attribute("cx")
     nudge_slider(page, 0, "ArrowRight", 2)                  # context up
     expect(metric(page, "kv_cache")).not_to_contain_text(f"16{NBSP}GiB")
-    wait_cds(page, "step5-now", "ctx", "v[0] > 4096")       # the plot's point moved too
-    page.wait_for_function("() => location.search.includes('context=')")
+    expect(dot).not_to_have_attribute("cx", before)         # the plot's point moved too
+    wait_url(page, "context=")
+
+
+def test_step5_answer_is_concealed_until_answered(app):
+    page = app("?step=5")
+    expect(page.locator(".question").first).to_contain_text(f"13.5{NBSP}GB")
+    expect(metric(page, "crossover")).to_have_text("?")
+    expect(page.locator(".bill-svg .now-dot")).to_have_count(1)
+    expect(page.locator(".bill-svg .cross-mark")).to_have_count(0)
+    expect(page.locator(".stage-said")).to_have_count(0)
+    page.locator(".answer-1 button").click()
+    expect(metric(page, "crossover")).to_contain_text("25,700")
+    expect(page.locator(".bill-svg .cross-mark")).to_have_count(1)
+    expect(page.locator(".stage-said")).to_contain_text("25,700")
 
 
 def test_step5_polish(app):
     page = app("?step=5&lang=pl")
     expect(metric(page, "weights")).to_have_text(f"13,5{NBSP}GB")
     expect(metric(page, "total")).to_have_text(f"15,6{NBSP}GB")
+    expect(page.locator(".bill-svg .tick-label").first).to_have_text("0")
+    assert f"8{NBSP}192" in page.locator(".bill-svg .tick-label").all_text_contents()
 
 
 def test_step6_reference_figures_controls_and_paged_player(app):
     page = app("?step=6")
     expect(metric(page, "cache_gb")).to_have_text(f"68.7{NBSP}GB")
-    expect(metric(page, "cache_gib")).to_have_text(f"64{NBSP}GiB")
+    expect(metric(page, "cache_gib")).to_have_text(f"64{NBSP}GiB")     # under All numbers
+    page.locator(".show-me button").click()
     expect(metric(page, "factor")).to_have_text("1×")
     page = app("?step=6&heads=8&precision=int8")
+    page.locator(".show-me button").click()
     expect(metric(page, "factor")).to_have_text("7.88×")
-    page = app("?step=6&heads=8")
-    expect(metric(page, "factor")).to_have_text("4×")
+    page = app("?step=6&heads=8&part=c")
     expect(metric(page, "live_top1")).to_contain_text("%", timeout=60_000)
+    page.get_by_role("tab", name="B. Paged memory").click()    # the paged block pool
+    wait_url(page, "part=b")
+    cells = page.locator(".pool-svg .blk")
+    expect(cells).to_have_count(24, timeout=60_000)
     used0 = metric(page, "blocks_used").inner_text()
-    fills0 = page.evaluate("""() => { for (const d of Bokeh.documents) {
-        const m = d.get_model_by_name('step6-pool'); if (m) return JSON.stringify(m.data.fill); } }""")
+    fills0 = page.locator(".pool-svg .slot.filled").count()
     for _ in range(3):
         page.locator(".player-next button").first.click()
     expect(metric(page, "blocks_used")).not_to_have_text(used0)
-    page.wait_for_function("""(before) => { for (const d of Bokeh.documents) {
-        const m = d.get_model_by_name('step6-pool');
-        if (m) return JSON.stringify(m.data.fill) != before; } return false; }""", arg=fills0)
+    expect(page.locator(".pool-svg .slot.filled")).not_to_have_count(fills0)
+    expect(page.locator(".pool-svg .blk-changed").first).to_be_visible()
     page.wait_for_function("() => location.search.includes('frame=3')")
     wait_url(page, "heads=8")
+
+
+def test_step6_answer_is_concealed_until_answered(app):
+    page = app("?step=6&heads=8&precision=int8")
+    expect(page.locator(".question").first).to_contain_text("int8")
+    expect(metric(page, "factor")).to_have_text("?")
+    expect(page.locator(".bars-svg .bar-label").last).to_contain_text("?")
+    expect(page.locator(".bars-svg .bar-label").last).not_to_contain_text("7.88")
+    page.locator(".answer-1 button").click()                # 32 ÷ 8 = 4 (options 2×, 4×, 32×)
+    expect(metric(page, "factor")).to_have_text("7.88×")
+    expect(page.locator(".bars-svg .bar-label").last).to_contain_text("7.88× smaller")
+
+
+def test_step6_part_b_deep_link(app):
+    page = app("?step=6&part=b&frame=4")
+    expect(page.get_by_role("tab", name="B. Paged memory")).to_have_attribute(
+        "aria-selected", "true")
+    expect(page.locator(".player-pos")).to_contain_text("Event 5 of", timeout=60_000)
+    expect(page.locator(".pool-svg .blk")).to_have_count(24)
+    expect(page.locator(".pool-svg .blk.shared").first).to_be_visible()
+    expect(page.locator(".stage-caption")).to_contain_text("Request B")
+    expect(metric(page, "copies_on_write")).to_have_text("2")          # under All numbers
+    expect(page.locator("[data-metric='factor']")).to_have_count(0)    # Part A not rendered
+    wait_url(page, "part=b")
+
+
+def test_step6_play_sends_nothing(app):
+    """Part B's Play moves through the pool's events, all sent at once: no websocket frame
+    per event."""
+    page = app("?step=6&part=b")
+    expect(page.locator(".pool-svg .blk")).to_have_count(24, timeout=60_000)
+    received = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
+    expect(page.locator(".player-pos")).to_contain_text("Event 1 of")
+    time.sleep(1.0)
+    before = len(received)
+    page.locator(".player-play button").click()
+    expect(page.locator(".player-pos")).to_contain_text("Event 5 of", timeout=15_000)
+    during = len(received) - before
+    assert during == 0, f"the server sent {during} websocket frames while playing"
+    page.locator(".player-play button").click()          # Pause: now the server hears it
+    wait_url(page, "frame=")
