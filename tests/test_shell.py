@@ -11,7 +11,7 @@ def q(**kw):
 def test_deep_link_sets_step_language_and_controls():
     app = ExplainerApp(query=q(step=2, lang="pl", tokens=64, prompt=5))
     assert (app.state.step, app.state.lang) == (2, "pl")
-    s2 = app.steps[2]
+    s2 = app.steps[2].model
     assert (s2.tokens, s2.prompt) == (64, 5)
     assert app.view_model()["notices"] == []
     back = parse_qs(app.url_query()[1:])
@@ -20,7 +20,7 @@ def test_deep_link_sets_step_language_and_controls():
 
 def test_bad_values_fall_back_with_translated_escaped_free_notices():
     app = ExplainerApp(query=q(step=2, lang="pl", tokens=999, prompt="abc", evil="<script>"))
-    s2 = app.steps[2]
+    s2 = app.steps[2].model
     assert (s2.tokens, s2.prompt) == (16, 5)                 # defaults
     notices = app.view_model()["notices"]
     assert len(notices) == 3
@@ -47,7 +47,7 @@ def test_url_follows_step_and_language_changes():
     assert app.state.step == 2 and app._keys.query.startswith("?step=2&lang=en&tokens=16")
     app.state.lang = "id"
     assert "lang=id" in app._keys.query
-    app.steps[2].tokens = 40
+    app.steps[2].model.tokens = 40
     assert "tokens=40" in app._keys.query
     app.go(-1)
     app.go(-1)                                              # no step 0
@@ -56,6 +56,6 @@ def test_url_follows_step_and_language_changes():
 
 def test_selector_controls_parse_from_the_url():
     app = ExplainerApp(query=q(step=6, heads=8, precision="int4", window=4096))
-    s6 = app.steps[6]
+    s6 = app.steps[6].model
     assert (s6.kv_heads, s6.precision, s6.window) == (8, "int4", 4096)
     assert app.view_model()["notices"] == []

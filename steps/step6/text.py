@@ -1,0 +1,566 @@
+"""Step 6's words: the only place that translates. Pure functions of (numbers, Translator)."""
+from __future__ import annotations
+
+from explainer import presets
+from explainer.i18n import N_, UNITS, Translator, auto_unit
+
+from ..ui.components import Card, card_dicts
+from ..ui.question import question_labels
+from ..ui.stage import player_text
+from .model import (BATCH, CONTEXT, H2O_SHARE, H2O_SPEEDUP, KV_CHOICES, KWON_HI, KWON_LO, N_NEW,
+                    PRECISION_CHOICES, REF, WINDOW_CHOICES, HeadsQuestion, LiveRun,
+                    LiveSetting, Paged, PoolFrame, Shrink)
+
+# -- formatting -----------------------------------------------------------------------------
+
+
+def bin_bytes(n: float, tr: Translator) -> str:
+    """Binary units, exact when a few decimals say it all ("512 KiB", "64 GiB", "4.125 KiB"),
+    else three significant figures; "0 B" for nothing."""
+    if not n:
+        return tr.bytes(0, "B")
+    unit = auto_unit(n, binary=True)
+    value = n / UNITS[unit]
+    for digits in range(4):
+        if abs(round(value, digits) - value) < 1e-9:
+            return tr.bytes(n, unit, digits)
+    return f"{tr.sig(value, 3)}\u00a0{unit}"
+
+
+def dec_bytes(n: float, tr: Translator) -> str:
+    """Decimal units, one decimal: "68.7 GB", "34.6 MB"."""
+    return tr.bytes(n, "GB", 1) if n >= 1e9 else tr.bytes(n, "auto", 1)
+
+
+def factor(x: float, tr: Translator) -> str:
+    """"4×", "32×" for whole factors; three significant figures otherwise: "1.97×"."""
+    if abs(x - round(x)) < 1e-9:
+        return tr.times(x, 0)
+    return tr.sig(x, 3) + "×"
+
+
+def share(x: float | None, tr: Translator, digits: int = 0) -> str:
+    return tr.pct(x, digits) if x is not None else "–"
+
+
+def span(window: int, tr: Translator) -> str:
+    return tr._("full context") if not window else tr._("window {w}", w=tr.int(window))
+
+
+# -- the step and its parts -----------------------------------------------------------------
+
+def lead(tr: Translator) -> str:
+    return tr._("Fewer heads, fewer bits, fewer tokens, no waste: four ways to make the cache "
+                "smaller, first computed for a 7B model, then run for real on the live model.")
+
+
+def part_titles(tr: Translator) -> list[str]:
+    return [tr._("A. Fewer heads, bits, tokens"), tr._("B. Paged memory"),
+            tr._("C. On the live model")]
+
+
+def kv_options(tr: Translator) -> dict:
+    return {tr._("{kind} ({n})", kind=presets.SHRINK_KV_HEAD_LABELS[k], n=tr.int(k)): k
+            for k in KV_CHOICES}
+
+
+def precision_options() -> dict:
+    return {p: p for p in PRECISION_CHOICES}
+
+
+def window_options(tr: Translator) -> dict:
+    return {(tr._("Full context") if not w else
+             tr.n_("{count} token", "{count} tokens", w, count=tr.int(w))): w
+            for w in WINDOW_CHOICES}
+
+
+def control_labels(tr: Translator) -> dict:
+    return dict(kv_heads=tr._("Key/value heads ({model})", model=REF.name),
+                precision=tr._("Cache precision"), window=tr._("Sliding window"))
+
+
+def all_numbers(tr: Translator) -> str:
+    return tr._("All numbers")
+
+
+# == Part A ===================================================================================
+
+CARDS_A = (
+    Card("per_token", N_("Cache per token (K and V, {L} layers)")),
+    Card("tokens_kept", N_("Tokens kept in the cache, per sequence")),
+    Card("cache_gb", N_("Cache for {b} sequences (GB = 10⁹ bytes)")),
+    Card("factor", N_("Shrink factor (baseline ÷ this setting)"), hidden=True),
+)
+MORE_A = (
+    Card("cache_gib", N_("Cache for {b} sequences in binary units (GiB = 2³⁰ bytes)")),
+    Card("baseline_gb", N_("Baseline: MHA, fp16, full context")),
+    Card("scales_per_token", N_("Quantization scales, per token")),
+)
+
+
+def part_a_values(a: Shrink, tr: Translator) -> dict:
+    return dict(per_token=bin_bytes(a.per_token, tr), tokens_kept=tr.int(a.tokens_kept),
+                cache_gb=dec_bytes(a.bytes, tr), cache_gib=bin_bytes(a.bytes, tr),
+                factor=factor(a.factor, tr), baseline_gb=dec_bytes(a.baseline, tr),
+                scales_per_token=bin_bytes(a.scales_per_token, tr))
+
+
+def _labels_a(tr: Translator) -> dict:
+    return dict(per_token=tr._("Cache per token (K and V, {L} layers)", L=tr.int(REF.n_layers)),
+                cache_gb=tr._("Cache for {b} sequences (GB = 10⁹ bytes)", b=tr.int(BATCH)),
+                cache_gib=tr._("Cache for {b} sequences in binary units (GiB = 2³⁰ bytes)",
+                               b=tr.int(BATCH)))
+
+
+def part_a_cards(a: Shrink, tr: Translator) -> list[dict]:
+    """The four headline cards of Part A (the factor answers the question)."""
+    return card_dicts(CARDS_A, part_a_values(a, tr), tr, _labels_a(tr))
+
+
+def part_a_more(a: Shrink, tr: Translator) -> list[dict]:
+    """The rest, under “All numbers”."""
+    return card_dicts(MORE_A, part_a_values(a, tr), tr, _labels_a(tr))
+
+
+def part_a_heading(tr: Translator) -> tuple[str, str]:
+    return (tr._("A. Fewer heads, fewer bits, fewer tokens: computed for {model}",
+                 model=REF.name),
+            tr._("{b} sequences of {ctx} tokens each. Baseline: full multi-head attention "
+                 "({h} key/value heads), fp16, the whole context kept.",
+                 b=tr.int(BATCH), ctx=tr.int(CONTEXT), h=tr.int(REF.n_heads)))
+
+
+def heads_line(a: Shrink, tr: Translator) -> str:
+    q, kv = a.n_heads, a.kv_heads
+    if kv == q:
+        return tr._("{q} query heads, {kv} key/value heads: each query head has its own "
+                    "(MHA)", q=tr.int(q), kv=tr.int(kv))
+    if kv == 1:
+        return tr._("{q} query heads share 1 key/value head (MQA)", q=tr.int(q))
+    return tr._("{q} query heads share {kv} key/value heads: {g} per group (GQA)",
+                q=tr.int(q), kv=tr.int(kv), g=tr.int(a.group))
+
+
+def heads(a: Shrink, tr: Translator) -> dict:
+    """The query-head → key/value-head groups diagram (template heads.html.j2)."""
+    return dict(line=heads_line(a, tr), groups=a.kv_heads, per_group=a.group,
+                legend=[("query", tr._("Query head")), ("key", tr._("Key/value head (cached)"))])
+
+
+def smaller(a: Shrink, tr: Translator, concealed: bool = False) -> str:
+    size = dec_bytes(a.bytes, tr)
+    if concealed:
+        return tr._("{size} ({f} smaller)", size=size, f="?")
+    if a.same_as_baseline:
+        return tr._("{size} (same size as the baseline)", size=size)
+    return tr._("{size} ({f} smaller)", size=size, f=factor(a.factor, tr))
+
+
+def bars(a: Shrink, tr: Translator, concealed: bool = False) -> dict:
+    """Baseline against this setting, in GB (template bars.html.j2). While the question is
+    open, the factor waits (“?”)."""
+    kind = presets.SHRINK_KV_HEAD_LABELS[a.kv_heads]
+    base, this = dec_bytes(a.baseline, tr), smaller(a, tr, concealed)
+    return dict(
+        caption=tr._("Cache of {b} sequences × {ctx} tokens, {model}, in GB (10⁹ bytes)",
+                     b=tr.int(BATCH), ctx=tr.int(CONTEXT), model=REF.name),
+        desc=tr._("Bars: the baseline cache, {base}, and this setting's, {this}.", base=base,
+                  this=this),
+        rows=[dict(cls="baseline", name=tr._("Baseline"), frac=1.0, label=base),
+              dict(cls="setting", name=tr._("This setting"), frac=a.bytes / a.baseline,
+                   label=this)],
+        legend=[("muted", tr._("Baseline: MHA, fp16, full context")),
+                ("setting", tr._("This setting: {kind}, {p}, {w}", kind=kind, p=a.precision,
+                                 w=span(a.window, tr)))])
+
+
+def part_a_explain(a: Shrink, tr: Translator, concealed: bool = False) -> list[str]:
+    """The arithmetic of this setting, in three sentences. The formula names the bytes, not
+    the factor, so it says nothing the question asks until it is answered."""
+    v = part_a_values(a, tr)
+    out = [tr._("{per} per token × {tok} tokens × {b} sequences = {gb} ({gib}); the "
+                "baseline is {base} ({base_gib}).", per=v["per_token"], tok=v["tokens_kept"],
+                b=tr.int(BATCH), gb=v["cache_gb"], gib=v["cache_gib"],
+                base=dec_bytes(a.baseline, tr), base_gib=bin_bytes(a.baseline, tr))]
+    p = a.precision
+    if a.quantized:
+        out.append(tr._("{p}: each cached head vector of {d} values takes {vals} B of values "
+                        "plus one fp16 scale of {s} B, {tot} B in all instead of {fp16} B in "
+                        "fp16. That is {f} smaller, not {ideal}: the scales cost {scales} per "
+                        "token.", p=p, d=tr.int(REF.head_dim), vals=tr.int(a.values_vec),
+                        s=tr.int(a.scale_vec), tot=tr.int(a.vec), fp16=tr.int(a.fp16_vec),
+                        f=factor(a.precision_factor, tr), ideal=factor(a.ideal_factor, tr),
+                        scales=bin_bytes(a.scales_per_token, tr)))
+    elif p == "fp8":
+        out.append(tr._("fp8: one byte per value. Its scale is one number per tensor, a few "
+                        "bytes per layer whatever the length, so it is left out: exactly {f} "
+                        "smaller than fp16.", f=factor(a.precision_factor, tr)))
+    else:
+        out.append(tr._("fp16: two bytes per value and no scales, as in the baseline."))
+    if a.window:
+        out.append(tr._("Window of {w} tokens: each sequence keeps only its last {w} of {ctx} "
+                        "tokens.", w=tr.int(a.window), ctx=tr.int(CONTEXT)))
+    else:
+        out.append(tr._("Full context: every one of the {ctx} tokens stays in the cache.",
+                        ctx=tr.int(CONTEXT)))
+    return out
+
+
+def part_a_narration(a: Shrink, tr: Translator) -> list[str]:
+    return [
+        tr._("Multi-query attention (MQA, Shazeer 2019) lets all query heads read one "
+             "shared key/value head. Grouped-query attention (GQA, Ainslie et al. 2023) "
+             "sits in between: the query heads form a few groups, and each group shares "
+             "one key/value head. Llama 2 70B uses 8 key/value heads for its 64 query "
+             "heads; Llama 2 7B keeps full multi-head attention with 32."),
+        tr._("The number of key/value heads, like a sliding window (Mistral 7B attends "
+             "to the last {w} tokens), is an architecture choice made before or during "
+             "training: the model learns to work with it. A lower-precision cache (int8 "
+             "or less) is different: it can be switched on when serving an existing "
+             "model, at a small cost in accuracy.",
+             w=tr.int(presets.MODELS["mistral-7b"].window)),
+        tr._("Tokens can also be dropped by importance rather than by age: H2O (Zhang "
+             "et al. 2023) keeps the “heavy hitter” tokens that collect most of the "
+             "attention, plus the most recent ones. With {share} heavy hitters it "
+             "reported up to {x} higher throughput.", share=tr.pct(H2O_SHARE),
+             x=tr.times(H2O_SPEEDUP, 0)),
+        tr._("For scale: the baseline cache of {gb} is {r} times the {w} of the model's "
+             "fp16 weights.", gb=dec_bytes(a.baseline, tr), r=tr.num(a.baseline / a.weights, 1),
+             w=tr.bytes(a.weights, "GB", 1)),
+    ]
+
+
+def question(q: HeadsQuestion, tr: Translator) -> dict:
+    """Built from the learner's precision (and window): the factor does not depend on them,
+    the bytes in the explanation do."""
+    f = q.factor
+    return dict(
+        key=("step6", q.heads_from, q.heads_to),
+        prompt=tr._("Switching {model} from {a} KV heads (MHA) to {b} (GQA), at {p}: how "
+                    "much smaller does the cache get?", model=REF.name, a=tr.int(q.heads_from),
+                    b=tr.int(q.heads_to), p=q.precision),
+        options=[factor(f / 2, tr), factor(f, tr), factor(q.heads_from, tr)], correct=1,
+        explain=tr._("The cache holds one key and one value vector per KV head, so its size "
+                     "follows the number of KV heads: {a} ÷ {b} = {f}. At {p}, the {x} per "
+                     "token become {y}, the same as Llama 3 8B, which was trained with 8 KV "
+                     "heads.", a=tr.int(q.heads_from), b=tr.int(q.heads_to), f=tr.int(f),
+                     p=q.precision, x=bin_bytes(q.per_token_from, tr),
+                     y=bin_bytes(q.per_token_to, tr)),
+        **question_labels(tr))
+
+
+# == Part B ===================================================================================
+
+CARDS_B = (
+    Card("blocks_used", N_("Blocks in use"), "measured"),
+    Card("paged_share", N_("With paging: share of used slots holding tokens"), "measured"),
+    Card("reserved_share", N_("Without paging: share of the reservation holding tokens")),
+    Card("sharing_saved", N_("Blocks saved by sharing"), "measured"),
+)
+MORE_B = (
+    Card("slots_wasted", N_("Empty slots in used blocks"), "measured"),
+    Card("copies_on_write", N_("Copies on write"), "measured"),
+    Card("bytes_in_use", N_("Cache bytes in use (fp32)"), "measured"),
+    Card("reserved", N_("Reserving {max} tokens for {count} request")),
+)
+OWNERS = ("prefix", "A", "B", "C")          # the demo's sequences that have a colour
+
+
+def part_b_heading(tr: Translator) -> str:
+    return tr._("B. No waste: paged memory on the live model")
+
+
+def part_b_narration(p: Paged | None, tr: Translator) -> list[str]:
+    out = [
+        tr._("PagedAttention (vLLM, Kwon et al. 2023) removes another waste. Instead of "
+             "reserving one buffer per request for the longest sequence it might reach, "
+             "the cache is cut into fixed-size blocks taken from a shared pool only when "
+             "a sequence needs them. A block table maps each sequence's blocks to "
+             "physical blocks, and requests that start with the same prefix share its "
+             "blocks."),
+        tr._("In the figure, a real block pool of the live model: a shared prefix is "
+             "prefilled once, requests A, B and C start from it, add their own words and "
+             "then generate in turns; every number is read from the pool. Press Play, or "
+             "Step forward (the “.” key), to go through it one event at a time."),
+    ]
+    if p is not None:
+        out.append(tr._("Each cell is one physical block of {bs} token slots; filled slots "
+                        "hold a token, white slots are reserved but still empty.",
+                        bs=tr.int(p.block_size)))
+        out.append(tr._("Without paging, a server reserves room for the longest sequence a "
+                        "request might reach: here the live model's full context of {max} "
+                        "tokens each. Kwon et al. (2023) measured that earlier serving "
+                        "systems used only {lo} to {hi} of their reserved KV memory for real "
+                        "tokens; vLLM, with paged blocks, reached 2–4× their throughput at "
+                        "the same latency.", max=tr.int(p.max_len), lo=tr.pct(KWON_LO, 1),
+                        hi=tr.pct(KWON_HI, 1)))
+    return out
+
+
+def live_notices(status: str, error: str, tr: Translator, *, kind: str, shown: bool) -> list:
+    """What a LiveValue's state means to the learner (`kind`: "paged" or "live")."""
+    if status == "failed":
+        if kind == "paged":
+            return [tr._("The live model could not run the paged demo: {error}", error=error)]
+        return [tr._("The live model could not run this setting: {error}", error=error)]
+    if status in ("pending", "idle"):
+        if kind == "paged":
+            return [tr._("Running the requests on the live model's block pool…")]
+        return [tr._("Measuring this setting on the live model…") +
+                (" " + tr._("Meanwhile the previous result is shown.") if shown else "")]
+    return []
+
+
+def seq_name(sid: str, tr: Translator) -> str:
+    if sid == "prefix":
+        return tr._("Shared prefix")
+    return tr._("Request {name}", name=sid)
+
+
+def caption(f: PoolFrame, tr: Translator) -> str:
+    """What this event did to the pool, in one or two sentences."""
+    sid, table = f.seq, f.table(f.seq)
+    if f.event == "prefill" and sid == "prefix":
+        return tr.n_("The shared prefix ({t} tokens) is prefilled once, into {count} block.",
+                     "The shared prefix ({t} tokens) is prefilled once, into {count} blocks.",
+                     len(table), t=tr.int(f.length(sid)), count=tr.int(len(table)))
+    if f.event == "fork":
+        return tr.n_("Request {name} shares the prefix's {count} block: nothing is copied, "
+                     "its reference count goes up.",
+                     "Request {name} shares the prefix's {count} blocks: nothing is copied, "
+                     "their reference counts go up.",
+                     len(table), name=sid, count=tr.int(len(table)))
+    if f.event == "prefill":
+        if f.copies:
+            return tr.n_("Request {name} writes its own {t} words. The prefix's last block "
+                         "is only partly filled and shared, so it is copied first (copy on "
+                         "write): {count} new block in all.",
+                         "Request {name} writes its own {t} words. The prefix's last block "
+                         "is only partly filled and shared, so it is copied first (copy on "
+                         "write): {count} new blocks in all.",
+                         f.new_blocks, name=sid, t=tr.int(f.words), count=tr.int(f.new_blocks))
+        return tr.n_("Request {name} writes its own {t} words into {count} new block.",
+                     "Request {name} writes its own {t} words into {count} new blocks.",
+                     f.new_blocks, name=sid, t=tr.int(f.words), count=tr.int(f.new_blocks))
+    if f.event == "decode":
+        if f.new_blocks:
+            return tr._("A new block for request {name}: its last block was full, so "
+                        "token {t} starts block {b}.", name=sid, t=tr.int(f.length(sid)),
+                        b=tr.int(table[-1]))
+        return tr._("Request {name} writes token {t} into a free slot of its last block "
+                    "{b}: no new memory.", name=sid, t=tr.int(f.length(sid)),
+                    b=tr.int(table[-1]))
+    if f.event == "free":
+        if sid == "prefix":
+            return tr.n_("The prefix request itself is done: {count} block that only it held "
+                         "goes back to the pool; the blocks other requests share stay.",
+                         "The prefix request itself is done: {count} blocks that only it held "
+                         "go back to the pool; the blocks other requests share stay.",
+                         f.freed, count=tr.int(f.freed))
+        if f.freed == f.held:
+            return tr.n_("Request {name} finished: its {count} block is freed.",
+                         "Request {name} finished: its {count} blocks are freed.",
+                         f.freed, name=sid, count=tr.int(f.freed))
+        return tr._("Request {name} finished: {n} of its {m} blocks are freed; a block "
+                    "still shared only loses one owner.", name=sid, n=tr.int(f.freed),
+                    m=tr.int(f.held))
+    return ""
+
+
+def pool_values(f: PoolFrame, tr: Translator) -> dict:
+    return dict(
+        blocks_used=tr._("{used} of {total}", used=tr.int(f.blocks_used),
+                         total=tr.int(f.blocks_total)),
+        paged_share=share(f.paged_share, tr), reserved_share=share(f.reserved_share, tr, 1),
+        sharing_saved=tr.int(f.sharing_saved), slots_wasted=tr.int(f.slots_wasted),
+        copies_on_write=tr.int(f.copies_on_write), bytes_in_use=bin_bytes(f.nbytes, tr),
+        reserved=bin_bytes(f.reserved, tr))
+
+
+def pool_cards(f: PoolFrame, p: Paged, tr: Translator) -> list[dict]:
+    """Headline cards, then the rest marked `more` (the stage puts them under “All
+    numbers”)."""
+    values = pool_values(f, tr)
+    labels = dict(reserved=tr.n_("Reserving {max} tokens for {count} request",
+                                 "Reserving {max} tokens for each of {count} requests",
+                                 f.n_requests, max=tr.int(p.max_len),
+                                 count=tr.int(f.n_requests)))
+    return (card_dicts(CARDS_B, values, tr) +
+            [dict(c, more=True) for c in card_dicts(MORE_B, values, tr, labels)])
+
+
+def pool_fig(f: PoolFrame, p: Paged, tr: Translator) -> dict:
+    """The numbers the browser draws: one cell per physical block, one row per block table."""
+    owned = set(OWNERS)
+    return dict(
+        bs=p.block_size, cols=8,
+        blocks=[dict(id=tr.int(i), owners=list(b.owners), fill=b.fill, ref=b.ref,
+                     changed=b.changed,
+                     cls=("free" if not b.owners else "shared" if b.ref > 1 else
+                          "own-" + (b.owners[0] if b.owners[0] in owned else "other")),
+                     who=" ".join("P" if s == "prefix" else s for s in b.owners),
+                     mark=f"×{tr.int(b.ref)}" if b.ref > 1 else "")
+                for i, b in enumerate(f.blocks)],
+        tables=[dict(name=seq_name(sid, tr),
+                     cls="own-" + (sid if sid in owned else "other"),
+                     tokens=tr.n_("{count} token", "{count} tokens", n, count=tr.int(n)),
+                     blocks=[dict(id=tr.int(b), shared=f.blocks[b].ref > 1) for b in ids])
+                for sid, ids, n in f.tables])
+
+
+def pool_table(f: PoolFrame, tr: Translator) -> dict:
+    """The block tables as text: the figure's twin."""
+    def ids(blocks):
+        return ", ".join(tr.int(b) + (f" (×{tr.int(f.blocks[b].ref)})" if f.blocks[b].ref > 1
+                                       else "") for b in blocks)
+    return dict(head=[tr._("Sequence"), tr._("Tokens"), tr._("Block table (physical block ids)")],
+                rows=[[seq_name(sid, tr), tr.int(n), ids(blocks)] for sid, blocks, n in f.tables])
+
+
+def paged_frames(p: Paged | None, tr: Translator) -> list[dict]:
+    """Every event of the block pool, in words and numbers, for the browser's player."""
+    if p is None:
+        return []
+    out, n = [], p.n_frames
+    for i, f in enumerate(p.frames):
+        cap = caption(f, tr)
+        if not f.tables:
+            cap += " " + tr._("Every request has finished: the block tables are empty and the "
+                              "whole pool is free again.")
+        shared = sum(1 for b in f.blocks if b.ref > 1)
+        out.append(dict(
+            pos=tr._("Event {i} of {n}", i=tr.int(i + 1), n=tr.int(n)),
+            say=cap, caption=cap,
+            desc=tr._("A pool of {total} blocks: {used} in use, {shared} of them shared.",
+                      total=tr.int(f.blocks_total), used=tr.int(f.blocks_used),
+                      shared=tr.int(shared)),
+            cards=pool_cards(f, p, tr), table=pool_table(f, tr), fig=pool_fig(f, p, tr)))
+    return out
+
+
+def pool_stage_text(tr: Translator) -> dict:
+    return dict(player_text(tr), figure=tr._("The live model's block pool"),
+                block=tr._("Block"), free=tr._("free"), tables=tr._("Block tables"))
+
+
+def pool_legend(tr: Translator) -> list[tuple[str, str]]:
+    return [("free", tr._("Free block")),
+            ("shared", tr._("Prefix block (hatched and ×n: shared by n sequences)")),
+            ("req-a", seq_name("A", tr)), ("req-b", seq_name("B", tr)),
+            ("req-c", seq_name("C", tr)), ("changed", tr._("Changed by this event"))]
+
+
+# == Part C ===================================================================================
+
+CARDS_C = (
+    Card("live_bytes", N_("Cache bytes at the end ({what})"), "measured"),
+    Card("live_factor_base", N_("Smaller than the live model's MHA fp16 full cache"),
+         "measured"),
+    Card("live_top1", N_("Top-1 agreement with the exact cache"), "measured"),
+    Card("live_dlogit", N_("Largest |Δ logit| against the exact cache"), "measured"),
+)
+MORE_C = (
+    Card("live_exact_bytes", N_("Exact fp32 cache of the same model"), "measured"),
+    Card("live_factor_exact", N_("Smaller than its exact cache"), "measured"),
+)
+
+
+def part_c_heading(tr: Translator) -> str:
+    return tr._("C. The same choices, run for real on the live model")
+
+
+def live_values(r: LiveRun, tr: Translator) -> dict:
+    return dict(live_bytes=bin_bytes(r.nbytes, tr), live_exact_bytes=bin_bytes(r.exact_nbytes, tr),
+                live_factor_exact=factor(r.factor_exact, tr),
+                live_factor_base=factor(r.factor_base, tr), live_top1=tr.pct(r.top1, 0),
+                live_dlogit=tr.sig(r.dlogit, 3))
+
+
+def _what(r: LiveRun, tr: Translator) -> str:
+    if r.window:
+        return tr._("{variant}, window W = {W}", variant=r.variant, W=tr.int(r.window))
+    return tr._("{variant}, {kind}", variant=r.variant, kind=r.kind)
+
+
+def live_cards(r: LiveRun | None, tr: Translator) -> list[dict]:
+    if r is None:
+        return []
+    labels = dict(live_bytes=tr._("Cache bytes at the end ({what})", what=_what(r, tr)))
+    return card_dicts(CARDS_C, live_values(r, tr), tr, labels)
+
+
+def live_more(r: LiveRun | None, tr: Translator) -> list[dict]:
+    if r is None:
+        return []
+    return card_dicts(MORE_C, live_values(r, tr), tr)
+
+
+def live_mapping(s: LiveSetting, tr: Translator) -> list[str]:
+    """How the learner's 7B choices map onto the live run, in plain sentences."""
+    P = len(s.ids)
+    lines = [tr._("The live model has {q} query heads and was trained three times: as MHA, "
+                  "GQA and MQA. {kind} runs its “{variant}” version, with {kv}.",
+                  q=tr.int(s.n_heads), kind=presets.SHRINK_KV_HEAD_LABELS[s.kv_heads],
+                  variant=s.variant,
+                  kv=tr.n_("{count} key/value head", "{count} key/value heads", s.n_kv_heads,
+                           count=tr.int(s.n_kv_heads)))]
+    if s.W:
+        lines.append(tr._(
+            "Window {w} keeps {share} of each {ctx}-token sequence; the live run keeps "
+            "the same share of its {total} positions: a window of W = {W} tokens.",
+            w=tr.int(s.window), share=tr.pct(s.window / CONTEXT), ctx=tr.int(CONTEXT),
+            total=tr.int(P + N_NEW), W=tr.int(s.W)))
+    else:
+        lines.append(tr._("The live cache stores its keys and values in {p}.", p=s.kind))
+    lines.append(tr._(
+        "Prompt: the first {P} tokens of a passage, then {n} generated tokens; the cache "
+        "ends with {t} tokens (the last generated token is never fed back).",
+        P=tr.int(P), n=tr.int(N_NEW), t=tr.int(P + N_NEW - 1)))
+    lines.append(tr._(
+        "The GQA and MQA live models were trained separately: the number of key/value "
+        "heads is fixed before training. So compare their bytes, and judge each one's "
+        "output only against its own exact (fp32) cache."))
+    return lines
+
+
+def live_setting_notices(s: LiveSetting, tr: Translator) -> list[str]:
+    """Where the live run cannot do exactly what the 7B setting says."""
+    precision = s.precision
+    if s.window and precision != "fp16":
+        return [tr._("The live sliding-window cache stores fp32 values, so the {p} choice is "
+                     "not applied on top of the window here; pick the full context to measure "
+                     "{p}.", p=precision)]
+    if not s.window and precision == "fp8":
+        return [tr._("The live model has no fp8 cache: measured with fp16 instead.")]
+    return []
+
+
+def continuations(r: LiveRun | None, tr: Translator) -> dict | None:
+    """The two continuations side by side; this cache's words that differ from the exact
+    run's at the same position are marked (template continuations.html.j2)."""
+    if r is None:
+        return None
+    marked = [dict(text=t, diff=(k >= len(r.exact_tokens) or t != r.exact_tokens[k]))
+              for k, t in enumerate(r.tokens)]
+    same = not any(m["diff"] for m in marked) and len(r.tokens) == len(r.exact_tokens)
+    return dict(
+        prompt_label=tr._("Prompt"), prompt=r.prompt_text,
+        head=[tr._("Continuation with this cache"), tr._("Continuation with the exact fp32 cache")],
+        this=marked, exact=list(r.exact_tokens),
+        note=(tr._("The two continuations are identical.") if same else
+              tr._("Words where this cache's continuation differs from the exact one are "
+                   "marked.")),
+        explain=tr._("Top-1 agreement: the exact run's tokens are fed in, and at each of the "
+                     "{n} steps we check whether this cache would pick the same next token. "
+                     "|Δ logit| is the largest difference of any next-token score.",
+                     n=tr.int(N_NEW)))
+
+
+def live_facts(r: LiveRun | None, tr: Translator) -> str:
+    if r is None:
+        return ""
+    kv = tr.n_("{count} key/value head", "{count} key/value heads", r.n_kv_heads,
+               count=tr.int(r.n_kv_heads))
+    return tr._("Live model “{variant}”: {layers} layers, {heads} query heads, {kv}, head_dim "
+                "{d}, running on {device}.", variant=r.variant, layers=tr.int(r.n_layers),
+                heads=tr.int(r.n_heads), kv=kv, d=tr.int(r.head_dim), device=r.device)

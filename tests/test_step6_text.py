@@ -1,0 +1,267 @@
+"""Step 6's words per locale, from fixed numbers: every reference figure of the step, the
+question built from the state, the wording the review asked for, and the paged pool's
+captions and cards for the live demo."""
+import pytest
+
+from explainer.i18n import LANGS, Translator
+from steps.step6 import model as M
+from steps.step6 import text as T
+
+EN, PL = Translator("en"), Translator("pl")
+
+
+def norm(s: str) -> str:
+    """The locale spaces (NBSP, narrow NBSP) as plain spaces."""
+    return s.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def values(a, tr=EN):
+    return {k: norm(v) for k, v in T.part_a_values(a, tr).items()}
+
+
+def card(cards, key):
+    return next(c for c in cards if c["key"] == key)
+
+
+# -- Part A ------------------------------------------------------------------------------------
+
+def test_defaults_show_the_seed_figures():
+    v = values(M.shrink(32, "fp16", 0))
+    assert v["per_token"] == "512 KiB"
+    assert v["tokens_kept"] == "16,384"
+    assert v["cache_gb"] == "68.7 GB"
+    assert v["cache_gib"] == "64 GiB"
+    assert v["factor"] == "1×"
+    assert v["scales_per_token"] == "0 B"
+    assert v["baseline_gb"] == "68.7 GB"
+
+
+@pytest.mark.parametrize("kv, prec, win, factor, per_token, size", [
+    (8, "fp16", 0, "4×", "128 KiB", "17.2 GB"),
+    (1, "fp16", 0, "32×", "16 KiB", "2.1 GB"),
+    (32, "fp8", 0, "2×", "256 KiB", "34.4 GB"),
+    (32, "int8", 0, "1.97×", "260 KiB", "34.9 GB"),
+    (32, "int4", 0, "3.88×", "132 KiB", "17.7 GB"),
+    (32, "fp16", 4096, "4×", "512 KiB", "17.2 GB"),
+    (32, "fp16", 1024, "16×", "512 KiB", "4.3 GB"),
+    (8, "int8", 0, "7.88×", "65 KiB", "8.7 GB"),
+    (1, "int4", 1024, "1,986×", "4.125 KiB", "34.6 MB"),
+])
+def test_factor_per_token_and_size(kv, prec, win, factor, per_token, size):
+    v = values(M.shrink(kv, prec, win))
+    assert (v["factor"], v["per_token"], v["cache_gb"]) == (factor, per_token, size)
+
+
+def test_four_headline_cards_and_the_rest_under_all_numbers():
+    a = M.shrink(32, "int8", 0)
+    head, more = T.part_a_cards(a, EN), T.part_a_more(a, EN)
+    assert [c["key"] for c in head] == ["per_token", "tokens_kept", "cache_gb", "factor"]
+    assert {c["key"] for c in more} == {"cache_gib", "baseline_gb", "scales_per_token"}
+    assert card(head, "factor")["hidden"]                  # it answers the question
+    assert norm(card(more, "scales_per_token")["value"]) == "4 KiB"
+    assert card(head, "per_token")["label"] == "Cache per token (K and V, 32 layers)"
+    assert card(head, "cache_gb")["label"] == "Cache for 8 sequences (GB = 10⁹ bytes)"
+    assert all(c["kind"] == "computed" for c in head + more)
+
+
+def test_int8_and_int4_scales_are_explained():
+    text = norm(" ".join(T.part_a_explain(M.shrink(32, "int8", 0), EN)))
+    assert "130 B" in text and "256 B" in text and "not 2×" in text and "1.97×" in text
+    assert "not 4×" in norm(" ".join(T.part_a_explain(M.shrink(32, "int4", 0), EN)))
+    assert "exactly 2×" in " ".join(T.part_a_explain(M.shrink(32, "fp8", 0), EN))
+    win = " ".join(T.part_a_explain(M.shrink(32, "fp16", 1024), EN))
+    assert "last 1,024 of 16,384" in win
+
+
+def test_heads_line_and_groups():
+    assert T.heads_line(M.shrink(8, "fp16", 0), EN) == \
+        "32 query heads share 8 key/value heads: 4 per group (GQA)"
+    assert T.heads_line(M.shrink(1, "fp16", 0), EN) == \
+        "32 query heads share 1 key/value head (MQA)"
+    assert T.heads_line(M.shrink(32, "fp16", 0), EN).startswith(
+        "32 query heads, 32 key/value heads")
+    h = T.heads(M.shrink(8, "fp16", 0), EN)
+    assert (h["groups"], h["per_group"]) == (8, 4)
+
+
+def test_bars_baseline_against_setting_and_no_one_times_smaller():
+    b = T.bars(M.shrink(8, "fp16", 0), EN)
+    base, this = b["rows"]
+    assert base["frac"] == 1 and this["frac"] == pytest.approx(0.25)
+    assert norm(this["label"]) == "17.2 GB (4× smaller)"
+    same = T.bars(M.shrink(32, "fp16", 0), EN)["rows"][1]["label"]
+    assert norm(same) == "68.7 GB (same size as the baseline)"
+    assert "1×" not in same
+    hidden = T.bars(M.shrink(8, "fp16", 0), EN, concealed=True)
+    assert "4×" not in hidden["rows"][1]["label"] and "?" in hidden["rows"][1]["label"]
+    assert "4×" not in hidden["desc"]
+
+
+def test_question_from_the_state():
+    q = T.question(M.heads_question("fp16", 0), EN)
+    assert q["options"] == ["2×", "4×", "32×"] and q["options"][q["correct"]] == "4×"
+    assert "32" in q["prompt"] and "8" in q["prompt"] and "fp16" in q["prompt"]
+    assert "512 KiB" in norm(q["explain"]) and "128 KiB" in norm(q["explain"])
+    q8 = T.question(M.heads_question("int8", 0), EN)
+    assert "int8" in q8["prompt"] and "260 KiB" in norm(q8["explain"])
+    assert "65 KiB" in norm(q8["explain"])
+    assert q8["key"] == q["key"]              # a new precision does not ask again
+
+
+def test_labels_say_which_baseline():
+    labels = [c.label for c in T.CARDS_C + T.MORE_C]
+    assert not any("above" in l for l in labels)
+    assert any("live model's MHA fp16 full cache" in l for l in labels)
+
+
+def test_polish_numbers():
+    v = values(M.shrink(32, "int8", 0), PL)
+    assert v["tokens_kept"] == "16 384"
+    assert v["cache_gb"] == "34,9 GB"
+    assert v["factor"] == "1,97×"
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_every_setting_renders_in_every_language(lang):
+    tr = Translator(lang)
+    for kv in M.KV_CHOICES:
+        for prec in M.PRECISION_CHOICES:
+            for w in M.WINDOW_CHOICES:
+                a = M.shrink(kv, prec, w)
+                assert T.part_a_cards(a, tr) and T.part_a_more(a, tr)
+                assert len(T.part_a_explain(a, tr)) == 3 and T.part_a_narration(a, tr)
+                assert T.bars(a, tr)["rows"] and T.heads(a, tr)["line"]
+        q = T.question(M.heads_question(prec, 0), tr)
+        assert len(q["options"]) == 3
+    assert len(T.part_titles(tr)) == 3
+    assert set(T.kv_options(tr).values()) == {32, 8, 1}
+    assert set(T.window_options(tr).values()) == {0, 4096, 1024}
+
+
+# -- Part B ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def paged():
+    return M.paged_pool("mha")
+
+
+def test_paged_frames_in_english(paged):
+    frames = T.paged_frames(paged, EN)
+    assert len(frames) == paged.n_frames
+    caps = [f["caption"] for f in frames]
+    assert any(c.startswith("Request B shares the prefix's 2 blocks") for c in caps)
+    assert any("copy on write" in c for c in caps)
+    assert any(c.startswith("A new block for request A") for c in caps)
+    assert caps[-1].startswith("Request C finished: its") and "freed" in caps[-1]
+    assert "Every request has finished" in caps[-1]
+    assert frames[0]["pos"] == f"Event 1 of {paged.n_frames}"
+    last = {c["key"]: c["value"] for c in frames[-1]["cards"]}
+    assert last["blocks_used"] == "0 of 24"
+    for f, pf in zip(frames, paged.frames):
+        v = {c["key"]: c["value"] for c in f["cards"]}
+        assert v["blocks_used"] == f"{pf.blocks_used} of {pf.blocks_total}"
+        assert v["slots_wasted"] == str(pf.slots_wasted)
+        assert v["sharing_saved"] == str(pf.sharing_saved)
+        assert v["copies_on_write"] == str(pf.copies_on_write)
+        assert len(f["fig"]["blocks"]) == pf.blocks_total
+        assert [c["key"] for c in f["cards"] if not c.get("more")] == [
+            "blocks_used", "paged_share", "reserved_share", "sharing_saved"]
+
+
+def test_pool_figure_colours_and_marks(paged):
+    frames = T.paged_frames(paged, EN)
+    fork_b = next(f for f, pf in zip(frames, paged.frames) if pf.event == "fork"
+                  and pf.seq == "B")
+    b0 = fork_b["fig"]["blocks"][0]
+    assert b0["cls"] == "shared" and b0["mark"] == "×3" and b0["who"] == "P A B"
+    assert b0["changed"]
+    owners = {b["cls"] for f in frames for b in f["fig"]["blocks"]}
+    assert owners <= {"free", "shared", "own-prefix", "own-A", "own-B", "own-C"}
+    assert {k for k, _ in T.pool_legend(EN)} == {"free", "shared", "req-a", "req-b", "req-c",
+                                                 "changed"}
+    assert not {"key", "value"} & {k for k, _ in T.pool_legend(EN)}   # never K/V colours
+    decode = next(f for f, pf in zip(frames, paged.frames) if pf.event == "decode")
+    assert decode["table"]["rows"] and decode["table"]["head"][0] == "Sequence"
+
+
+def test_reservation_numbers(paged):
+    i = max(k for k, f in enumerate(paged.frames) if f.n_requests == 3
+            and f.event == "decode")
+    frame = T.paged_frames(paged, EN)[i]
+    v = {c["key"]: norm(c["value"]) for c in frame["cards"]}
+    assert v["reserved"] == "12 MiB"
+    labels = {c["key"]: c["label"] for c in frame["cards"]}
+    assert labels["reserved"] == "Reserving 1,024 tokens for each of 3 requests"
+    text = " ".join(T.part_b_narration(paged, EN))
+    assert "20.4%" in text and "38.2%" in text and "1,024" in text
+
+
+@pytest.mark.parametrize("lang", ["id", "pl", "nl"])
+def test_paged_frames_in_other_languages(paged, lang):
+    tr = Translator(lang)
+    frames = T.paged_frames(paged, tr)
+    assert len(frames) == paged.n_frames and all(f["caption"] for f in frames)
+    if lang == "pl":
+        assert norm(frames[0]["cards"][0]["value"]).startswith("2 ")
+        assert "," in frames[0]["cards"][2]["value"]            # 0,7%
+
+
+# -- Part C ------------------------------------------------------------------------------------
+
+RUN = M.LiveRun(ids=tuple(range(16)), variant="gqa", kind="int8", window=None,
+                nbytes=25_000, exact_nbytes=96_256, base_nbytes=96_256, top1=0.96875,
+                dlogit=0.1234, prompt_text="<b>A</b> prompt", text="the cat sat .",
+                exact_text="the dog sat .", tokens=("the", "cat", "sat", "."),
+                exact_tokens=("the", "dog", "sat", "."), n_layers=4, n_heads=4,
+                n_kv_heads=2, head_dim=32, device="cpu")
+
+
+def test_live_cards():
+    head, more = T.live_cards(RUN, EN), T.live_more(RUN, EN)
+    assert [c["key"] for c in head] == ["live_bytes", "live_factor_base", "live_top1",
+                                        "live_dlogit"]
+    assert {c["key"] for c in more} == {"live_exact_bytes", "live_factor_exact"}
+    v = {c["key"]: norm(c["value"]) for c in head + more}
+    assert v["live_factor_base"] == "3.85×" and v["live_top1"] == "97%"
+    assert v["live_dlogit"] == "0.123" and v["live_exact_bytes"] == "94 KiB"
+    assert card(head, "live_bytes")["label"] == "Cache bytes at the end (gqa, int8)"
+    assert all(c["kind"] == "measured" for c in head + more)
+    assert T.live_cards(None, EN) == [] and T.live_more(None, EN) == []
+    pl = {c["key"]: c["value"] for c in T.live_cards(RUN, PL)}
+    assert pl["live_dlogit"] == "0,123"
+
+
+def setting(kv=8, prec="fp16", win=0, W=None, kind="fp16"):
+    return M.LiveSetting(kv, prec, win, tuple(range(16)), M.LIVE_VARIANT[kv],
+                         "window" if W else kind, W, 4, {32: 4, 8: 2, 1: 1}[kv])
+
+
+def test_live_mapping_in_plain_words():
+    lines = T.live_mapping(setting(8), EN)
+    assert "4 query heads" in lines[0] and "“gqa”" in lines[0] and "2 key/value heads" in \
+        lines[0]
+    assert "→" not in " ".join(lines)
+    lines = T.live_mapping(setting(32, win=4096, W=12), EN)
+    assert "W = 12" in lines[1] and "25%" in lines[1]
+    assert "47 tokens" in lines[2]
+
+
+def test_live_notices():
+    assert "no fp8 cache" in T.live_setting_notices(setting(32, "fp8"), EN)[0]
+    assert "int4" in T.live_setting_notices(setting(32, "int4", 1024, W=3), EN)[0]
+    assert T.live_setting_notices(setting(32, "int8"), EN) == []
+    pending = T.live_notices("pending", "", EN, kind="live", shown=True)
+    assert "Measuring" in pending[0] and "previous result" in pending[0]
+    assert "boom" in T.live_notices("failed", "boom", EN, kind="live", shown=False)[0]
+    assert "block pool" in T.live_notices("pending", "", EN, kind="paged", shown=False)[0]
+    assert T.live_notices("ready", "", EN, kind="live", shown=True) == []
+
+
+def test_continuations_side_by_side_with_differences_marked():
+    c = T.continuations(RUN, EN)
+    assert [t["diff"] for t in c["this"]] == [False, True, False, False]
+    assert c["exact"] == ["the", "dog", "sat", "."]
+    assert "marked" in c["note"]
+    same = T.continuations(M.LiveRun(**{**RUN.__dict__, "tokens": RUN.exact_tokens}), EN)
+    assert same["note"] == "The two continuations are identical."
+    assert "gqa" in T.live_facts(RUN, EN) and "2 key/value heads" in T.live_facts(RUN, EN)
