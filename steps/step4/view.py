@@ -1,0 +1,156 @@
+"""Step 4's thin view: widgets and panes bound to the model, the live measurement and the
+session's language."""
+from __future__ import annotations
+
+import panel as pn
+import panel_material_ui as pmui
+
+from ..live import LiveValue
+from ..ui.components import bound, legend_html, notices_html, paragraphs_html
+from ..ui.question import Question
+from ..ui.stage import Stage
+from ..ui.view import StepView, link, tr_of, two_columns
+from . import text
+from .model import Step4Model, job, live_facts
+
+
+class RooflineStage(Stage):
+    """A log-log roofline with the prefill and decode points labelled on the chart. The
+    shaded memory-bound region and the names of the two regions wait for the answer."""
+
+    _draw_js = r"""
+function width(holder) {
+  // the drawing's own width follows the holder's, so that its text stays legible on a phone
+  const w = holder.clientWidth || 640;
+  return Math.max(340, Math.min(680, Math.round(w)));
+}
+function refit(holder, again) {
+  holder._kvAgain = again;
+  if (holder._kvObs || !window.ResizeObserver) return;
+  holder._kvW = 0;
+  holder._kvObs = new ResizeObserver(() => {
+    const w = holder.clientWidth;
+    if (w && Math.abs(w - holder._kvW) > 32) {
+      holder._kvW = w;
+      requestAnimationFrame(() => holder._kvAgain());
+    }
+  });
+  holder._kvObs.observe(holder);
+}
+function draw(holder, fig, ctx) {
+  refit(holder, () => draw(holder, fig, ctx));
+  if (!fig.roof) { holder.replaceChildren(); return; }
+  const W = width(holder), H = 380, L = 66, R = W - 20, T = 16, B = 318;
+  const lg = Math.log10;
+  const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
+  const sy = (v) => B - (B - T) * (lg(v) - lg(fig.y0)) / (lg(fig.y1) - lg(fig.y0));
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "roof-svg", "aria-hidden": "true",
+                         focusable: "false" });
+  const clip = svg("clipPath", { id: "roof-plot" }, svg("defs", {}, s));
+  svg("rect", { x: L, y: T, width: R - L, height: B - T }, clip);
+  const rx = sx(fig.ridge);
+  if (!ctx.concealed) {
+    svg("rect", { x: L, y: T, width: rx - L, height: B - T, class: "mem-region" }, s);
+  }
+  const grid = svg("g", { class: "axis" }, s);
+  let last = -1e9;
+  for (const [v, label] of fig.xticks) {
+    svg("line", { x1: sx(v), x2: sx(v), y1: T, y2: B, class: "grid" }, grid);
+    svg("line", { x1: sx(v), x2: sx(v), y1: B, y2: B + 4 }, grid);
+    if (sx(v) - last < 7.5 * label.length + 8) continue;        // no overlapping labels
+    last = sx(v);
+    const t = svg("text", { x: sx(v), y: B + 18, "text-anchor": "middle", class: "tick-label" }, grid);
+    t.textContent = label;
+  }
+  for (const [v, label] of fig.yticks) {
+    svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, grid);
+    svg("line", { x1: L - 4, x2: L, y1: sy(v), y2: sy(v) }, grid);
+    const t = svg("text", { x: L - 7, y: sy(v) + 4, "text-anchor": "end", class: "tick-label" }, grid);
+    t.textContent = label;
+  }
+  svg("line", { x1: L, x2: R, y1: B, y2: B }, grid);
+  svg("line", { x1: L, x2: L, y1: T, y2: B }, grid);
+  svg("line", { x1: rx, x2: rx, y1: T, y2: B, class: "ridge-line" }, s);
+  const rl = svg("text", { x: rx - 6, y: B - 8, "text-anchor": "end", class: "roof-note" }, s);
+  rl.textContent = fig.ridge_label;
+  if (!ctx.concealed) {
+    const m = svg("text", { x: L + 8, y: T + 16, class: "roof-note region" }, s);
+    m.textContent = fig.memory;
+    const c = svg("text", { x: rx + 8, y: T + 16, class: "roof-note region" }, s);
+    c.textContent = fig.compute;
+  }
+  const d = fig.roof.map(([x, y], k) => (k ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(y).toFixed(1)).join(" ");
+  svg("path", { d, class: "roof", "clip-path": "url(#roof-plot)" }, s);
+  for (const p of fig.points) {
+    const px = sx(p.x), py = sy(p.y), right = px > R - 110;
+    svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls }, s);
+    const t = svg("text", { x: px + (right ? -12 : 12), y: py + 22, class: "pt-label",
+                            "text-anchor": right ? "end" : "start" }, s);
+    t.textContent = p.label;
+  }
+  const xa = svg("text", { x: (L + R) / 2, y: H - 8, "text-anchor": "middle", class: "axis-title" }, s);
+  xa.textContent = fig.xaxis;
+  const ya = svg("text", { x: 0, y: 0, "text-anchor": "middle", class: "axis-title",
+                           transform: `translate(16 ${(T + B) / 2}) rotate(-90)` }, s);
+  ya.textContent = fig.yaxis;
+  holder.replaceChildren(h("p", "chart-title", null, fig.title), s);
+}
+"""
+
+
+class Step4(StepView):
+    number = 4
+    model_class = Step4Model
+    url_names = {"prompt": "prompt", "output": "output", "gpu": "gpu"}
+
+    def build(self):
+        m, lang = self.model, self.app.param.lang
+        tr = lambda l: tr_of(l)  # noqa: E731
+
+        prompt = pmui.IntSlider.from_param(
+            m.param.prompt, step=16, description="", sizing_mode="stretch_width", min_width=200,
+            label=pn.bind(lambda l: tr(l)._("Prompt length (tokens)"), lang))
+        output = pmui.IntSlider.from_param(
+            m.param.output, step=1, description="", sizing_mode="stretch_width", min_width=200,
+            label=pn.bind(lambda l: tr(l)._("Output tokens"), lang))
+        gpu = link(pmui.Select(options=pn.bind(lambda l: text.gpu_options(tr(l)), lang),
+                               value=m.gpu, sizing_mode="stretch_width", min_width=200,
+                               label=pn.bind(lambda l: tr(l)._("GPU"), lang)), m, "gpu")
+
+        # the live model's speed: measured in the background, one job per bucket
+        self.live = live = LiveValue()
+        live.request(*job(m.plan))
+        m.param.watch(lambda e: live.request(*job(e.new)), "plan")
+        facts = live_facts()
+
+        self.question = Question(content=pn.bind(
+            lambda r, l: text.question(r, tr(l)), m.param.roofline, lang))
+        revealed = self.question.param.revealed
+        self.stage = RooflineStage(
+            frames=pn.bind(lambda r, status, value, l: [text.frame(r, status, value, tr(l))],
+                           m.param.roofline, live.param.status, live.param.value, lang),
+            text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
+            concealed=not self.question.revealed, css_classes=["stage-still"])
+        self.question.param.watch(lambda e: setattr(self.stage, "concealed", not e.new),
+                                  "revealed")
+
+        lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,
+                     css_classes=["step-lead"])
+        narration = bound(lambda r, shown, l: paragraphs_html(text.narration(r, shown, tr(l))),
+                          m.param.roofline, revealed, lang, css_classes=["narration"])
+        note = bound(lambda r, l: paragraphs_html(text.model_note(r, tr(l))),
+                     m.param.roofline, lang, css_classes=["live-facts"])
+        legend = bound(lambda l: legend_html(text.legend(tr(l))), lang)
+
+        def measured(plan, prompt, output, status, value, l, part):
+            paras, notes = text.measured_words(plan, prompt, output, status, value, facts,
+                                               tr(l))
+            return paragraphs_html(paras) if part == "paras" else notices_html(notes)
+        refs = (m.param.plan, m.param.prompt, m.param.output, live.param.status,
+                live.param.value, lang)
+        live_notes = bound(measured, *refs, "notes")
+        live_words = bound(measured, *refs, "paras", css_classes=["live-facts", "live-speed"])
+        controls = pn.FlexBox(prompt, output, gpu, gap="8px", sizing_mode="stretch_width")
+        return two_columns(
+            [lead, self.question, controls, narration, live_notes, live_words],
+            [self.stage, legend, note])

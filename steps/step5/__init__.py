@@ -1,0 +1,13 @@
+"""Step 5 — The memory bill: the KV cache grows with context and batch.
+
+model.py holds the numbers (every byte from `explainer.costs`; the live model's cache measured
+on its tensors), text.py the words, view.py binds them; the two charts are drawn in the
+browser from one still frame. The view is imported on first use, so that the model can be
+used (and tested) without Panel."""
+
+
+def __getattr__(name):
+    if name == "Step5":
+        from .view import Step5
+        return Step5
+    raise AttributeError(name)
