@@ -130,7 +130,7 @@ class Step4(StepView):
             frames=pn.bind(lambda r, status, value, l: [text.frame(r, status, value, tr(l))],
                            m.param.roofline, live.param.status, live.param.value, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
-            concealed=not self.question.revealed, css_classes=["stage-still"])
+            concealed=not self.question.revealed, player=False)
         self.question.param.watch(lambda e: setattr(self.stage, "concealed", not e.new),
                                   "revealed")
 

@@ -198,7 +198,7 @@ class Step5(StepView):
                 spec, curve, bill, live, tr(l))], m.param.spec, m.param.curve, m.param.bill,
                 m.param.live, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
-            concealed=not self.question.revealed, css_classes=["stage-still"])
+            concealed=not self.question.revealed, player=False)
         self.question.param.watch(lambda e: setattr(self.stage, "concealed", not e.new),
                                   "revealed")
 

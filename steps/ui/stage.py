@@ -199,8 +199,9 @@ export function render({ model, el }) {
   bNext.addEventListener("click", () => step(1));
   bPlay.addEventListener("click", toggle);
 
+  bar.hidden = !model.player;
   const onkey = (e) => {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (!model.player || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (!root.isConnected) return;
     const t = e.composedPath()[0];
     if (t && (t.isContentEditable || SKIP.includes(t.tagName) ||
@@ -216,7 +217,7 @@ export function render({ model, el }) {
       if (i > 0) step(-1); else model.send_msg("previous-step");
     }
   };
-  window.addEventListener("keydown", onkey);
+  document.addEventListener("keydown", onkey);   // before the page-level keys on window
 
   // a control changed the frames (a slider, the language): show them and, unless playing,
   // say what changed in the live region
@@ -226,7 +227,7 @@ export function render({ model, el }) {
   model.on("frame", () => {
     if (!timer && model.frame !== i) { i = model.frame; show(); announce(); }
   });
-  model.on("remove", () => { stop(); window.removeEventListener("keydown", onkey); });
+  model.on("remove", () => { stop(); document.removeEventListener("keydown", onkey); });
   show();
   return root;
 }
@@ -242,6 +243,8 @@ class Stage(pn.custom.JSComponent):
     interval = param.Integer(default=900, doc="milliseconds between frames while playing")
     concealed = param.Boolean(default=False, doc="answer-bearing cards show “?”")
     present = param.Boolean(default=False, doc="presenter mode: PageDown/PageUp step too")
+    player = param.Boolean(default=True, doc="False: a still chart (one frame, no player, "
+                                             "no keys)")
 
     _draw_js = "function draw(holder, fig, ctx) {}"
 
