@@ -856,8 +856,9 @@ def shrink_ceiling(
 
     Same choices as :func:`shrink` (baseline: MHA, fp16, no window; MLA
     models: their own latent in fp16). Without attention FLOPs the ceiling
-    is 2N / C, so ``factor`` equals :func:`shrink`'s size factor (Llama 2
-    7B at 16,384 tokens: GQA-8 4x, MQA 32x, fp8 2x, window 4,096 4x).
+    is 2N / C, so ``factor`` equals :func:`shrink`'s size factor (step 6's
+    32-layer, 32-head shape at 16,384 tokens: GQA-8 4x, MQA 32x, fp8 2x,
+    window 4,096 4x).
     With attention FLOPs A the ceiling is (2N + A) / C. GQA/MQA and
     precision leave A unchanged and divide C, so they still raise it by the
     cache factor; a window divides A as well as C, so it raises it by less

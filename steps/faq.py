@@ -28,8 +28,11 @@ FAQ = (
     (N_("Why is the first token slower than the rest?"),
      N_("Before the first output token appears, the whole prompt must pass through the model "
         "(the prefill). This wait is the time to first token, and it grows with the prompt. "
-        "Every later token needs one decode step, whose speed depends mostly on memory "
-        "bandwidth and batch size.")),
+        "Every later token needs one decode step, which reads all the weights and the whole "
+        "KV cache so far. Its speed depends mostly on memory bandwidth, batch size and context "
+        "length: the longer the context, the more cache each step reads. Llama 3.1 8B with "
+        "one sequence of 131,072 tokens reads 17.2 GB of cache per step, more than its 16.1 GB "
+        "of weights.")),
     (N_("What is PagedAttention?"),
      N_("PagedAttention, introduced with the vLLM serving system (Kwon et al., 2023), stores "
         "the KV cache in fixed-size blocks instead of one contiguous buffer per sequence. "

@@ -83,6 +83,18 @@ def test_the_question_states_the_numbers_on_screen(lang):
     assert tr.int(P + 1) in q["explain"]
 
 
+def test_the_words_say_what_is_true():
+    """BERT: almost nothing (the first layer's keys and values would survive); the scores card
+    counts the newest queries only, so it cannot contradict step 3's P(P+1)/2."""
+    tr = Translator("en")
+    bert = text.narration(tr)[1]
+    assert "almost nothing could be reused" in bert and "first layer's keys and values" in bert
+    assert "so nothing could be reused" not in bert
+    label = {c.key: c.label for c in text.CARDS}["scores"]
+    assert label == "q·k scores computed so far (newest queries)"
+    assert "q·k/√d" in text.narration(tr)[0]
+
+
 def test_frames_text_in_polish():
     tr = Translator("pl")
     frames = text.frames(Step1Model(lang="pl").run, tr)

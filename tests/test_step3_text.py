@@ -134,6 +134,29 @@ def test_every_language_formats_and_fills_its_placeholders(lang):
         assert s and not [f for _, f, _, _ in string.Formatter().parse(s) if f], s
 
 
+def test_softmax_is_written_the_same_everywhere(en_run):
+    """softmax(q·k/√d) for one query's weights, softmax(q·Kᵀ/√d)·V for the output: never a
+    softmax without the 1/√d the model computes, in this step or any other."""
+    from dataclasses import replace
+    tr = Translator("en")
+    notes = (text.figure_note(replace(en_run, q_heads=(2, 2)), tr) +
+             text.figure_note(replace(en_run, q_heads=(1, 2)), tr))
+    st = text.stage_text(tr)
+    strings = notes + text.narration(tr) + [v for _, v in text.legend(tr)] + [st["weights"],
+                                                                             st["out"]]
+    found = {m for s in strings for m in re.findall(r"softmax\([^)]*\)", s)}
+    assert found == {"softmax(q·k/√d)", "softmax(q·Kᵀ/√d)"}
+    assert all("softmax(q·k/√d) of the newest token's query" in n for n in notes)
+    from pathlib import Path
+    from babel.messages.extract import extract_from_dir
+    steps = Path(__file__).resolve().parents[1] / "steps"
+    msgids = [m if isinstance(m, str) else m[0] for *_, m, _, _ in extract_from_dir(
+        str(steps), method_map=[("**.py", "python")],
+        keywords={"_": None, "n_": (1, 2), "N_": None})]
+    every = {m for s in msgids for m in re.findall(r"softmax\([^)]*\)", s)}
+    assert every <= {"softmax(q·k/√d)", "softmax(q·Kᵀ/√d)"}, every
+
+
 def test_polish_number_format():
     tr = Translator("pl")
     m = Step3Model(lang="pl", example=3, frame=LAST_FRAME)

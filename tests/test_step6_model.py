@@ -11,7 +11,7 @@ from explainer import costs, presets
 from steps.step6 import model as M
 from steps.step6.model import Step6Model
 
-REF = presets.STEP6["model"]
+REF = M.MODEL            # Llama 3.1 8B: Llama 2 7B's attention shape, 131,072 tokens of context
 
 
 # -- Part A: computed, pure ---------------------------------------------------------------------
@@ -24,6 +24,20 @@ def test_part_a_needs_neither_torch_nor_panel():
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True,
                    cwd=Path(__file__).resolve().parents[1])
+
+
+def test_the_reference_model_can_process_the_context():
+    """8 × 16,384 tokens: Llama 2 7B stops at 4,096, so Part A computes Llama 3.1 8B, whose
+    attention has the same shape (512 KiB per token with full MHA) and whose own
+    configuration is the GQA setting."""
+    ref = M.REF
+    assert ref.key == "llama3.1-8b" and ref.name == "Llama 3.1 8B"
+    assert M.CONTEXT == 16384 <= ref.max_context == 131072
+    assert presets.MODELS["llama2-7b"].max_context < M.CONTEXT
+    assert (ref.n_layers, ref.n_heads, ref.head_dim, ref.n_kv_heads) == (32, 32, 128, 8)
+    assert (M.QUESTION_FROM, M.QUESTION_TO) == (32, 8)
+    assert M.shrink(32, "fp16", 0).weights == pytest.approx(16.06e9)
+    assert M.shrink(8, "fp16", 0).per_token == costs.kv_bytes_per_token(ref) == 128 * 1024
 
 
 def test_defaults_are_the_seed_figures():

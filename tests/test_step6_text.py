@@ -108,6 +108,46 @@ def test_question_from_the_state():
     assert q8["key"] == q["key"]              # a new precision does not ask again
 
 
+def test_the_words_name_a_model_that_can_process_the_context():
+    """Row 3 of the review: 16,384 tokens are past Llama 2 7B's 4,096, so Part A is computed
+    for Llama 3.1 8B (131,072) and the screen says that its MHA baseline is hypothetical."""
+    lead = T.lead(EN)
+    assert "three ways to make the cache smaller, first computed for Llama 3.1 8B" in lead
+    assert "four ways" not in lead and "7B model" not in lead
+    assert "leaves the cache the same size" in lead              # paging does not shrink it
+    title, sub = T.part_a_heading(EN)
+    assert title == "A. Fewer heads, fewer bits, fewer tokens: computed for Llama 3.1 8B"
+    assert "16,384 tokens each (Llama 3.1 8B handles up to 131,072)" in sub
+    assert "32 key/value heads, one per query head as in Llama 2 7B" in sub
+    assert "Llama 3.1 8B itself was trained with 8 key/value heads: the GQA setting." in sub
+    assert T.control_labels(EN)["kv_heads"] == "Key/value heads (Llama 3.1 8B)"
+    assert "Llama 3.1 8B" in T.bars(M.shrink(8, "fp16", 0), EN)["caption"]
+    q = T.question(M.heads_question("fp16", 0), EN)
+    assert q["prompt"].startswith("Switching Llama 3.1 8B from 32 KV heads (MHA) to 8 (GQA)")
+    assert "Llama 3.1 8B was trained with 8 KV heads, so this is its real cache" in q["explain"]
+    assert "Llama 3 8B," not in q["explain"]
+
+
+def test_narration_states_the_caveats():
+    paras = [norm(p) for p in T.part_a_narration(M.shrink(32, "fp16", 0), EN)]
+    text = " ".join(paras)
+    # H2O: 29× against DeepSpeed Zero-Inference and HF Accelerate, 3× against FlexGen
+    assert ("up to 29× higher throughput than DeepSpeed Zero-Inference and Hugging Face "
+            "Accelerate, and 3× higher than FlexGen") in text
+    assert "OPT-6.7B and OPT-30B" in text and "offloaded" in text
+    # Mistral v0.1's window, per layer, and the later versions without one
+    assert "Mistral 7B v0.1 attends to the last 4,096 tokens in each layer" in text
+    assert "4,096 × 32 = 131,072 tokens back" in text and "later versions dropped" in text
+    # GQA can also come from uptraining; int4 costs more than int8/fp8
+    assert "about 5% of their pre-training compute" in text
+    assert "fp8 and int8 usually cost little accuracy; int4 often costs more" in text
+    assert "KIVI (Liu et al. 2024)" in text and "per channel" in text
+    assert "(int8 or less)" not in text and "small cost in accuracy" not in text
+    # the weights of the model computed here: 8.03 B parameters × 2 bytes
+    assert paras[-1] == ("For scale: the baseline cache of 68.7 GB is 4.3 times the 16.1 GB "
+                         "of the model's 16-bit (bf16) weights.")
+
+
 def test_labels_say_which_baseline():
     labels = [c.label for c in T.CARDS_C + T.MORE_C]
     assert not any("above" in l for l in labels)
@@ -224,7 +264,7 @@ def test_live_cards():
     v = {c["key"]: norm(c["value"]) for c in head + more}
     assert v["live_factor_base"] == "3.85×" and v["live_top1"] == "97%"
     assert v["live_dlogit"] == "0.123" and v["live_exact_bytes"] == "94 KiB"
-    assert card(head, "live_bytes")["label"] == "Cache bytes at the end (gqa, int8)"
+    assert card(head, "live_bytes")["label"] == "Bytes the cache stores at the end (gqa, int8)"
     assert all(c["kind"] == "measured" for c in head + more)
     assert T.live_cards(None, EN) == [] and T.live_more(None, EN) == []
     pl = {c["key"]: c["value"] for c in T.live_cards(RUN, PL)}
@@ -244,6 +284,43 @@ def test_live_mapping_in_plain_words():
     lines = T.live_mapping(setting(32, win=4096, W=12), EN)
     assert "W = 12" in lines[1] and "25%" in lines[1]
     assert "47 tokens" in lines[2]
+
+
+def test_live_mapping_says_what_the_bytes_count():
+    """int8/int4: the bytes are the stored cache (values + scales); the demo also keeps
+    dequantized fp32 copies. And the head count is not fixed forever (GQA uptraining)."""
+    for kind in ("int8", "int4"):
+        lines = T.live_mapping(setting(8, kind, kind=kind), EN)
+        note = next(l for l in lines if "dequantized" in l)
+        assert note.startswith(f"With {kind}, the bytes counted are what the cache has to store")
+        assert "holds more memory than the exact cache" in note
+    for lines in (T.live_mapping(setting(8), EN),
+                  T.live_mapping(setting(32, win=4096, W=12), EN)):
+        assert not any("dequantized" in l for l in lines)
+        assert lines[-1].startswith("The live MHA, GQA and MQA models were trained separately")
+        assert "fixed before training" not in " ".join(lines)
+
+
+def test_every_step6_string_has_a_translation_waiting():
+    """In the catalogs, or in locales/pending/*.json until the lead merges them."""
+    import json
+    from pathlib import Path
+
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.pofile import read_po
+    root = Path(__file__).resolve().parents[1]
+    pending = {}
+    for f in sorted((root / "locales" / "pending").glob("*.json")):
+        pending.update(json.loads(f.read_text(encoding="utf-8")))
+    ids = {m if isinstance(m, str) else m[0] for *_, m, _, _ in extract_from_dir(
+        str(root / "steps" / "step6"), method_map=[("**.py", "python")],
+        keywords={"_": None, "n_": (1, 2), "N_": None})}
+    for lang in ("id", "pl", "nl"):
+        with open(root / "locales" / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+            done = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f)
+                    if m.id and m.string and not m.fuzzy}
+        missing = [i for i in ids if i not in done and lang not in pending.get(i, {})]
+        assert missing == [], (lang, missing)
 
 
 def test_live_notices():

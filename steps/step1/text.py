@@ -120,8 +120,10 @@ def narration(tr: Translator) -> list[str]:
              "with d = {d} per head (the 7B reference model uses 128).", d=tr.int(d)),
         tr._("The causal mask is what makes caching safe: a token never looks ahead, so "
              "adding a token never changes the keys and values of earlier positions. In a "
-             "bidirectional encoder such as BERT, one new word changes every earlier "
-             "representation, so nothing could be reused."),
+             "bidirectional encoder such as BERT, one new word changes the representations of "
+             "every earlier token from the second layer on, so almost nothing could be reused: "
+             "only the first layer's keys and values, which depend on nothing but each token "
+             "and its position."),
         tr._("The continuation is the live model's own greedy output, computed on this "
              "server with its KV cache."),
     ]

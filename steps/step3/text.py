@@ -167,12 +167,12 @@ def figure_note(run: Run, tr: Translator) -> list[str]:
     """Which query heads the bars belong to, and what a strip is (under the figure)."""
     q0, q1 = run.q_heads
     if q0 == q1:
-        who = tr._("The green bar is the softmax(q·k) of the newest token's query in query "
+        who = tr._("The green bar is the softmax(q·k/√d) of the newest token's query in query "
                    "head {q} of layer {layer}, the only query head that reads key/value "
                    "head {h} in this model.", q=tr.int(q0), layer=tr.int(run.layer),
                    h=tr.int(run.head))
     else:
-        who = tr._("The green bar is the softmax(q·k) of the newest token's query in "
+        who = tr._("The green bar is the softmax(q·k/√d) of the newest token's query in "
                    "layer {layer}, averaged over query heads {a} to {b}, which share "
                    "key/value head {h}.", layer=tr.int(run.layer), a=tr.int(q0),
                    b=tr.int(q1), h=tr.int(run.head))

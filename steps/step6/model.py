@@ -1,9 +1,12 @@
 """Step 6's view-model: the controls as params and three parts' numbers (no Panel, no words).
 
-Part A (computed): the 7B reference serving 8 sequences of 16,384 tokens, shrunk by fewer
+Part A (computed): Llama 3.1 8B serving 8 sequences of 16,384 tokens, shrunk by fewer
 key/value heads (MHA / GQA / MQA), a smaller cache precision (scales counted) and a sliding
-window. Pure arithmetic on `explainer.costs`: importing this module and computing Part A needs
-neither torch nor Panel.
+window. Llama 3.1 8B has the shape of the app's Llama 2 7B reference (32 layers, 32 query heads
+of 128 dimensions: 512 KiB per token with full MHA), but it was built for 131,072 tokens, where
+Llama 2 7B stops at 4,096. Its own configuration is the GQA choice (8 key/value heads); the MHA
+baseline is that model with a key/value head per query head, as Llama 2 7B has. Pure arithmetic
+on `explainer.costs`: importing this module and computing Part A needs neither torch nor Panel.
 Part B (measured): a real paged block pool of the live model (`rt.paged_demo`), one frame per
 event, computed once and played in the browser; the reservation it replaces is computed.
 Part C (measured): the same three choices run on the live model (`rt.variant_effect`).
@@ -23,18 +26,23 @@ from explainer import costs, presets
 from explainer.i18n import LANGS
 
 D = presets.STEP6
-REF = presets.MODELS[D["model"]]                  # Llama 2 7B: 32 layers, 32 heads, 128 dims
+# Llama 3.1 8B: the attention shape of Llama 2 7B (32 layers × 32 query heads × 128 dims) with
+# a context long enough for 16,384 tokens (Llama 2 7B stops at 4,096).
+MODEL = D["model"]
+REF = presets.MODELS[MODEL]                        # Llama 3.1 8B: 32 layers, 32 heads, 128 dims
 BATCH, CONTEXT = D["batch"], D["context"]          # 8 sequences × 16,384 tokens
+assert CONTEXT <= REF.max_context, "the step's context must be one the model can process"
 KV_CHOICES = tuple(presets.SHRINK_KV_HEADS)        # (32, 8, 1)
 PRECISION_CHOICES = tuple(presets.SHRINK_PRECISIONS)
 WINDOW_CHOICES = tuple(0 if w is None else w for w in presets.SHRINK_WINDOWS)   # 0 = full
 PARTS = ("a", "b", "c")
 
 # the prediction question: from full multi-head attention to GQA with 8 key/value heads
-QUESTION_FROM, QUESTION_TO = REF.n_heads, 8
+# (the model's own configuration)
+QUESTION_FROM, QUESTION_TO = REF.n_heads, REF.n_kv_heads
 
 # the same choices on the live model
-LIVE_VARIANT = {32: "mha", 8: "gqa", 1: "mqa"}     # 7B KV heads -> live variant
+LIVE_VARIANT = {32: "mha", 8: "gqa", 1: "mqa"}     # reference KV heads -> live variant
 LIVE_KIND = {"fp16": "fp16", "fp8": "fp16", "int8": "int8", "int4": "int4"}  # fp8: none live
 PROMPT_INDEX = 3                                   # PROMPTS[lang][3]: a passage start
 PROMPT_TOKENS = 16                                 # at most this many prompt tokens
@@ -43,7 +51,9 @@ N_NEW = 32                                         # generated tokens
 PAGED_VARIANT = "mha"
 
 KWON_LO, KWON_HI = 0.204, 0.382                    # share of reserved KV memory really used
-H2O_SHARE, H2O_SPEEDUP = 0.20, 29
+# H2O (Zhang et al. 2023), OPT-6.7B/30B, offloaded throughput: up to 29× over DeepSpeed
+# Zero-Inference and Hugging Face Accelerate, 3× over FlexGen
+H2O_SHARE, H2O_SPEEDUP, H2O_FLEXGEN = 0.20, 29, 3
 
 
 # == Part A: cost arithmetic (candidates for explainer/costs.py) =================================
@@ -272,8 +282,8 @@ def paged_pool(variant: str = PAGED_VARIANT) -> Paged:
 # == Part C: the same choices on the live model ==================================================
 
 def live_window(window: int, prompt_len: int) -> int | None:
-    """The 7B window scaled to the live run: the same share of its positions that `window`
-    is of the 7B context (4,096 of 16,384 → a quarter of 16 + 32 = 48 → 12)."""
+    """The reference window scaled to the live run: the same share of its positions that `window`
+    is of the reference context (4,096 of 16,384 → a quarter of 16 + 32 = 48 → 12)."""
     if not window:
         return None
     return max(1, round(window * (prompt_len + N_NEW) / CONTEXT))
@@ -290,7 +300,7 @@ def prompt_ids(lang: str) -> tuple:
 @dataclass(frozen=True)
 class LiveSetting:
     """How a Part A setting runs on the live model."""
-    kv_heads: int               # the 7B choices
+    kv_heads: int               # the reference model's choices
     precision: str
     window: int
     ids: tuple                  # the live run: prompt, model variant, cache kind, window W
@@ -405,9 +415,10 @@ def prefetch(lang: str):
 class Step6Model(param.Parameterized):
     lang = param.Selector(default="en", objects=list(LANGS), doc="language of Part C's prompt")
     part = param.Selector(default="a", objects=list(PARTS),
-                          doc="a: computed for the 7B model, b: paged memory, c: the live model")
+                          doc="a: computed for the reference model, b: paged memory, "
+                              "c: the live model")
     kv_heads = param.Selector(default=D["kv_heads"], objects=list(KV_CHOICES),
-                              doc="key/value heads of the 7B reference: 32 MHA, 8 GQA, 1 MQA")
+                              doc="key/value heads of the reference model: 32 MHA, 8 GQA, 1 MQA")
     precision = param.Selector(default=D["precision"], objects=list(PRECISION_CHOICES),
                                doc="storage of the cached values")
     window = param.Selector(default=0 if D["window"] is None else D["window"],

@@ -7,9 +7,12 @@ from explainer.i18n import N_, UNITS, Translator, auto_unit
 from ..ui.components import Card, card_dicts
 from ..ui.question import question_labels
 from ..ui.stage import player_text
-from .model import (BATCH, CONTEXT, H2O_SHARE, H2O_SPEEDUP, KV_CHOICES, KWON_HI, KWON_LO, N_NEW,
+from .model import (BATCH, CONTEXT, H2O_FLEXGEN, H2O_SHARE, H2O_SPEEDUP, KV_CHOICES, KWON_HI,
+                    KWON_LO, N_NEW,
                     PRECISION_CHOICES, REF, WINDOW_CHOICES, HeadsQuestion, LiveRun,
                     LiveSetting, Paged, PoolFrame, Shrink)
+
+MISTRAL = presets.MODELS["mistral-7b"]          # v0.1: a sliding window in every layer
 
 # -- formatting -----------------------------------------------------------------------------
 
@@ -50,8 +53,10 @@ def span(window: int, tr: Translator) -> str:
 # -- the step and its parts -----------------------------------------------------------------
 
 def lead(tr: Translator) -> str:
-    return tr._("Fewer heads, fewer bits, fewer tokens, no waste: four ways to make the cache "
-                "smaller, first computed for a 7B model, then run for real on the live model.")
+    return tr._("Fewer heads, fewer bits, fewer tokens: three ways to make the cache smaller, "
+                "first computed for {model}. A fourth, paged memory, leaves the cache the same "
+                "size but stops reserving memory for tokens that never come. Then everything "
+                "runs for real on the live model.", model=REF.name)
 
 
 def part_titles(tr: Translator) -> list[str]:
@@ -125,9 +130,12 @@ def part_a_more(a: Shrink, tr: Translator) -> list[dict]:
 def part_a_heading(tr: Translator) -> tuple[str, str]:
     return (tr._("A. Fewer heads, fewer bits, fewer tokens: computed for {model}",
                  model=REF.name),
-            tr._("{b} sequences of {ctx} tokens each. Baseline: full multi-head attention "
-                 "({h} key/value heads), fp16, the whole context kept.",
-                 b=tr.int(BATCH), ctx=tr.int(CONTEXT), h=tr.int(REF.n_heads)))
+            tr._("{b} sequences of {ctx} tokens each ({model} handles up to {max}). Baseline: "
+                 "full multi-head attention with {h} key/value heads, one per query head as in "
+                 "Llama 2 7B, fp16, the whole context kept. {model} itself was trained with "
+                 "{own} key/value heads: the GQA setting.",
+                 b=tr.int(BATCH), ctx=tr.int(CONTEXT), model=REF.name,
+                 max=tr.int(REF.max_context), h=tr.int(REF.n_heads), own=tr.int(REF.n_kv_heads)))
 
 
 def heads_line(a: Shrink, tr: Translator) -> str:
@@ -213,20 +221,31 @@ def part_a_narration(a: Shrink, tr: Translator) -> list[str]:
              "sits in between: the query heads form a few groups, and each group shares "
              "one key/value head. Llama 2 70B uses 8 key/value heads for its 64 query "
              "heads; Llama 2 7B keeps full multi-head attention with 32."),
-        tr._("The number of key/value heads, like a sliding window (Mistral 7B attends "
-             "to the last {w} tokens), is an architecture choice made before or during "
-             "training: the model learns to work with it. A lower-precision cache (int8 "
-             "or less) is different: it can be switched on when serving an existing "
-             "model, at a small cost in accuracy.",
-             w=tr.int(presets.MODELS["mistral-7b"].window)),
+        tr._("The number of key/value heads, like a sliding window, is an architecture "
+             "choice: the model learns to work with it, so it is made before training or "
+             "followed by more training (Ainslie et al. 2023 turned multi-head checkpoints "
+             "into GQA with about 5% of their pre-training compute). Mistral 7B v0.1 "
+             "attends to the last {w} tokens in each layer, so its cache is a rolling buffer "
+             "of {w} tokens, while information can in theory still travel {w} × {L} = {reach} "
+             "tokens back, one window per layer; later versions dropped the window.",
+             w=tr.int(MISTRAL.window), reach=tr.int(MISTRAL.window * MISTRAL.n_layers),
+             L=tr.int(MISTRAL.n_layers)),
+        tr._("A lower-precision cache is different: it can be switched on when serving an "
+             "existing model. fp8 and int8 usually cost little accuracy; int4 often costs "
+             "more, because a few channels of the keys hold outliers. That is why KIVI (Liu "
+             "et al. 2024) and KVQuant (Hooper et al. 2024) quantize keys per channel, not per "
+             "token as this step and the live model do."),
         tr._("Tokens can also be dropped by importance rather than by age: H2O (Zhang "
              "et al. 2023) keeps the “heavy hitter” tokens that collect most of the "
              "attention, plus the most recent ones. With {share} heavy hitters it "
-             "reported up to {x} higher throughput.", share=tr.pct(H2O_SHARE),
-             x=tr.times(H2O_SPEEDUP, 0)),
+             "reported up to {x} higher throughput than DeepSpeed Zero-Inference and "
+             "Hugging Face Accelerate, and {y} higher than FlexGen, the strongest of the "
+             "three, on OPT-6.7B and OPT-30B with part of the model and cache offloaded "
+             "from the GPU.", share=tr.pct(H2O_SHARE), x=tr.times(H2O_SPEEDUP, 0),
+             y=tr.times(H2O_FLEXGEN, 0)),
         tr._("For scale: the baseline cache of {gb} is {r} times the {w} of the model's "
-             "fp16 weights.", gb=dec_bytes(a.baseline, tr), r=tr.num(a.baseline / a.weights, 1),
-             w=tr.bytes(a.weights, "GB", 1)),
+             "16-bit (bf16) weights.", gb=dec_bytes(a.baseline, tr),
+             r=tr.num(a.baseline / a.weights, 1), w=tr.bytes(a.weights, "GB", 1)),
     ]
 
 
@@ -242,10 +261,11 @@ def question(q: HeadsQuestion, tr: Translator) -> dict:
         options=[factor(f / 2, tr), factor(f, tr), factor(q.heads_from, tr)], correct=1,
         explain=tr._("The cache holds one key and one value vector per KV head, so its size "
                      "follows the number of KV heads: {a} ÷ {b} = {f}. At {p}, the {x} per "
-                     "token become {y}, the same as Llama 3 8B, which was trained with 8 KV "
-                     "heads.", a=tr.int(q.heads_from), b=tr.int(q.heads_to), f=tr.int(f),
-                     p=q.precision, x=bin_bytes(q.per_token_from, tr),
-                     y=bin_bytes(q.per_token_to, tr)),
+                     "token become {y}. {model} was trained with {b} KV heads, so this is its "
+                     "real cache; the baseline is what the same model would need with full "
+                     "multi-head attention.", a=tr.int(q.heads_from), b=tr.int(q.heads_to),
+                     f=tr.int(f), p=q.precision, x=bin_bytes(q.per_token_from, tr),
+                     y=bin_bytes(q.per_token_to, tr), model=REF.name),
         **question_labels(tr))
 
 
@@ -453,7 +473,7 @@ def pool_legend(tr: Translator) -> list[tuple[str, str]]:
 # == Part C ===================================================================================
 
 CARDS_C = (
-    Card("live_bytes", N_("Cache bytes at the end ({what})"), "measured"),
+    Card("live_bytes", N_("Bytes the cache stores at the end ({what})"), "measured"),
     Card("live_factor_base", N_("Smaller than the live model's MHA fp16 full cache"),
          "measured"),
     Card("live_top1", N_("Top-1 agreement with the exact cache"), "measured"),
@@ -485,7 +505,8 @@ def _what(r: LiveRun, tr: Translator) -> str:
 def live_cards(r: LiveRun | None, tr: Translator) -> list[dict]:
     if r is None:
         return []
-    labels = dict(live_bytes=tr._("Cache bytes at the end ({what})", what=_what(r, tr)))
+    labels = dict(live_bytes=tr._("Bytes the cache stores at the end ({what})",
+                                  what=_what(r, tr)))
     return card_dicts(CARDS_C, live_values(r, tr), tr, labels)
 
 
@@ -496,7 +517,8 @@ def live_more(r: LiveRun | None, tr: Translator) -> list[dict]:
 
 
 def live_mapping(s: LiveSetting, tr: Translator) -> list[str]:
-    """How the learner's 7B choices map onto the live run, in plain sentences."""
+    """How the learner's choices for the reference model map onto the live run, in plain
+    sentences."""
     P = len(s.ids)
     lines = [tr._("The live model has {q} query heads and was trained three times: as MHA, "
                   "GQA and MQA. {kind} runs its “{variant}” version, with {kv}.",
@@ -512,19 +534,26 @@ def live_mapping(s: LiveSetting, tr: Translator) -> list[str]:
             total=tr.int(P + N_NEW), W=tr.int(s.W)))
     else:
         lines.append(tr._("The live cache stores its keys and values in {p}.", p=s.kind))
+        if s.kind in ("int8", "int4"):
+            lines.append(tr._(
+                "With {p}, the bytes counted are what the cache has to store: the quantized "
+                "values and their fp16 scales. To compute with them, this simple implementation "
+                "also keeps every row dequantized to fp32, so the live process holds more "
+                "memory than the exact cache; an optimized kernel reads the quantized values "
+                "directly.", p=s.kind))
     lines.append(tr._(
         "Prompt: the first {P} tokens of a passage, then {n} generated tokens; the cache "
         "ends with {t} tokens (the last generated token is never fed back).",
         P=tr.int(P), n=tr.int(N_NEW), t=tr.int(P + N_NEW - 1)))
     lines.append(tr._(
-        "The GQA and MQA live models were trained separately: the number of key/value "
-        "heads is fixed before training. So compare their bytes, and judge each one's "
-        "output only against its own exact (fp32) cache."))
+        "The live MHA, GQA and MQA models were trained separately, each with its number of "
+        "key/value heads from the start. So compare their bytes, and judge each one's output "
+        "only against its own exact (fp32) cache."))
     return lines
 
 
 def live_setting_notices(s: LiveSetting, tr: Translator) -> list[str]:
-    """Where the live run cannot do exactly what the 7B setting says."""
+    """Where the live run cannot do exactly what the reference setting says."""
     precision = s.precision
     if s.window and precision != "fp16":
         return [tr._("The live sliding-window cache stores fp32 values, so the {p} choice is "
