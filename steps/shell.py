@@ -20,7 +20,7 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 
 from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
-from .ui.components import bound, notices_html, pane, render, stylesheet
+from .ui.components import bound, notices_html, pane, render, style_widgets, stylesheet
 from .ui.stage import Stage
 
 STEP_MODULES = {i: (f"steps.step{i}", f"Step{i}") for i in range(1, 7)}
@@ -187,6 +187,7 @@ class ExplainerApp(pn.viewable.Viewer):
                   (["present"] if st.present else [])
         self._layout = pn.Column(*parts, sizing_mode="stretch_width", css_classes=classes,
                                  max_width=None if st.present else 1200, margin=(0, 8))
+        style_widgets(self._layout)
         st.param.watch(self._step_changed, "step")
         st.param.watch(self._lang_changed, "lang")
         self._show_step()

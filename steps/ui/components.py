@@ -67,6 +67,16 @@ def pane(obj="", **kw) -> pn.pane.HTML:
     return pn.pane.HTML(obj, stylesheets=[stylesheet()], **kw)
 
 
+def style_widgets(layout) -> None:
+    """Give every Material widget in `layout` the app's stylesheet too, so that the one focus
+    ring (assets/app.css, `:focus-visible`) shows on every control, inside its shadow root."""
+    from panel_material_ui.base import MaterialComponent
+    sheet = stylesheet()
+    for widget in layout.select(MaterialComponent):
+        if sheet not in widget.stylesheets:
+            widget.stylesheets = [*widget.stylesheets, sheet]
+
+
 def bound(fn, *refs, **kw) -> pn.pane.HTML:
     """A pane whose HTML is `fn(*values of refs)`, re-rendered when any ref changes."""
     return pane(pn.bind(fn, *refs), **kw)

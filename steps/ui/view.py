@@ -5,7 +5,7 @@ import panel as pn
 import param
 
 from ..common import AppState, translator
-from .components import stylesheet
+from .components import style_widgets, stylesheet
 
 
 class StepView(pn.viewable.Viewer):
@@ -36,6 +36,7 @@ class StepView(pn.viewable.Viewer):
     def __panel__(self):
         if self._layout is None:          # built when first shown, not before
             self._layout = self.build()
+            style_widgets(self._layout)
             from .stage import Stage
             for part in vars(self).values():     # presenter keys reach the stepper
                 if isinstance(part, Stage):

@@ -1,0 +1,17 @@
+"""Step 2 — Wasted work: without a cache every generation step recomputes the keys and values
+of the whole prefix; with a cache each is computed once.
+
+model.py holds the numbers (the formula's per-step breakdown for every T of a prompt length,
+and the live model's measurement of the same counts), text.py the words, view.py binds them;
+the two grids are drawn and played in the browser over frames computed once."""
+
+
+def __getattr__(name):
+    # the view (Panel) is imported only when asked for: model and text stay importable alone
+    if name == "Step2":
+        from .view import Step2
+        return Step2
+    raise AttributeError(name)
+
+
+__all__ = ["Step2"]

@@ -1,0 +1,250 @@
+"""Step 2's words: the only place that translates. Pure functions of (numbers, Translator)."""
+from __future__ import annotations
+
+from explainer.i18n import N_, Translator
+
+from ..ui.components import Card, card_dicts
+from ..ui.question import question_labels
+from ..ui.stage import player_text
+from .model import FACTS, T_MAX, Counts, Measured, Measurement, Run, nice_ticks
+
+# at most four headline cards above the grids; the rest under “All numbers” (more=True)
+CARDS = (
+    Card("uncached", N_("K/V projections per layer, without a cache"), "computed", hidden=True),
+    Card("cached", N_("K/V projections per layer, with a cache"), "computed", hidden=True),
+    Card("ratio", N_("Work without a cache, relative to with one"), "computed", hidden=True),
+    Card("same_tokens", N_("Same tokens"), "measured"),
+    Card("recomputed", N_("K/V projections recomputed per layer, without a cache"), "computed",
+         hidden=True, more=True),
+    Card("measured_uncached", N_("Rows through K/V per layer, without a cache"), "measured",
+         hidden=True, more=True),
+    Card("measured_cached", N_("Rows through K/V per layer, with a cache"), "measured",
+         hidden=True, more=True),
+    Card("measured_uncached_all", N_("All {L} layers, without a cache"), "measured", hidden=True,
+         more=True),
+    Card("measured_cached_all", N_("All {L} layers, with a cache"), "measured", hidden=True,
+         more=True),
+    Card("time_uncached", N_("Wall time without a cache"), "measured", more=True),
+    Card("time_cached", N_("Wall time with a cache"), "measured", more=True),
+    Card("dlogit", N_("Largest |Δ logit|"), "measured", more=True),
+)
+
+PENDING, FAILED = "…", "–"          # a measured value not there yet / not available
+
+
+def question(P: int, T: int, tr: Translator) -> dict:
+    """Built from the state on screen (the deep link's P and T, or the sliders')."""
+    a = T * P + T * (T - 1) // 2
+    b = P + T - 1
+    options = [a]
+    for x in (b, T * P, T * (P + T), 2 * a, a + P + T, 3 * a + 1):
+        if x not in options and len(options) < 3:
+            options.append(x)
+    options.sort()
+    return dict(
+        key=("step2", P, T),
+        prompt=" ".join((
+            tr.n_("The prompt has {n} token.", "The prompt has {n} tokens.", P, n=tr.int(P)),
+            tr.n_("How many K/V projections per layer does generating {n} token need without "
+                  "a cache?",
+                  "How many K/V projections per layer does generating {n} tokens need without "
+                  "a cache?", T, n=tr.int(T)))),
+        options=[tr.int(x) for x in options], correct=options.index(a),
+        explain=tr._("Without a cache, generation step s computes all {P} + s − 1 positions: "
+                     "{T} × {P} + {T} × {T1} / 2 = {tp} + {tri} = {a}. With a cache it is "
+                     "{P} + {T} − 1 = {b}.", P=tr.int(P), T=tr.int(T), T1=tr.int(T - 1),
+                     tp=tr.int(T * P), tri=tr.int(T * (T - 1) // 2), a=tr.int(a), b=tr.int(b)),
+        **question_labels(tr))
+
+
+def grid_labels(tr: Translator) -> dict:
+    return {"new": tr._("computed new"), "recomputed": tr._("recomputed"),
+            "cached": tr._("read from cache")}
+
+
+def stage_text(tr: Translator) -> dict:
+    """The stage's fixed words: titles, axes, legend, and the labels under the grids."""
+    return dict(player_text(tr), figure=tr._("Keys and values computed at each generation step"),
+                uncached=tr._("Without a cache"), cached=tr._("With a cache"),
+                x=tr._("position →"), y=tr._("generation step"), legend=grid_labels(tr),
+                outputs=tr._("Does the cache change the output?"), prompt=tr._("Prompt:"))
+
+
+def caption(c: Counts, tr: Translator) -> str:
+    """What the newest row shows (numbers of one row, not the totals the question asks for)."""
+    if c.T == 1:
+        return tr.n_("Generation step 1 is the prefill: the key and value of the {n} prompt "
+                     "position are computed for the first time, with or without a cache.",
+                     "Generation step 1 is the prefill: the keys and values of the {n} prompt "
+                     "positions are computed for the first time, with or without a cache.",
+                     c.P, n=tr.int(c.P))
+    n = c.P + c.T - 2
+    return tr.n_("Generation step {s} feeds in one new token. Without a cache it also computes "
+                 "the key and value of the {n} earlier position again; with a cache it reads "
+                 "them back.",
+                 "Generation step {s} feeds in one new token. Without a cache it also computes "
+                 "the keys and values of the {n} earlier positions again; with a cache it reads "
+                 "them back.", n, s=tr.int(c.T), n=tr.int(n))
+
+
+def summary(c: Counts, tr: Translator, concealed: bool = False) -> str:
+    """The frame's totals in one sentence; `concealed`: the numbers as “?”."""
+    q = "?" if concealed else None
+    return tr.n_(
+        "Over {T} step: {a} projections against {b}, {r} times the work, in each of the live "
+        "model's {L} layers.",
+        "Over {T} steps: {a} projections against {b}, {r} times the work, in each of the live "
+        "model's {L} layers.",
+        c.T, T=tr.int(c.T), a=q or tr.int(c.uncached), b=q or tr.int(c.cached),
+        r=q or tr.num(c.ratio, 1), L=tr.int(FACTS["n_layers"]))
+
+
+def grid_captions(c: Counts, tr: Translator, concealed: bool = False) -> list[str]:
+    q = "?" if concealed else None
+    return [tr._("{a} K/V projections per layer, {w} of them recomputed.",
+                 a=q or tr.int(c.uncached), w=q or tr.int(c.recomputed)),
+            tr._("{b} K/V projections per layer; {w} times a stored key and value is read from "
+                 "the cache instead.", b=q or tr.int(c.cached), w=q or tr.int(c.recomputed))]
+
+
+def same_tokens(m: Measured, tr: Translator) -> str:
+    return tr._("yes") if m.same else tr._("no")
+
+
+def verdict(m: Measured, tr: Translator) -> str:
+    d = tr.sig(m.dlogit, 2)
+    if m.same:
+        return tr._("The cache does not change the result: both runs chose the same tokens, and "
+                    "their logits differ by at most {d}, float rounding.", d=d)
+    return tr._("The two runs chose different tokens here; their logits differ by up to {d}.",
+                d=d)
+
+
+def matches(c: Counts, m: Measured) -> bool:
+    return m.rows_uncached == c.uncached and m.rows_cached == c.cached
+
+
+def live_notices(c: Counts, m: Measured | None, status: str, error: str,
+                 tr: Translator) -> list[str]:
+    if status == "failed":
+        return [tr._("The live model could not run: {error}", error=error)]
+    if m is None:
+        return [tr._("The live model is generating {n} tokens after this prompt, with and "
+                     "without a cache; the measured numbers appear in a moment.",
+                     n=tr.int(T_MAX))]
+    if not matches(c, m):
+        return [tr._("The counts measured in the live model differ from the formulas ({a} and "
+                     "{b}).", a=tr.int(c.uncached), b=tr.int(c.cached))]
+    return []
+
+
+def values(c: Counts, m: Measured | None, status: str, tr: Translator) -> dict:
+    """{card key: formatted value} of one frame, headline and “All numbers” alike."""
+    wait = FAILED if status == "failed" else PENDING
+    v = dict(uncached=tr.int(c.uncached), cached=tr.int(c.cached), ratio=tr.times(c.ratio, 1),
+             recomputed=tr.int(c.recomputed))
+    if m is None:
+        v.update({k: wait for k in ("same_tokens", "measured_uncached", "measured_cached",
+                                    "measured_uncached_all", "measured_cached_all",
+                                    "time_uncached", "time_cached", "dlogit")})
+    else:
+        v.update(same_tokens=same_tokens(m, tr), measured_uncached=tr.int(m.rows_uncached),
+                 measured_cached=tr.int(m.rows_cached),
+                 measured_uncached_all=tr.int(m.rows_uncached_all),
+                 measured_cached_all=tr.int(m.rows_cached_all),
+                 time_uncached=tr.seconds(m.time_uncached), time_cached=tr.seconds(m.time_cached),
+                 dlogit=tr.sig(m.dlogit, 2))
+    return v
+
+
+def card_labels(tr: Translator) -> dict:
+    """The labels with a number in them."""
+    L = tr.int(FACTS["n_layers"])
+    return {"measured_uncached_all": tr._("All {L} layers, without a cache", L=L),
+            "measured_cached_all": tr._("All {L} layers, with a cache", L=L)}
+
+
+def frame(c: Counts, meas: Measurement | None, status: str, error: str,
+          tr: Translator) -> dict:
+    """One frame (T tokens): words and numbers for the browser's player."""
+    m = meas.at(c.T) if meas is not None else None
+    v = values(c, m, status, tr)
+    cap = caption(c, tr)
+    outputs = None
+    if m is not None:
+        outputs = dict(prompt=meas.prompt_text, texts=[m.text_uncached, m.text_cached],
+                       verdict=verdict(m, tr))
+    return dict(
+        pos=tr._("Generated tokens: {i} of {n}", i=tr.int(c.T), n=tr.int(T_MAX)),
+        say=cap, caption=cap,
+        desc=tr._("Two grids: one row per generation step ({n}), one column per position "
+                  "({w}). Without a cache every row is filled: the earlier positions are "
+                  "recomputed. With a cache each row computes only its new cells; the earlier "
+                  "positions are read from the cache, drawn faint.",
+                  n=tr.int(c.T), w=tr.int(c.width)),
+        cards=card_dicts(CARDS, v, tr, labels=card_labels(tr)),
+        table=dict(head=[tr._("generation step"), tr._("computed new"), tr._("recomputed"),
+                         tr._("read from cache")],
+                   rows=[[tr.int(w.step), tr.int(w.new), tr.int(w.recomputed), tr.int(w.cached)]
+                         for w in c.rows]),
+        fig=dict(P=c.P, T=c.T, rows=[[w.context, w.new, w.recomputed] for w in c.rows],
+                 xt=[[x, tr.int(x)] for x in nice_ticks(1, c.width)],
+                 yt=[[y, tr.int(y)] for y in nice_ticks(1, c.T)]),
+        more=dict(
+            summary=[summary(c, tr), summary(c, tr, concealed=True)],
+            captions=[[a, b] for a, b in zip(grid_captions(c, tr),
+                                             grid_captions(c, tr, concealed=True))],
+            notices=live_notices(c, m, status, error, tr),
+            outputs=outputs))
+
+
+def frames(run: Run, meas: Measurement | None, status: str, error: str,
+           tr: Translator) -> list[dict]:
+    """Every frame of the current P. `meas` is used only when it is the measurement of this
+    prompt (the view passes None while a new one is pending)."""
+    if meas is not None and meas.P != run.P:
+        meas = None
+    return [frame(c, meas, status, error, tr) for c in run.frames]
+
+
+def lead(tr: Translator) -> str:
+    return tr._("Without a cache, every step recomputes the keys and values of the whole text so "
+                "far. With a cache, each one is computed once.")
+
+
+def narration(tr: Translator) -> list[str]:
+    return [
+        tr._("Look at the two grids: each row is one generation step, each cell one position "
+             "whose key and value that step needs. Press Play, or Step forward (the “.” key), "
+             "to generate one more token; the T slider jumps to any length, and the P slider "
+             "sets the prompt length."),
+        tr._("A K/V projection is one position passing through one layer's key and value "
+             "weights (x·W_K and x·W_V, all heads at once). Without a cache, the earlier "
+             "positions also pass through every other weight matrix of the layer again, so the "
+             "same ratio holds for the whole network."),
+        tr._("Without a cache, generation step s feeds the whole text through the model again "
+             "and recomputes the keys and values of all P + s − 1 positions, although only the "
+             "newest position is new. Over T steps that adds up to T·P + T(T−1)/2 projections "
+             "per layer."),
+        tr._("With a cache, the key and value of each position are computed once and kept: "
+             "P + T − 1 projections per layer. The waste grows with the square of the length: "
+             "for long outputs, twice the tokens means about four times the recomputation."),
+        tr._("What the cache does not save: it removes the recomputation of the earlier "
+             "positions through the whole network, not the growing cost of attention. Each new "
+             "query still reads every cached key, so each step still costs a little more than "
+             "the one before."),
+    ]
+
+
+def facts(tr: Translator) -> list[str]:
+    f = FACTS
+    return [tr._("Live model: {layers} layers, {heads} attention heads, {kv} key/value heads "
+                 "of {d} dimensions each, running on {device}.",
+                 layers=tr.int(f["n_layers"]), heads=tr.int(f["n_heads"]),
+                 kv=tr.int(f["n_kv_heads"]), d=tr.int(f["head_dim"]), device=f["device"]),
+            tr._("The wall times are real but small and noisy: in a model this tiny, the fixed "
+                 "cost of every step weighs heavily next to the arithmetic.")]
+
+
+def slider_labels(tr: Translator) -> dict:
+    return {"tokens": tr._("Tokens generated (T)"), "prompt": tr._("Prompt length in tokens (P)")}
