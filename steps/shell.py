@@ -80,15 +80,18 @@ class KeyNav(pn.custom.JSComponent):
       // embedded in a course page: tell the parent our height whenever it changes
       let ro = null, last = 0;
       if (model.embed && window.parent !== window) {
-        const post = () => {
-          const hgt = Math.ceil(document.documentElement.getBoundingClientRect().height);
+        const main = document.querySelector("main") || document.body;
+        const post = () => {   // the content's height, not the frame's (html is 100% tall)
+          const box = main.getBoundingClientRect();
+          const hgt = Math.ceil(box.top + window.scrollY + main.scrollHeight + 16);
           if (hgt && hgt !== last) {
             last = hgt;
             window.parent.postMessage({ type: "kv-explainer:height", height: hgt }, "*");
           }
         };
         ro = new ResizeObserver(post);
-        ro.observe(document.body);
+        ro.observe(main);
+        for (const child of main.children) ro.observe(child);
         post();
       }
       model.on("remove", () => {

@@ -124,16 +124,22 @@ def test_narrow_screen_has_no_horizontal_scroll(app, page):
     assert wide <= 380
 
 
-def test_play_sends_nothing(app):
+def test_play_sends_nothing(app, page):
     """Play moves through frames the server sent at once: no websocket frame per Play frame."""
-    page = app("?step=1")
-    received = []
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
+    received, sockets = [], []
+
+    def watch(ws):
+        sockets.append(ws)
+        ws.on("framereceived", lambda f: received.append(f))
+    page.on("websocket", watch)                 # before the page opens its websocket
+    app("?step=1")
     expect(metric(page, "seq_len")).to_have_text("5")
-    time.sleep(1.0)
+    page.wait_for_timeout(1500)
+    assert sockets and received, "the page's websocket was not observed"
     before = len(received)
     page.locator(".player-play button").click()
     expect(metric(page, "seq_len")).to_have_text("9", timeout=10_000)
+    page.wait_for_timeout(200)                  # events are delivered between waits
     during = len(received) - before
     assert during == 0, f"the server sent {during} websocket frames while playing"
     page.locator(".player-play button").click()          # Pause: now the server hears it
