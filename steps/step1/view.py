@@ -9,8 +9,10 @@ from explainer.prompts import PROMPTS
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, link, sync, tr_of, two_columns
+from ..ui.view import StepView, link, shared, sync, tr_of, two_columns
 from . import text
+
+FRAMES = shared(text.frames)    # built once per process, for every session
 from .model import MAX_CHARS, Step1Model
 
 
@@ -101,7 +103,7 @@ class Step1(StepView):
         self.question = Question(content=pn.bind(
             lambda run, l: text.question(run.prompt_len, tr(l)), m.param.run, lang))
         self.stage = ArcStage(
-            frames=pn.bind(lambda run, l: text.frames(run, tr(l)), m.param.run, lang),
+            frames=pn.bind(lambda run, l: FRAMES(run, tr(l)), m.param.run, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
             frame=m.frame, interval=900, concealed=not self.question.revealed,
             on_nav=getattr(self.app, "navigate", None))

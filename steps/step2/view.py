@@ -12,9 +12,11 @@ from ..live import JOBS, LiveValue, served_doc
 from ..ui.components import bound, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, sync, tr_of, two_columns
+from ..ui.view import StepView, shared, sync, tr_of, two_columns
 from . import model as mdl
 from . import text
+
+FRAMES = shared(text.frames)    # built once per process, for every session
 from .model import Step2Model
 
 
@@ -134,7 +136,7 @@ class Step2(StepView):
         tr = lambda l: tr_of(l)  # noqa: E731
 
         sliders = [pmui.IntSlider.from_param(
-            m.param[name], sizing_mode="stretch_width", min_width=220,
+            m.param[name], description="", sizing_mode="stretch_width", min_width=220,
             label=pn.bind(lambda l, name=name: text.slider_labels(tr(l))[name], lang))
             for name in ("tokens", "prompt")]
 
@@ -157,7 +159,7 @@ class Step2(StepView):
         self.question = Question(content=pn.bind(content, m.param.prompt, m.param.tokens, lang))
 
         self.stage = GridStage(
-            frames=pn.bind(lambda s: text.frames(s[0], s[1], s[2], s[3], tr(s[4])),
+            frames=pn.bind(lambda s: FRAMES(s[0], s[1], s[2], s[3], tr(s[4])),
                            self.shown.param.state),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
             frame=m.frame, interval=700, concealed=not self.question.revealed,

@@ -9,8 +9,10 @@ from explainer.prompts import PROMPTS
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, link, sync, tr_of, two_columns
+from ..ui.view import StepView, link, shared, sync, tr_of, two_columns
 from . import text
+
+FRAMES = shared(text.frames)    # built once per process, for every session
 from .model import N_EXAMPLES, Step3Model
 
 
@@ -122,7 +124,7 @@ class Step3(StepView):
             lambda run, l: text.question(run.prompt_len, tr(l)), m.param.run, lang))
         revealed = self.question.param.revealed
         self.stage = CacheStage(
-            frames=pn.bind(lambda run, l, r: text.frames(run, tr(l), r), m.param.run, lang,
+            frames=pn.bind(lambda run, l, r: FRAMES(run, tr(l), r), m.param.run, lang,
                            revealed),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
             frame=m.frame, interval=1100, concealed=not self.question.revealed,

@@ -16,8 +16,10 @@ from ..ui.components import (bound, legend_html, metrics_html, notices_html, par
                              stylesheet)
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, link, sync, tr_of, two_columns
+from ..ui.view import StepView, link, shared, sync, tr_of, two_columns
 from . import text
+
+FRAMES = shared(text.paged_frames)    # built once per process, for every session
 from .model import PARTS, Step6Model, prefetch
 
 # the step's own templates (an SVG bar chart, the head groups, the two continuations); they
@@ -227,7 +229,7 @@ class Step6(StepView):
         tr = lambda l: tr_of(l)  # noqa: E731
         paged = m.paged
         self.pool = PoolStage(
-            frames=pn.bind(lambda p, l: text.paged_frames(p, tr(l)), paged.param.value, lang),
+            frames=pn.bind(lambda p, l: FRAMES(p, tr(l)), paged.param.value, lang),
             text=pn.bind(lambda l: text.pool_stage_text(tr(l)), lang),
             frame=m.frame, interval=1100, on_nav=getattr(self.app, "navigate", None))
         sync(self.pool, "frame", m, "frame")

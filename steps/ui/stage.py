@@ -26,10 +26,13 @@ Everything is written with textContent and setAttribute: data never reaches inne
 """
 from __future__ import annotations
 
+import json
+
 import param
 import panel as pn
 
 from .components import stylesheet
+from .shared import shared
 
 PLAYER_JS = r"""
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -58,6 +61,26 @@ function icon(name) {
 const SKIP = ["INPUT", "TEXTAREA", "SELECT", "BUTTON", "A", "SUMMARY"];
 const SKIP_ROLES = ["slider", "radio", "tab", "combobox", "listbox", "option", "menuitem",
                     "spinbutton", "textbox", "button"];
+
+function unpack(packed) {
+  if (!packed || !packed.length || !packed[0] || !packed[0]["$strings"]) return packed || [];
+  const S = packed[0]["$strings"], O = packed[0]["$objects"] || [], memo = [];
+  const sub = (x) => {
+    if (typeof x === "string") {
+      if (x.startsWith("\u00a7")) return S[parseInt(x.slice(1), 36)];
+      if (x.startsWith("\u00b6")) {
+        const k = parseInt(x.slice(1), 36);
+        if (memo[k] === undefined) memo[k] = sub(O[k]);
+        return memo[k];
+      }
+      return x;
+    }
+    if (Array.isArray(x)) return x.map(sub);
+    if (x && typeof x === "object") { const o = {}; for (const k in x) o[k] = sub(x[k]); return o; }
+    return x;
+  };
+  return packed.slice(1).map(sub);
+}
 
 /*DRAW*/
 
@@ -103,7 +126,8 @@ export function render({ model, el }) {
   let i = model.frame;
   let timer = null;
 
-  const count = () => (model.frames || []).length;
+  let F = unpack(model.frames);          // the frames, unpacked once per change
+  const count = () => F.length;
   const clamp = (k) => Math.max(0, Math.min(count() - 1, k));
 
   function fillCards(list) {
@@ -150,7 +174,7 @@ export function render({ model, el }) {
     root.classList.toggle("concealed", !!model.concealed);
     if (!n) return;
     i = clamp(i);
-    const f = model.frames[i];
+    const f = F[i];
     bBack.disabled = i <= 0;
     bNext.disabled = i >= n - 1;
     pos.textContent = f.pos || "";
@@ -170,7 +194,7 @@ export function render({ model, el }) {
     }
   }
   function announce() {
-    const f = (model.frames || [])[i];
+    const f = F[i];
     if (f) say.textContent = [f.pos, f.say].filter(Boolean).join(". ");
   }
   function sync() { if (model.frame !== i) model.frame = i; }
@@ -221,7 +245,7 @@ export function render({ model, el }) {
 
   // a control changed the frames (a slider, the language): show them and, unless playing,
   // say what changed in the live region
-  model.on("frames", () => { show(); if (!timer) announce(); });
+  model.on("frames", () => { F = unpack(model.frames); show(); if (!timer) announce(); });
   model.on("text", () => show());
   model.on("concealed", () => show());
   model.on("frame", () => {
@@ -232,6 +256,73 @@ export function render({ model, el }) {
   return root;
 }
 """
+
+
+SIGIL = "\u00a7"          # a packed string: SIGIL + its index (base 36) in the string table
+OBJ = "\u00b6"            # a packed list or dict: OBJ + its index in the object table
+
+
+def pack(frames: list) -> list:
+    """Frames as sent: every string that occurs more than once (card labels, names) and every
+    list or dict that occurs more than once (a table row, a grid row, a card) is sent once, in
+    tables at the head of the list, and referenced by SIGIL/OBJ + index. Frames repeat most of
+    what they hold, so this is most of their size; the browser unpacks them once per change
+    (`unpack` in PLAYER_JS)."""
+    strings: dict[str, int] = {}
+    canon: dict[int, str] = {}
+    objects: dict[str, int] = {}
+
+    def count(x) -> str:
+        if isinstance(x, str):
+            strings[x] = strings.get(x, 0) + 1
+            return json.dumps(x, ensure_ascii=False)
+        if isinstance(x, dict):
+            c = "{" + ",".join(f"{json.dumps(k)}:{count(v)}" for k, v in x.items()) + "}"
+        elif isinstance(x, (list, tuple)):
+            c = "[" + ",".join(count(v) for v in x) + "]"
+        else:
+            return json.dumps(x)
+        canon[id(x)] = c
+        objects[c] = objects.get(c, 0) + 1
+        return c
+    for f in frames:
+        count(f)
+    stable = [t for t, n in strings.items()
+              if (n > 1 and len(t) > 4) or t.startswith((SIGIL, OBJ))]
+    sref = {t: SIGIL + _base36(i) for i, t in enumerate(stable)}
+    otable: list = []
+    oref: dict[str, str] = {}
+
+    def sub(x, top: bool = False):
+        if isinstance(x, str):
+            return sref.get(x, x)
+        if not isinstance(x, (dict, list, tuple)):
+            return x
+        c = canon[id(x)]
+        if not top and objects[c] > 1 and len(c) >= 16:
+            if c not in oref:
+                oref[c] = OBJ + _base36(len(otable))
+                otable.append(None)
+                otable[int(oref[c][1:], 36)] = sub(x, top=True)
+            return oref[c]
+        if isinstance(x, dict):
+            return {k: sub(v) for k, v in x.items()}
+        return [sub(v) for v in x]
+    body = [sub(f, top=True) for f in frames]
+    return [{"$strings": stable, "$objects": otable}] + body
+
+
+def _base36(i: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        i, r = divmod(i, 36)
+        out = digits[r] + out
+        if not i:
+            return out
+
+
+_packed = shared(pack, maxsize=128)     # once per frames object, for every session showing it
 
 
 class Stage(pn.custom.JSComponent):
@@ -257,6 +348,12 @@ class Stage(pn.custom.JSComponent):
         params.setdefault("sizing_mode", "stretch_width")
         super().__init__(**params)
         self._on_nav = on_nav
+
+    def _process_param_change(self, params):
+        params = super()._process_param_change(params)
+        if "frames" in params:
+            params["frames"] = _packed(params["frames"])
+        return params
 
     def _handle_msg(self, msg):
         if self._on_nav is not None and msg in ("next-step", "previous-step"):

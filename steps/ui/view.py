@@ -6,6 +6,7 @@ import param
 
 from ..common import AppState, translator
 from .components import style_widgets, stylesheet
+from .shared import shared  # noqa: F401  (the views' one import of the kit)
 
 
 class StepView(pn.viewable.Viewer):
