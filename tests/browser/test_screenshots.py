@@ -29,3 +29,20 @@ def test_screenshot_narrow(app, page):
         page.wait_for_timeout(1500)
         page.screenshot(path=str(ARTIFACTS / "screens" / f"step{step}-pl-360.png"),
                         full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "id", "pl", "nl"])
+def test_screenshot_key_ideas(app, lang):
+    page = app(f"?step=end&lang={lang}")
+    expect(page.locator(".takeaways li")).to_have_count(6)
+    page.screenshot(path=str(ARTIFACTS / "screens" / f"end-{lang}.png"), full_page=True)
+
+
+def test_screenshot_presenter(app, page):
+    """Presenter mode as a projector shows it: 1280×720, the first screen only."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    for step in (1, 2, 3, 4, 5, 6):
+        app(f"?step={step}&present=1")
+        expect(metric(page, FIRST_METRIC[step])).to_be_visible()
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(ARTIFACTS / "screens" / f"step{step}-present.png"))
