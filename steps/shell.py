@@ -113,6 +113,48 @@ class KeyNav(pn.custom.JSComponent):
             self._on_nav(msg)
 
 
+class StepNav(pn.custom.JSComponent):
+    """The numbered steps as a list of buttons: every step is in the Tab order, the current
+    one is marked (`aria-current="step"`), and a click moves there (no page reload)."""
+
+    items = param.List(default=[], doc="the step titles, translated")
+    active = param.Integer(default=0, doc="index of the current step")
+    label = param.String(default="", doc="the navigation's accessible name")
+
+    _esm = """
+    export function render({ model }) {
+      const nav = document.createElement("nav");
+      nav.className = "stepnav";
+      const ol = document.createElement("ol");
+      nav.appendChild(ol);
+      const draw = () => {
+        nav.setAttribute("aria-label", model.label);
+        ol.replaceChildren();
+        model.items.forEach((title, k) => {
+          const li = document.createElement("li");
+          const b = document.createElement("button");
+          b.type = "button";
+          if (k === model.active) b.setAttribute("aria-current", "step");
+          const num = document.createElement("span");
+          num.className = "stepnav-num";
+          num.setAttribute("aria-hidden", "true");
+          num.textContent = String(k + 1);
+          const t = document.createElement("span");
+          t.className = "stepnav-title";
+          t.textContent = title;
+          b.append(num, t);
+          b.addEventListener("click", () => { model.active = k; });
+          li.appendChild(b);
+          ol.appendChild(li);
+        });
+      };
+      draw();
+      model.on(["items", "active", "label"], draw);
+      return nav;
+    }
+    """
+
+
 def controls_of(view):
     """The Parameterized that holds a step's URL controls: its view-model."""
     return getattr(view, "model", view)
@@ -169,9 +211,8 @@ class ExplainerApp(pn.viewable.Viewer):
                                      value=st.lang, width=200,
                                      label=pn.bind(lambda l: self.tr_(l, "Language"), lang))
             self._lang.param.watch(lambda e: setattr(self.state, "lang", e.new), "value")
-            self._stepper = pmui.StepperMenu(items=[], active=st.step - 1, non_linear=True,
-                                             sizing_mode="stretch_width",
-                                             styles={"overflow-x": "auto", "max-width": "100%"})
+            self._stepper = StepNav(active=st.step - 1, sizing_mode="stretch_width",
+                                    stylesheets=[stylesheet()])
             self._stepper.param.watch(self._stepper_moved, "active")
             self._prev = pmui.Button(icon="arrow_back", variant="outlined")
             self._next = pmui.Button(icon="arrow_forward", color="primary", variant="contained")
@@ -320,7 +361,7 @@ class ExplainerApp(pn.viewable.Viewer):
         self._keys.param.update(lang=self.state.lang, title=f"{title} · {self.step_title(t, n)}")
         if not self.state.embed:
             self._stepper.param.update(items=[t._(s) for s in STEP_TITLES] + [t._(END_TITLE)],
-                                       active=n - 1)
+                                       active=n - 1, label=t._("Steps"))
             self._prev.param.update(label=t._("Previous"), disabled=n == 1)
             self._next.param.update(label=t._("Next"), disabled=n == END)
         self._heading.object = self._heading_html(t, n)

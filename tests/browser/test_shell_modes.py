@@ -117,3 +117,17 @@ def test_no_sideways_scroll_at_320px(app, page, query):
     app(query)
     page.wait_for_timeout(1500)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+
+
+def test_stepper_every_step_is_a_button_and_marks_the_current(app):
+    page = app("?step=3")
+    buttons = page.locator("nav.stepnav button")
+    expect(buttons).to_have_count(7)
+    expect(page.locator('nav.stepnav button[aria-current="step"]')).to_contain_text("3")
+    buttons.nth(4).click()
+    expect(page.locator("h2").first).to_contain_text("Step 5 of 6")
+    expect(page.locator('nav.stepnav button[aria-current="step"]')).to_contain_text("5")
+    page.wait_for_function("() => location.search.includes('step=5')")
+    buttons.nth(1).focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("h2").first).to_contain_text("Step 2 of 6")
