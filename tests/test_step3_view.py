@@ -25,14 +25,14 @@ def test_the_view_builds_and_binds():
     view.stage.frame = 6                                 # the browser stopped at frame 6
     assert view.model.frame == 6
     run = view.model.run
-    view.model.param.update(layer=1, head=1)
+    view.model.param.update(layer=1, head=2)
     assert view.model.run is not run and view.stage.frames[0]["fig"]["weights"][-1] > 0.99
     app.lang = "pl"
     assert view.model.lang == "pl"
     assert view.stage.frames[0]["cards"][0]["value"] == "3"
     assert view.question.content["options"] == ["3", "6", "12"]
     assert not view.question.revealed                   # a new prompt length: asked again
-    assert view.url_state() == {"example": 0, "frame": 6, "layer": 1, "head": 1}
+    assert view.url_state() == {"example": 0, "frame": 6, "layer": 1, "head": 2}
 
 
 def test_deep_links_are_one_based_and_old_zero_links_fall_back():
@@ -41,6 +41,6 @@ def test_deep_links_are_one_based_and_old_zero_links_fall_back():
     assert (m.layer, m.head, m.frame) == (2, 4, 3)
     old = ExplainerApp(query={"step": ["3"], "layer": ["0"], "head": ["0"]})
     m = old.steps[3].model
-    assert (m.layer, m.head) == (4, 3)                  # the default, with a notice
+    assert (m.layer, m.head) == (3, 1)                  # the default, with a notice
     assert len(old.notices) == 2
-    assert "layer=4" in old.url_query() and "head=3" in old.url_query()
+    assert "layer=3" in old.url_query() and "head=1" in old.url_query()

@@ -10,9 +10,10 @@ URL values (`example`, `frame`, `layer`, `head`): `layer` and `head` are 1-based
 step 1 (“Layer 1” is `layer=1`). Before this version they were 0-based, with layer=0&head=0
 as the default: such a link now gets the shell's “not valid here” notice and the default
 head below, and a link with 1..3 shows the layer/head of that number as the menus name it.
-The default is layer 4, head 3 (1-based): a head whose attention spreads over the prompt in
-every language's default prompt (en 6/16/29/21/28 %, id 24/48/21/7 %, pl 36/2/62 %,
-nl 1/4/21/35/39 % after the prefill), where layer 1, head 1 puts 100 % on the newest token.
+The default is layer 3, head 1 (1-based): a head whose attention spreads over the prompt in
+every language's default prompt (en 56/18/2/9/14 %, id 53/0/40/6 %, pl 31/59/10 %,
+nl 9/11/23/35/23 % after the prefill), where layer 1, head 2 puts 99 % or more on the newest
+token.
 """
 from __future__ import annotations
 
@@ -32,7 +33,8 @@ N_NEW = 12                      # tokens generated: the prefill gives one, then 
 LAST_FRAME = N_NEW - 1          # frame 0 = after the prefill, frame f = after decode step f
 FACTS = rt.model_facts(VARIANT)
 N_EXAMPLES = min(len(p) for p in PROMPTS.values())
-DEFAULT_LAYER, DEFAULT_HEAD = 4, 3      # 1-based: a head with spread attention
+DEFAULT_LAYER, DEFAULT_HEAD = 3, 1      # 1-based: a head with spread attention
+SELF_LAYER, SELF_HEAD = 1, 2            # 1-based: a head that reads only the newest token
 QUESTION_STEPS = 3              # the question asks about the cache after 3 decode steps
 
 

@@ -6,7 +6,7 @@ from explainer.i18n import N_, Translator
 from ..ui.components import Card, card_dicts
 from ..ui.question import question_labels
 from ..ui.stage import player_text
-from .model import DEFAULT_HEAD, DEFAULT_LAYER, FACTS, QUESTION_STEPS, Frame, Run
+from .model import DEFAULT_HEAD, DEFAULT_LAYER, FACTS, SELF_HEAD, SELF_LAYER, QUESTION_STEPS, Frame, Run
 
 # at most four headline cards; the rest under “All numbers” (more=True)
 CARDS = (
@@ -193,9 +193,10 @@ def narration(tr: Translator) -> list[str]:
              "rows added up with those weights. Keys are cached so that each new query can "
              "score them, values so that it can mix them."),
         tr._("Layer {l}, head {h} (the default) spreads its weight over several tokens; other "
-             "heads put almost all of it on one token (try layer 1, head 1). The cache keeps "
-             "every row either way: no one knows in advance which keys a later query will "
-             "need.", l=tr.int(DEFAULT_LAYER), h=tr.int(DEFAULT_HEAD)),
+             "heads put almost all of it on one token (try layer {sl}, head {sh}). The cache "
+             "keeps every row either way: no one knows in advance which keys a later query "
+             "will need.", l=tr.int(DEFAULT_LAYER), h=tr.int(DEFAULT_HEAD),
+             sl=tr.int(SELF_LAYER), sh=tr.int(SELF_HEAD)),
     ]
 
 

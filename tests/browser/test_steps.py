@@ -28,7 +28,7 @@ def test_step2_reference_figures_and_slider(app):
     expect(metric(page, "uncached")).to_have_text("200")
     expect(metric(page, "cached")).to_have_text("20")
     expect(metric(page, "ratio")).to_have_text("10.0×")
-    expect(metric(page, "measured_uncached")).to_have_text("200", timeout=120_000)
+    expect(metric(page, "measured_uncached")).to_have_text("200", timeout=180_000)
     expect(metric(page, "measured_cached")).to_have_text("20")
     expect(metric(page, "same_tokens")).to_have_text(re.compile("yes"))
     expect(page.locator(".grids-svg .grid-u .cell")).to_have_count(200)
@@ -125,14 +125,15 @@ def test_step2_play_sends_nothing(app, page):
     assert received, "the websocket was not watched"
     quiet_since, seen = time.monotonic(), len(received)     # let the page finish loading
     while time.monotonic() - quiet_since < 2.0:
-        time.sleep(0.25)
+        page.wait_for_timeout(250)                           # (events arrive while waiting)
         if len(received) != seen:
             quiet_since, seen = time.monotonic(), len(received)
     before = len(received)
     page.locator(".player-play button").click()
     expect(pos(page)).to_have_text("Generated tokens: 14 of 64", timeout=10_000)
-    during = len(received) - before
-    assert during == 0, f"the server sent {during} websocket frames while playing"
+    during = received[before:]
+    assert during == [], f"the server sent {len(during)} websocket frames while playing: " + \
+        " | ".join(str(f)[:160] for f in during[:3])
     page.locator(".player-play button").click()          # Pause: now the server hears it
     page.wait_for_function("() => +new URLSearchParams(location.search).get('tokens') >= 14")
 
@@ -185,18 +186,18 @@ def test_step3_answer_is_concealed_until_answered(app):
 
 
 def test_step3_output_row_and_one_based_deep_link(app):
-    page = app("?step=3&layer=1&head=1")
+    page = app("?step=3&layer=1&head=2")
     expect(page.locator(".cache-svg .out-row")).to_have_count(1)
     expect(page.locator(".cache-svg .out-cell")).to_have_count(32)
     expect(page.locator(".cache-svg .out-label")).to_contain_text("softmax(q·Kᵀ/√d)·V")
-    # layer 1, head 1 puts everything on the newest token; the default head spreads it
+    # layer 1, head 2 puts everything on the newest token; the default head spreads it
     expect(page.locator(".cache-svg .attn-pct").last).to_have_text("100%")
-    wait_url(page, "layer=1")
+    wait_url(page, "head=2")
     page = app("?step=3")
     pcts = [t.strip() for t in page.locator(".cache-svg .attn-pct").all_text_contents()]
-    assert pcts == ["6%", "16%", "29%", "21%", "28%"]
-    wait_url(page, "layer=4")
-    wait_url(page, "head=3")
+    assert pcts == ["56%", "18%", "2%", "9%", "14%"]
+    wait_url(page, "layer=3")
+    wait_url(page, "head=1")
 
 
 def test_step3_play_sends_nothing(app):
@@ -254,6 +255,47 @@ def test_step4_answer_is_concealed_until_answered(app):
     expect(metric(page, "prefill_bound")).to_have_text("memory-bound")
     expect(page.locator(".roof-svg .mem-region")).to_have_count(1)
     expect(page.locator(".roof-svg .region")).to_have_count(2)
+
+
+def test_step4_batch_moves_the_decode_point_and_draws_its_curve(app):
+    page = app("?step=4&gpu=h100&batch=64")
+    expect(metric(page, "decode_intensity")).to_have_text("22")     # 64 × 2N ÷ (W + 64 C)
+    expect(metric(page, "batch")).to_have_text("64")                 # under All numbers
+    expect(metric(page, "intensity_ceiling")).to_have_text("33.5")
+    expect(metric(page, "gains_stop")).to_have_text("302 sequences")
+    assert [t.strip() for t in page.locator(".roof-svg .pt-label").all_text_contents()] == [
+        "prefill", "decode, batch 64"]
+    expect(page.locator(".roof-svg .pt")).to_have_count(2)
+    expect(page.locator(".roof-svg .trail")).to_have_count(47)      # batch 1 .. 256
+    expect(page.locator(".roof-svg .ceiling-line")).to_have_count(1)
+    expect(page.locator(".batch-svg .bcurve")).to_have_count(3)     # FLOP/byte, tokens/s, time
+    expect(page.locator(".batch-svg .bnow")).to_have_count(3)
+    expect(page.locator(".batch-svg .mark-fits")).to_have_count(3)  # 180 fit in 80 GiB
+    decode = page.locator(".roof-svg .pt-decode")
+    dot = page.locator(".batch-svg .bnow").first
+    before, bx = decode.get_attribute("cx"), dot.get_attribute("cx")
+    nudge_slider(page, 2, "ArrowRight", 3)                  # the batch up
+    expect(metric(page, "batch")).to_have_text("67")
+    expect(decode).not_to_have_attribute("cx", before)      # the decode point moved ...
+    expect(dot).not_to_have_attribute("cx", bx)             # ... and the batch marker
+    wait_url(page, "batch=67")
+    reveal(page)
+    expect(page.locator(".narration").first).to_contain_text(
+        "Batching shares the weight reads, not the cache reads")
+    expect(page.locator(".narration").first).to_contain_text("continuous batching")
+    expect(page.locator(".shrink-links a").first).to_have_attribute(
+        "href", "?step=6&lang=en&heads=8")
+
+
+def test_step4_model_menu_and_limits(app):
+    page = app("?step=4&model=falcon-7b&gpu=a100-80&batch=256&prompt=16&output=2")
+    expect(page.locator(".question").first).to_contain_text("256 sequences")
+    page.locator(".answer-0 button").click()        # the prefill: a 256-batch decode step of
+    expect(page.locator("p.right")).to_contain_text("The prefill")     # MQA reaches the roof
+    expect(metric(page, "decode_bound")).to_have_text("compute-bound")
+    page = app("?step=4&prompt=8192&output=2048")           # past Llama 2's 4,096 tokens
+    expect(page.locator(".notice").first).to_contain_text("at most 4,096 tokens")
+    expect(page.locator(".live-facts", has_text="lower bounds")).to_have_count(1)
 
 
 def test_step5_reference_figures_batch_and_slider(app):
@@ -366,3 +408,72 @@ def test_step6_play_sends_nothing(app):
     assert during == 0, f"the server sent {during} websocket frames while playing"
     page.locator(".player-play button").click()          # Pause: now the server hears it
     wait_url(page, "frame=")
+
+
+LLAMA = ('{"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, '
+         '"num_key_value_heads": 8, "hidden_size": 4096, "intermediate_size": 14336, '
+         '"vocab_size": 128256, "max_position_embeddings": 131072, "torch_dtype": "bfloat16"}')
+
+
+def read_config(page, value):
+    area = page.locator(".config-text textarea").first
+    area.fill(value)
+    page.locator(".config-read button").click()
+
+
+def test_step5_your_model_bad_input_then_a_good_config_and_its_link(app):
+    page = app("?step=5&model=custom")
+    expect(page.locator(".notice").first).to_contain_text("No model of yours yet")
+    problems = page.locator(".config-problems")
+    # not JSON: a translated sentence that says where, no traceback, the page still works
+    read_config(page, '{"num_hidden_layers": 32,')
+    expect(problems).to_contain_text("not valid JSON")
+    expect(problems).to_contain_text("line 1")
+    expect(page.locator("body")).not_to_contain_text("Traceback")
+    # a missing field is named
+    read_config(page, '{"num_attention_heads": 32, "hidden_size": 4096}')
+    expect(problems).to_contain_text("“num_hidden_layers” is missing")
+    # markup: said to be a web page; a value with markup is shown as text, never run
+    read_config(page, "<img src=x onerror=alert(1)>")
+    expect(problems).to_contain_text("web page (HTML)")
+    read_config(page, '{"model_type": "<img src=x onerror=alert(1)>", "num_hidden_layers": 2}')
+    expect(problems).to_contain_text("<img src=x onerror=alert(1)>")
+    expect(page.locator(".config-problems img")).to_have_count(0)
+    expect(page.locator("img[src='x']")).to_have_count(0)     # no element was made of it
+    # far too much text
+    read_config(page, "x" * 250_000)
+    expect(problems).to_contain_text("too long")
+    before = metric(page, "kv_cache").inner_text()
+    nudge_slider(page, 0, "ArrowRight", 2)                  # the page still works
+    expect(metric(page, "kv_cache")).not_to_have_text(before)
+    # a good config: your model, its fields, the formula with their values, and the link
+    read_config(page, LLAMA)
+    expect(metric(page, "per_token")).to_have_text(f"128{NBSP}KiB")
+    expect(problems).to_have_text("")
+    expect(page.locator(".config-fields")).to_contain_text("num_key_value_heads = 8")
+    expect(page.locator(".config-fields")).to_contain_text("2 × 32 × 8 × 128 × 2")
+    wait_url(page, "custom=layers-32_heads-32_kv-8_hd-128")
+    url = page.evaluate("() => location.search")
+    kv = metric(page, "kv_cache").inner_text()
+    page = app(url)                                         # the link alone: the same model
+    expect(metric(page, "per_token")).to_have_text(f"128{NBSP}KiB")
+    expect(metric(page, "kv_cache")).to_have_text(kv)
+    expect(page.locator(".config-fields")).to_contain_text("From the link: layers = 32")
+    expect(page.locator(".notice")).to_have_count(0)
+
+
+def test_step5_bad_link_and_the_model_limit(app):
+    page = app("?step=5&model=custom&custom=layers-0_heads-8_hd-8_params-9")
+    expect(page.locator(".config-problems")).to_contain_text("The model in the link is not valid")
+    expect(page.locator(".config-problems")).to_contain_text("“layers”")
+    expect(metric(page, "weights")).to_have_text(f"13.5{NBSP}GB")      # meanwhile: Llama 2 7B
+    page = app("?step=5&context=8192")
+    expect(page.locator(".notice").first).to_contain_text("at most 4,096 tokens")
+    expect(page.locator(".bill-svg .limit-line")).to_have_count(1)
+    expect(metric(page, "gpu_memory")).to_have_text(f"80{NBSP}GiB = 85.9{NBSP}GB")
+    expect(page.locator(".bill-svg .gpu-label.chosen")).to_contain_text(f"80{NBSP}GiB")
+    page = app("?step=5&model=deepseek-v3&gpu=h200")
+    expect(page.locator(".formula-headline p").first).to_contain_text(
+        "(512 latent + 64 rotary-key values)")
+    page = app("?step=5&model=gemma3-27b&context=32768")
+    expect(page.locator(".formula-headline p").nth(1)).to_contain_text("52 sliding-window layers")
