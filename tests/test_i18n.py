@@ -18,7 +18,7 @@ KEPT = {"KV", "cache", "prefill", "decode", "token", "tokens", "GPU", "MHA", "GQ
         "RoPE", "BERT", "fp16", "fp8", "int8", "int4", "fp32", "q·k", "d", "GB", "GiB", "MiB",
         "KiB", "KB", "ms", "TFLOP", "s", "FLOP", "byte", "vLLM", "PagedAttention", "query",
         "key", "value", "head", "batch", "prompt", "softmax", "H2O", "Llama", "Mistral",
-        "OPT", "unk", "config", "json", "q", "k", "layer", "prompt", "W", "K", "V"}
+        "OPT", "unk", "config", "json", "q", "k", "layer", "prompt", "W", "K", "V", "Roofline"}
 KEPT_LOWER = {w.lower() for w in KEPT}
 
 
