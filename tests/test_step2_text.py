@@ -1,6 +1,6 @@
 """Step 2's words per locale from fixed numbers: the reference figures (200 / 20 / 10.0×,
 2,336 / 68 / 34.4×), the question built from the state on screen, what waits for the answer,
-the live model's pending / failed / ready states, and the translations of the new strings."""
+the live model's pending / failed / ready states,."""
 import json
 import string
 from pathlib import Path
@@ -14,7 +14,6 @@ from steps.step2 import text
 from steps.step2.model import FACTS, counts, measure
 
 ROOT = Path(__file__).resolve().parents[1]
-PENDING = ROOT / "locales" / "pending" / "step2.json"
 L = FACTS["n_layers"]
 OLD_KEYS = {"uncached", "cached", "ratio", "measured_uncached", "measured_cached",
             "measured_uncached_all", "measured_cached_all", "time_uncached", "time_cached",
@@ -26,40 +25,8 @@ def sp(s: str) -> str:
     return s.replace("\u00a0", " ").replace("\u202f", " ")
 
 
-# -- a Translator that also knows the translations waiting in locales/pending/step2.json ------
-
-class _Msg:
-    fuzzy = False
-
-    def __init__(self, s):
-        self.string = tuple(s) if isinstance(s, list) else s
-
-
-class _Catalog:
-    def __init__(self, cat, lang, extra):
-        self.cat, self.lang, self.extra = cat, lang, extra
-
-    def get(self, msg):
-        m = self.cat.get(msg)
-        done = m is not None and m.string and (not isinstance(m.string, tuple) or all(m.string))
-        if done or msg not in self.extra:
-            return m
-        return _Msg(self.extra[msg][self.lang])
-
-
-def pending() -> dict:
-    out = {}
-    for f in (PENDING, PENDING.with_name("truth.json")):     # truth.json: the review's fixes
-        if f.exists():
-            out.update(json.loads(f.read_text(encoding="utf-8")))
-    return out
-
-
 def tr(lang: str) -> Translator:
-    t = Translator(lang)
-    if t._cat is not None:
-        t._cat = _Catalog(t._cat, lang, pending())
-    return t
+    return Translator(lang)
 
 
 def frames(P=5, lang="en", status="ready"):
@@ -222,30 +189,3 @@ def step2_msgids() -> dict:
                                            method_map=[("**.py", "python")], keywords=kw):
         out[msg if isinstance(msg, str) else msg[0]] = msg
     return out
-
-
-@pytest.mark.parametrize("lang", [l for l in LANGS if l != "en"])
-def test_every_new_string_has_a_translation_waiting(lang):
-    """Every step-2 string is in the language's catalog or in locales/pending/step2.json,
-    with the same placeholders and the language's number of plural forms."""
-    cat, extra = catalog(lang), pending()
-    n_forms = get_plural(lang).num_plurals
-    problems = []
-    for key, msg in step2_msgids().items():
-        m = cat.get(key)
-        if m is not None and m.string and not m.fuzzy and (
-                not isinstance(m.string, tuple) or all(m.string)):
-            continue
-        if key not in extra:
-            problems.append(("missing", key))
-            continue
-        got = extra[key][lang]
-        want = placeholders(msg) if isinstance(msg, str) else placeholders(msg[0]) | placeholders(
-            msg[1])
-        forms = got if isinstance(got, list) else [got]
-        if isinstance(msg, tuple) != isinstance(got, list):
-            problems.append(("plural or not", key))
-        elif isinstance(got, list) and len(got) != n_forms:
-            problems.append(("plural forms", key))
-        problems += [("placeholders", key, f) for f in forms if placeholders(f) != want]
-    assert problems == []

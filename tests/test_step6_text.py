@@ -301,28 +301,6 @@ def test_live_mapping_says_what_the_bytes_count():
         assert "fixed before training" not in " ".join(lines)
 
 
-def test_every_step6_string_has_a_translation_waiting():
-    """In the catalogs, or in locales/pending/*.json until the lead merges them."""
-    import json
-    from pathlib import Path
-
-    from babel.messages.extract import extract_from_dir
-    from babel.messages.pofile import read_po
-    root = Path(__file__).resolve().parents[1]
-    pending = {}
-    for f in sorted((root / "locales" / "pending").glob("*.json")):
-        pending.update(json.loads(f.read_text(encoding="utf-8")))
-    ids = {m if isinstance(m, str) else m[0] for *_, m, _, _ in extract_from_dir(
-        str(root / "steps" / "step6"), method_map=[("**.py", "python")],
-        keywords={"_": None, "n_": (1, 2), "N_": None})}
-    for lang in ("id", "pl", "nl"):
-        with open(root / "locales" / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
-            done = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f)
-                    if m.id and m.string and not m.fuzzy}
-        missing = [i for i in ids if i not in done and lang not in pending.get(i, {})]
-        assert missing == [], (lang, missing)
-
-
 def test_live_notices():
     assert "no fp8 cache" in T.live_setting_notices(setting(32, "fp8"), EN)[0]
     assert "int4" in T.live_setting_notices(setting(32, "int4", 1024, W=3), EN)[0]
