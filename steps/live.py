@@ -98,8 +98,10 @@ def refresh_when_done(fut: Future, doc, fn):
 
     def ready(_):
         def again():
+            # not before the page has loaded: an update made between building the session
+            # and the browser's first render would never reach the page
             with set_curdoc(doc):
-                fn()
+                pn.state.onload(fn)
         try:
             doc.add_next_tick_callback(again)
         except Exception:

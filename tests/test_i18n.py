@@ -18,7 +18,9 @@ KEPT = {"KV", "cache", "prefill", "decode", "token", "tokens", "GPU", "MHA", "GQ
         "RoPE", "BERT", "fp16", "fp8", "int8", "int4", "fp32", "q·k", "d", "GB", "GiB", "MiB",
         "KiB", "KB", "ms", "TFLOP", "s", "FLOP", "byte", "vLLM", "PagedAttention", "query",
         "key", "value", "head", "batch", "prompt", "softmax", "H2O", "Llama", "Mistral",
-        "OPT", "unk", "config", "json", "q", "k", "layer", "prompt", "W", "K", "V", "Roofline"}
+        "OPT", "unk", "config", "json", "q", "k", "layer", "prompt", "W", "K", "V", "Roofline",
+        # attention names and words the id and nl glossaries keep in English
+        "attention", "multi", "grouped", "latent", "output", "per"}
 KEPT_LOWER = {w.lower() for w in KEPT}
 
 

@@ -1,17 +1,19 @@
 """Step 4's words per language from fixed numbers (the 7B reference figures in every locale's
-format), the question built from the state on screen, the measured numbers' three states, and
-the view's bindings with the live measurement."""
+format), decode against the batch in words and on the chart, the question built from the
+state on screen, the measured numbers' three states, and the view's bindings with the live
+measurement."""
 import threading
 import time
 
 import pytest
 
 import explainer.runtime as rt
+from explainer.presets import ALL_MODELS
 from explainer.i18n import LANGS, Translator
 from steps import live as live_mod
 from steps.live import LiveJobs
 from steps.step4 import text
-from steps.step4.model import live_facts, plan_of, roofline_of
+from steps.step4.model import batching_of, live_facts, plan_of, roofline_of
 
 FAKE = rt.Throughput(512, 255, 0.05, 0.004, 10_240.0, 250.0, "cpu")
 
@@ -20,9 +22,10 @@ def norm(s: str) -> str:
     return s.replace("\u00a0", " ").replace("\u202f", " ")
 
 
-def values(prompt=512, output=256, gpu="illustrative", lang="en"):
-    return {k: norm(v) for k, v in text.values(roofline_of(prompt, output, gpu),
-                                               Translator(lang)).items()}
+def values(prompt=512, output=256, gpu="illustrative", lang="en", model="llama2-7b", batch=1):
+    r = roofline_of(prompt, output, gpu, model, batch)
+    b = batching_of(r.last_ctx, gpu, model)
+    return {k: norm(v) for k, v in text.values(r, Translator(lang), b).items()}
 
 
 def test_reference_figures_at_defaults():
@@ -45,7 +48,11 @@ def test_reference_figures_at_defaults():
     said = norm(" ".join(text.narration(r, True, tr)))
     for fig in ("512", "502", "23 ms", "255", "13.9 GB", "6.9 ms", "1.8 s"):
         assert fig in said
-    assert "6.7×" in said                                   # batching 8 sequences
+    # batching 8 sequences: 8.4 ms per step, 6.7× the tokens per second of one
+    r8 = roofline_of(512, 256, "illustrative", batch=8)
+    said8 = norm(" ".join(text.narration(r8, False, tr)))
+    assert "8.3 ms" in said8 and "6.7×" in said8 and "bound" not in said8
+    assert values(batch=8)["batch_gain"] == "6.7×"
 
 
 def test_256_outputs_are_1_from_the_prefill_and_255_decode_steps():
@@ -214,8 +221,10 @@ def card(view, key):
 def test_the_view_builds_and_binds(fresh):
     app, view = build()
     m = view.model
-    assert view.url_names == {"prompt": "prompt", "output": "output", "gpu": "gpu"}
-    assert view.url_state() == {"prompt": 512, "output": 256, "gpu": "illustrative"}
+    assert view.url_names == {"prompt": "prompt", "output": "output", "gpu": "gpu",
+                              "model": "model", "batch": "batch"}
+    assert view.url_state() == {"prompt": 512, "output": 256, "gpu": "illustrative",
+                                "model": "llama2-7b", "batch": 1}
     assert view.live.status == "ready" and fresh == [(512, 256)]
     assert card(view, "measured_decode")["value"] == "500 tokens/s"
     assert view.stage.concealed and card(view, "decode_bound")["hidden"]
@@ -281,4 +290,176 @@ def test_deep_link_round_trip(fresh):
     assert (m.prompt, m.output, m.gpu) == (64, 9, "h100")
     assert app.view_model()["notices"] == []
     assert parse_qs(app.url_query()[1:]) == {"step": ["4"], "lang": ["en"], "prompt": ["64"],
-                                             "output": ["9"], "gpu": ["h100"]}
+                                             "output": ["9"], "gpu": ["h100"],
+                                             "model": ["llama2-7b"], "batch": ["1"]}
+    # the new controls: the model and the batch
+    app = ExplainerApp(query={"step": [b"4"], "model": [b"qwen3-8b"], "batch": [b"64"]})
+    m = app.steps[4].model
+    assert (m.model, m.batch) == ("qwen3-8b", 64) and app.view_model()["notices"] == []
+    assert parse_qs(app.url_query()[1:])["batch"] == ["64"]
+    assert m.roofline.decode.tokens == 64 and m.roofline.model.name == "Qwen3 8B"
+    for bad in ({"batch": [b"0"]}, {"batch": [b"257"]}, {"model": [b"gpt-5"]}):
+        app = ExplainerApp(query={"step": [b"4"], **bad})
+        m = app.steps[4].model
+        assert (m.model, m.batch) == ("llama2-7b", 1) and len(app.view_model()["notices"]) == 1
+
+
+# -- decode against the batch ----------------------------------------------------------------
+
+def words(prompt=4096, output=1, gpu="h100", model="llama2-7b", batch=1, lang="en",
+          revealed=True):
+    r = roofline_of(prompt, output, gpu, model, batch)
+    b = batching_of(r.last_ctx, gpu, model)
+    return r, b, norm(" ".join(text.narration(r, revealed, Translator(lang), b)))
+
+
+def test_the_batch_caveat_and_its_ceiling_in_words():
+    """Truth review #4/#26: batching shares the weight reads, not the cache reads; the
+    ceiling 2N ÷ (context × KV bytes per token) is stated with its numbers."""
+    r, b, said = words(output=2, batch=64)            # last decode step at 4,097 tokens
+    assert "Batching shares the weight reads, not the cache reads" in said
+    assert "Decode is memory-bound at small batch" in said
+    assert "2.1 GB at 4,097 tokens" in said                        # one sequence's cache
+    assert "13,476,000,000 ÷ 2,148,007,936 ≈ 6.27 FLOP/byte" in said
+    assert "below this GPU's ridge of 295" in said
+    assert "continuous batching" in said and "context length" in said
+    # where a larger batch stops paying, and what the H100's 80 GiB hold
+    assert "stops paying at about 57 sequences" in said and "90%" in said and "11%" in said
+    assert "H100 SXM (80 GiB) holds 33 sequences of 4,097 tokens" in said
+    assert f"at most {text.rate(b.stop.max_tokens_per_s, Translator('en'))} tokens per second" \
+        in said
+    # the answer-bearing paragraphs wait; the batch's own numbers do not
+    _, _, before = words(output=2, batch=64, revealed=False)
+    assert "bound" not in before and "64 tokens, one per sequence" in before
+    assert "ceiling" not in before
+
+
+def test_above_the_ridge_with_a_tiny_cache():
+    r, b, said = words(prompt=16, output=2, gpu="a100-80", model="falcon-7b", batch=256)
+    assert r.decode.bound == "compute" and r.prefill.bound == "memory"
+    assert "above this GPU's ridge of 153" in said and "becomes compute-bound" in said
+    assert "reaches the ridge and is compute-bound" in said
+    q = text.question(r, Translator("en"))
+    assert q["options"][q["correct"]] == "Prefill" and "256 sequences" in q["prompt"]
+    r2 = roofline_of(512, 2, "a100-80", "falcon-7b", 256)
+    q2 = text.question(r2, Translator("en"))
+    assert q2["options"][q2["correct"]] == "Neither" and "compute-bound" in q2["explain"]
+
+
+def test_stop_beyond_the_slider_and_no_room_on_the_gpu():
+    tr = Translator("en")
+    _, b, said = words(prompt=512, output=256)          # stop at 302 > 256
+    assert "beyond this slider's 256" in said
+    _, _, said = words(output=2, model="llama2-70b", gpu="h100")
+    assert "the weights alone leave no room for a cache" in said
+    r = roofline_of(4096, 2, "h100", "llama2-70b", 1)
+    notes = text.notices(r, batching_of(4097, "h100", "llama2-70b"), tr)
+    assert any("split over several GPUs" in n for n in notes)
+    # a batch larger than the memory holds gets a notice; the context beyond the model too
+    r = roofline_of(4096, 2, "h100", "llama2-7b", 64)
+    notes = [norm(n) for n in text.notices(r, batching_of(4097, "h100"), tr)]
+    assert any("at most 33 do" in n for n in notes)
+    assert any("at most 4,096 tokens: a context of 4,097" in n for n in notes)
+    assert text.notices(roofline_of(512, 256, "h100"), batching_of(767, "h100"), tr) == []
+
+
+def test_the_shrink_links_go_to_step_6():
+    tr = Translator("en")
+    links = text.shrink_links(batching_of(16383, "h100"), "pl", tr)
+    hrefs = [i["href"] for i in links["items"]]
+    assert hrefs == ["?step=6&lang=pl&heads=8", "?step=6&lang=pl&heads=1",
+                     "?step=6&lang=pl&precision=fp8", "?step=6&lang=pl&precision=int4",
+                     "?step=6&lang=pl&window=4096", "?step=6&lang=pl&window=1024"]
+    texts = [norm(i["text"]) for i in links["items"]]
+    assert texts[0] == "8 KV heads (GQA): 6.28 FLOP/byte (4.0×)"     # 4 × 1.57
+    assert texts[2].startswith("an fp8 cache:") and texts[2].endswith("(2.0×)")
+    assert "1.57 FLOP/byte for Llama 2 7B" in norm(links["intro"])
+    from steps.step4.view import links_html
+    html = links_html(links)
+    assert '<a href="?step=6&amp;lang=pl&amp;heads=8">' in html
+
+
+def test_the_batch_chart_and_the_trail():
+    tr = Translator("en")
+    r = roofline_of(512, 256, "h100", batch=64)
+    b = batching_of(767, "h100")
+    fig = text.frame(r, "ready", FAKE, tr, b)["fig"]
+    assert len(fig["trail"]) == len(b.curve) and fig["ceiling"]["x"] == b.ceiling
+    assert fig["ceiling"]["label"] == "decode ceiling ≈ 33.5"
+    assert [p["label"] for p in fig["points"]] == ["prefill", "decode, batch 64"]
+    bf = fig["batch"]
+    assert bf["now"] == 64 and bf["xs"] == list(b.batches)
+    assert [t for t, _ in bf["xticks"]] == [1, 2, 4, 8, 16, 32, 64, 128, 256]
+    ai, tps, t = bf["panels"]
+    assert ai["ys"] == [c.intensity for c in b.curve] and ai["now"] == r.decode.intensity
+    assert [ln["cls"] for ln in ai["lines"]] == ["ceiling", "ridge"]
+    assert tps["ys"] == [c.tokens_per_s for c in b.curve]
+    assert tps["lines"][0]["y"] == b.stop.max_tokens_per_s
+    assert t["ys"] == [c.time_s for c in b.curve] and t["now_label"] == tr.seconds(r.decode.time_s)
+    assert [m["cls"] for m in bf["marks"]] == ["fits"] and bf["marks"][0]["x"] == 180
+    assert all(p["y0"] < min(p["ys"]) and p["y1"] > max(p["ys"]) for p in bf["panels"])
+    # the table twin: the phases, then decode at batch 1, 2, 4, ... 256
+    frame = text.frame(r, "ready", FAKE, tr, b)
+    rows = frame["table"]["rows"]
+    assert [row[0] for row in rows[2:]] == [f"decode, batch {n}" for n in
+                                            (1, 2, 4, 8, 16, 32, 64, 128, 256)]
+    assert "bound" not in frame["desc"] and "bound" not in str(frame["table"])
+    assert "ceiling of 33.5 FLOP/byte" in frame["desc"]
+    cards = {c["key"]: c for c in frame["cards"]}
+    assert [c["key"] for c in frame["cards"] if not c["more"]] == [
+        "prefill_intensity", "decode_intensity", "prefill_time", "decode_step_time"]
+    assert norm(cards["intensity_ceiling"]["value"]) == "33.5"
+    assert cards["gains_stop"]["value"] == "302 sequences"
+    assert cards["memory_limit"]["value"] == "180" and cards["batch"]["kind"] is None
+
+
+def test_times_are_lower_bounds():
+    """Truth review #5: at peak FLOP/s and bandwidth, the times are “at least”."""
+    tr = Translator("en")
+    r = roofline_of(512, 256, "h100")
+    said = norm(text.phases_words(r, tr))
+    assert "at least 7.0 ms" in said and "at least 4.1 ms" in said
+    assert "about 7.0" not in said and "about 4.1" not in said
+    labels = {c["key"]: c["label"] for c in text.cards(r, "ready", FAKE, tr)}
+    assert labels["prefill_time"].endswith("at least")
+    assert labels["decode_step_time"].endswith("at least")
+    assert "lower bounds" in " ".join(text.model_note(r, tr))
+
+
+def test_the_prefill_paragraph_no_longer_says_always_compute_bound():
+    """Truth review #11: prefill is compute-bound only when P is above the ridge."""
+    tr = Translator("en")
+    said = text.why_words(roofline_of(64, 256, "h100"), tr)
+    assert "When P is above the ridge of 295" in said and "even the prefill waits" in said
+    assert "at batch 1" in said
+
+
+def test_the_model_menu_and_its_notes():
+    tr = Translator("en")
+    opts = {norm(k): v for k, v in text.model_options(tr).items()}
+    assert opts["Llama 2 7B (MHA)"] == "llama2-7b" and opts["Gemma 3 27B (GQA)"] == "gemma3-27b"
+    assert len(opts) == len(ALL_MODELS)
+    note = " ".join(text.model_note(roofline_of(512, 256, "h100", "mixtral-8x7b"), tr))
+    assert "Mixtral 8x7B" in note and "mixture of experts" in note
+    note = " ".join(text.model_note(roofline_of(512, 256, "h100", "mistral-7b"), tr))
+    assert "at most 4,096 tokens" in note
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_the_batch_words_in_every_language(lang):
+    tr = Translator(lang)
+    for model, gpu, prompt, batch in (("llama2-7b", "h100", 4096, 64),
+                                      ("falcon-7b", "a100-80", 16, 256),
+                                      ("llama2-70b", "l4", 512, 1),
+                                      ("gemma3-27b", "illustrative", 8192, 200)):
+        r = roofline_of(prompt, 2048, gpu, model, batch)
+        b = batching_of(r.last_ctx, gpu, model)
+        assert all(text.narration(r, True, tr, b)) and all(text.notices(r, b, tr) + ["x"])
+        frame = text.frame(r, "ready", FAKE, tr, b)
+        assert frame["fig"]["batch"]["title"] and all(frame["table"]["head"])
+        assert text.shrink_links(b, lang, tr)["intro"]
+        q = text.question(r, tr)
+        assert len(q["options"]) == 4 and q["explain"]
+    grouped = norm(tr.int(4097))
+    assert grouped in norm(" ".join(text.narration(roofline_of(4096, 2, "h100", batch=64),
+                                                   True, tr, batching_of(4097, "h100"))))

@@ -1,5 +1,8 @@
 """Step 5's view-model without Panel: the memory bill's numbers from the controls, the
-extremes of every control, what each output depends on, and the live model's measured cache."""
+extremes of every control, GPU memory in the vendors' binary units, every model preset, “your
+model” from a pasted config.json and from the link (and every way they can be wrong), what
+each output depends on, and the live model's measured cache."""
+import math
 import subprocess
 import sys
 
@@ -8,8 +11,9 @@ import pytest
 from explainer import costs, presets
 from explainer import runtime as rt
 from explainer.prompts import DEFAULT_PROMPTS
-from steps.step5.model import (GPU_KEYS, LIVE_NEW_TOKENS, Step5Model, bill_of, curve_of,
-                               live_of, spec_of)
+from steps.step5.model import (CUSTOM, GPU_KEYS, LIVE_NEW_TOKENS, MAX_LAYERS, Step5Model,
+                               bill_of, cache_bytes, curve_of, decode, encode, live_of, parse,
+                               spec_of)
 
 GiB = 2**30
 
@@ -29,7 +33,9 @@ def test_controls_match_the_old_step():
                                                     d["gpu"])
     assert m.param.context.bounds == (512, 32768)
     assert m.param.batch.bounds == (1, 64)
-    assert m.param.model.objects == list(presets.MODELS)
+    assert m.param.model.objects == list(presets.ALL_MODELS) + [CUSTOM]
+    assert set(presets.MODELS) <= set(m.param.model.objects)    # every old link still works
+    assert m.custom == "" and m.config == ""
     assert "illustrative" not in m.param.gpu.objects
     assert list(GPU_KEYS) == m.param.gpu.objects
     mems = [presets.GPUS[k].mem_bytes for k in GPU_KEYS]
@@ -44,8 +50,14 @@ def test_reference_figures_at_defaults():
     assert b.weights == s.weights == pytest.approx(13.476e9)
     assert b.total == pytest.approx(13.476e9 + 2 * GiB)
     assert b.fits_gpu == "l4" and b.fits_names == ("L4", "RTX 4090")
-    assert b.max_sequences == costs.max_sequences("llama2-7b", "a100-80", 4096) == 30
-    assert b.free == pytest.approx(66.524e9)
+    # the A100's “80 GB” is 80 GiB = 85.9 GB (truth review #6): 33 sequences, not the 30
+    # that 80 × 10⁹ bytes would give
+    assert b.max_sequences == costs.max_sequences("llama2-7b", "a100-80", 4096,
+                                                  binary_capacity=True) == 33
+    assert costs.max_sequences("llama2-7b", "a100-80", 4096) == 30
+    assert b.max_sequences == math.floor((80 * GiB - 13.476e9) / (4096 * 524_288))
+    assert b.gpu_mem == 80 * GiB and b.gpu_gib == 80
+    assert b.free == pytest.approx(80 * GiB - 13.476e9)
     assert b.fits_selected and not b.beyond_max_context
     assert s.kind == "MHA" and (s.n_layers, s.n_kv_heads, s.head_dim) == (32, 32, 128)
     # where one sequence's cache outgrows the weights: 13,476,000,000 / 524,288 ≈ 25,700
@@ -80,19 +92,23 @@ def test_slider_extremes(name, lo, hi):
 
 def test_extremes_together():
     big = Step5Model(context=32768, batch=64).bill
-    assert big.kv == 2**40 and big.fits_gpu is None and big.max_sequences == 3
+    assert big.kv == 2**40 and big.fits_gpu is None
+    assert big.max_sequences == math.floor((80 * GiB - 13.476e9) / (32768 * 524_288)) == 4
     small = Step5Model(context=512, batch=1).bill
     assert small.kv == 256 * 2**20
 
 
-@pytest.mark.parametrize("model", list(presets.MODELS))
+@pytest.mark.parametrize("model", list(presets.ALL_MODELS))
 def test_every_model(model):
-    p = presets.MODELS[model]
+    p = presets.ALL_MODELS[model]
     for ctx, batch in ((512, 1), (32768, 64)):
         m = Step5Model(model=model, context=ctx, batch=batch)
         assert m.spec.kind == p.attention_kind
         assert m.spec.per_token == costs.kv_bytes_per_token(p)
-        assert m.bill.kv == costs.kv_cache_bytes(p, ctx, batch, window=p.window)
+        assert m.bill.kv == costs.kv_cache_bytes(p, ctx, batch, window=p.cache_window)
+        assert m.bill.kv == cache_bytes(p, ctx, batch)               # summed per window
+        assert m.curve.kv == tuple(costs.kv_cache_bytes(p, t, batch, window=p.cache_window)
+                                   for t in m.curve.ctx)
         assert len(m.curve.kv) == len(m.curve.ctx) and m.curve.kv[0] == 0
         assert m.curve.kv == tuple(sorted(m.curve.kv))          # the cache never shrinks
 
@@ -112,8 +128,12 @@ def test_mistral_window_caps_the_cache():
 @pytest.mark.parametrize("gpu", GPU_KEYS)
 def test_every_gpu(gpu):
     b = Step5Model(gpu=gpu).bill
-    assert b.max_sequences == costs.max_sequences("llama2-7b", gpu, 4096)
-    assert b.gpu_name == presets.GPUS[gpu].name and b.gpu_mem == presets.GPUS[gpu].mem_bytes
+    g = presets.GPUS[gpu]
+    assert b.max_sequences == costs.max_sequences("llama2-7b", gpu, 4096, binary_capacity=True)
+    assert b.gpu_name == g.name and b.gpu_mem == g.mem_gib * GiB == g.mem_bytes_binary
+    assert b.gpu_gib == g.mem_bytes / 1e9                        # the vendor's number
+    # every capacity line is drawn at its binary size
+    assert all(cap == gib * GiB for cap, gib, _ in b.capacities)
 
 
 def test_weights_do_not_fit():
@@ -172,3 +192,202 @@ def test_live_cache_follows_the_language_prompt():
     for lang in ("en", "pl"):
         ids = rt.encode(DEFAULT_PROMPTS[lang])
         assert live_of(lang).prompt_tokens == len(ids)
+
+
+# -- the new presets: per-layer windows, MLA ---------------------------------------------------
+
+def test_gemma_sums_its_layers():
+    """Gemma 3 27B: 10 global layers keep every token, 52 local ones at most 1,024."""
+    m = Step5Model(model="gemma3-27b", context=32768)
+    s, b = m.spec, m.bill
+    per_layer = 2 * 16 * 128 * 2
+    assert s.per_layer == per_layer and s.per_token == 62 * per_layer
+    assert (s.n_window_layers, s.n_full_layers, s.window) == (52, 10, 1024) and s.layered
+    assert b.kv == (10 * 32768 + 52 * 1024) * per_layer
+    assert (b.kept, b.kept_local) == (32768, 1024)
+    assert s.cap is None and s.crossover is not None        # the global layers keep growing
+    # the crossing, from the formula: 62 layers until 1,024 tokens, then 10
+    w = costs.weight_bytes("gemma3-27b")
+    expect = 1024 + math.ceil((w - 1024 * 62 * per_layer) / (10 * per_layer))
+    assert s.crossover == pytest.approx(expect, abs=1)
+    assert costs.exceeds_max_context("gemma3-27b", 32768) is False
+
+
+def test_deepseek_caches_a_latent_and_a_rotary_key():
+    s = spec_of("deepseek-v3")
+    assert s.kind == "MLA" and s.mla_split == (512, 64) and s.mla_dims == 576
+    assert s.per_token == 61 * (512 + 64) * 2 == 70_272            # no factor 2 for K and V
+    assert s.dtype == "fp8" and s.weights == 671e9 * 2
+
+
+# -- your model: a pasted config.json ------------------------------------------------------------
+
+LLAMA31 = ('{"architectures": ["LlamaForCausalLM"], "model_type": "llama", '
+           '"num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8, '
+           '"hidden_size": 4096, "intermediate_size": 14336, "vocab_size": 128256, '
+           '"max_position_embeddings": 131072, "torch_dtype": "bfloat16", '
+           '"tie_word_embeddings": false}')
+DEEPSEEK = ('{"model_type": "deepseek_v3", "num_hidden_layers": 61, "num_attention_heads": 128,'
+            ' "num_key_value_heads": 128, "hidden_size": 7168, "kv_lora_rank": 512, '
+            '"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "v_head_dim": 128, '
+            '"q_lora_rank": 1536, "vocab_size": 129280, "intermediate_size": 18432, '
+            '"moe_intermediate_size": 2048, "n_routed_experts": 256, "n_shared_experts": 1, '
+            '"num_experts_per_tok": 8, "first_k_dense_replace": 3, '
+            '"max_position_embeddings": 163840, "torch_dtype": "bfloat16"}')
+GEMMA2 = ('{"model_type": "gemma2", "num_hidden_layers": 42, "num_attention_heads": 16, '
+          '"num_key_value_heads": 8, "head_dim": 256, "hidden_size": 3584, '
+          '"intermediate_size": 14336, "vocab_size": 256000, "sliding_window": 4096, '
+          '"max_position_embeddings": 8192}')
+
+
+def test_a_pasted_config_becomes_your_model_and_its_link():
+    m = Step5Model()
+    m.config = LLAMA31
+    assert m.parsed.ok and m.model == CUSTOM
+    assert m.custom == ("layers-32_heads-32_kv-8_hd-128_dtype-bf16_ctx-131072_"
+                        "params-8030261248")
+    s = m.spec
+    assert s.custom and s.name == "" and s.per_token == 2 * 32 * 8 * 128 * 2 == 131_072
+    assert s.n_params == 8_030_261_248 and s.max_context == 131072
+    assert m.bill.kv == 4096 * 131_072
+    fields = dict(m.parsed.fields)
+    assert fields["num_key_value_heads"] == 8 and fields["hidden_size"] == 4096
+    # the link alone gives the same model
+    again = Step5Model(model=CUSTOM, custom=m.custom)
+    assert again.spec == s and again.bill == m.bill and again.parsed is None
+
+
+def test_mla_and_interleaved_windows_from_a_config():
+    m = Step5Model()
+    m.config = DEEPSEEK
+    assert m.spec.mla_split == (512, 64) and m.spec.per_token == 70_272
+    assert "mla-576" in m.custom and m.custom.endswith("rope-64")
+    assert Step5Model(model=CUSTOM, custom=m.custom).spec.mla_split == (512, 64)
+    m.config = GEMMA2
+    s = m.spec
+    assert (s.n_window_layers, s.n_full_layers, s.window) == (21, 21, 4096)
+    assert "win-4096_pat-LG" in m.custom
+    m.context = 8192
+    assert m.bill.kv == (21 * 8192 + 21 * 4096) * 2 * 8 * 256 * 2
+
+
+def test_a_parameter_count_typed_in():
+    falcon = ('{"model_type": "falcon", "num_hidden_layers": 32, "num_attention_heads": 71, '
+              '"multi_query": true, "hidden_size": 4544, "vocab_size": 65024}')
+    m = Step5Model()
+    m.config = falcon
+    assert m.parsed.problem.code == "params_needed" and m.model == "llama2-7b"
+    m.params_b = 6.922
+    assert m.parsed.ok and m.spec.weights == pytest.approx(6.922e9 * 2)
+    assert m.spec.n_kv_heads == 1 and m.spec.kind == "MQA"
+    m.params_b = -1
+    assert m.parsed.problem.code == "not_positive_number"
+    assert m.parsed.problem.field == "n_params"
+
+
+@pytest.mark.parametrize("text,field,code", [
+    ("not json at all", "config", "not_json"),
+    ('{"num_hidden_layers": 32,}', "config", "not_json"),
+    ("  \n", "config", "missing"),
+    ("[1, 2]", "config", "not_object"),
+    ('<img src=x onerror=alert(1)>', "config", "markup"),
+    ("<html><body>config</body></html>", "config", "markup"),
+    ('{"num_attention_heads": 32, "hidden_size": 4096}', "num_hidden_layers", "missing"),
+    ('{"num_hidden_layers": 0, "num_attention_heads": 32}', "num_hidden_layers",
+     "not_positive_int"),
+    ('{"num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 5, '
+     '"head_dim": 128, "vocab_size": 10, "intermediate_size": 10, "hidden_size": 4096}',
+     "num_key_value_heads", "kv_heads_divide"),
+    ('{"num_hidden_layers": 32, "num_attention_heads": 32, "hidden_size": 4001}',
+     "hidden_size", "hidden_divide"),
+    ('{"num_hidden_layers": 32, "num_hidden_layers": 33}', "num_hidden_layers",
+     "duplicate_key"),
+    ('{"num_hidden_layers": 1e400}', "num_hidden_layers", "not_positive_int"),
+    ('{"num_hidden_layers": 32, "num_attention_heads": 32, "head_dim": 128, '
+     '"torch_dtype": "float13"}', "torch_dtype", "bad_dtype"),
+    ('{"num_hidden_layers": 5000, "num_attention_heads": 32, "head_dim": 128, '
+     '"hidden_size": 4096, "vocab_size": 10, "intermediate_size": 10}',
+     "num_hidden_layers", "too_large"),
+    ('{"num_hidden_layers": 32, "num_attention_heads": 32, "head_dim": 99999999}',
+     "head_dim", "too_large"),
+    ('{"model_type": "<img src=x onerror=alert(1)>"}', "model_type", "bad_value"),
+    ("x" * 1_000_000, "config", "too_large"),
+])
+def test_bad_configs_say_which_field(text, field, code):
+    m = Step5Model()
+    m.config = text
+    p = m.parsed
+    assert not p.ok and (p.problem.field, p.problem.code) == (field, code)
+    assert p.problem.source == "config" and p.encoded == ""
+    assert m.model == "llama2-7b" and m.custom == ""            # nothing else changed
+
+
+def test_a_bad_config_keeps_the_last_good_one():
+    m = Step5Model()
+    m.config = LLAMA31
+    good = m.custom
+    m.config = "{oops"
+    assert m.parsed.problem.code == "not_json" and m.custom == good and m.model == CUSTOM
+    assert m.spec.per_token == 131_072
+
+
+def test_layers_past_the_limit_are_refused():
+    assert MAX_LAYERS == 1024
+    link = decode("layers-1025_heads-8_kv-8_hd-128_params-1000")
+    assert link.preset is None and (link.problem.field, link.problem.code) == ("layers",
+                                                                                "too_large")
+    assert dict(link.problem.values) == {"value": 1025, "limit": 1024}
+
+
+# -- your model in the link ------------------------------------------------------------------
+
+@pytest.mark.parametrize("model", list(presets.ALL_MODELS))
+def test_every_preset_round_trips_through_the_link(model):
+    p = presets.ALL_MODELS[model]
+    link = decode(encode(p))
+    assert link.problem is None
+    q = link.preset
+    assert (q.n_layers, q.n_heads, q.n_kv_heads, q.head_dim, q.mla_dims, q.windows,
+            q.max_context, q.n_params) == (p.n_layers, p.n_heads, p.n_kv_heads, p.head_dim,
+                                           p.mla_dims, p.windows, p.max_context, p.n_params)
+    assert costs.kv_cache_bytes(q, 20000, window=q.cache_window) == \
+        costs.kv_cache_bytes(p, 20000, window=p.cache_window)
+
+
+@pytest.mark.parametrize("value,field,code", [
+    ("layers-0_heads-32_hd-128_params-1", "layers", "not_positive_int"),
+    ("heads-32_hd-128_params-1", "layers", "missing"),
+    ("layers-32_heads-32_kv-5_hd-128_params-1", "kv", "kv_heads_divide"),
+    ("layers-32_heads-32_hd-128", "params", "missing"),
+    ("layers-32_heads-32_hd-128_params-x", "params", "not_positive_number"),
+    ("layers-32_layers-33", "layers", "duplicate_key"),
+    ("nonsense", "custom", "bad_value"),
+    ("layers-4_heads-4_hd-8_win-16_pat-LX_params-9", "pat", "bad_value"),
+    ("layers-61_heads-128_hd-128_mla-576_rope-576_params-9", "rope", "bad_value"),
+])
+def test_bad_links_say_which_key(value, field, code):
+    m = Step5Model(model=CUSTOM, custom=value)
+    link = m.custom_model
+    assert link.preset is None and (link.problem.field, link.problem.code) == (field, code)
+    assert link.problem.source == "link"
+    assert m.spec.key == "llama2-7b"                    # shown meanwhile: the default preset
+
+
+def test_the_link_value_is_checked_by_its_param():
+    with pytest.raises(ValueError):
+        Step5Model(custom="<script>")
+    with pytest.raises(ValueError):
+        Step5Model(custom="x" * 401)
+
+
+def test_your_model_recomputes_only_what_depends_on_it():
+    m = Step5Model()
+    spec, live = m.spec, m.live
+    m.config = "{"                                   # a failed read changes nothing shown
+    assert m.spec is spec
+    m.config = LLAMA31
+    assert m.spec is not spec and m.live is live
+    spec, bill = m.spec, m.bill
+    m.gpu = "h100"
+    assert m.spec is spec and m.bill is not bill
+    assert parse(LLAMA31, None) is m.parsed          # shared by every session

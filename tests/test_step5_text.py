@@ -1,5 +1,7 @@
 """Step 5's words per language from fixed numbers (the reference figures of the memory bill,
-in every locale's format), the question built from the chosen model, and the view's bindings."""
+in every locale's format), GPU memory in binary units, the model's maximum context, your model
+(the fields read, the formula with their values, every problem as a translated sentence that
+names the field), the question built from the chosen model, and the view's bindings."""
 import pytest
 
 from explainer import presets
@@ -35,8 +37,9 @@ def test_reference_figures_at_defaults():
     assert v["kv_cache"] == "2.1 GB (2 GiB)"
     assert v["weights"] == "13.5 GB"
     assert v["total"] == "15.6 GB"
-    assert v["fits"] == "24 GB GPU (L4, RTX 4090)"
-    assert v["max_sequences"] == "30"
+    assert v["fits"] == "24 GiB GPU (L4, RTX 4090)"         # the vendors' “24 GB” are GiB
+    assert v["max_sequences"] == "33"                       # 80 GiB, not 80 × 10⁹ bytes
+    assert v["gpu_memory"] == "80 GiB = 85.9 GB"
     assert v["crossover"] == "≈ 25,700 tokens"
     assert formula() == ("2 × 32 layers × 32 KV heads × 128 × 2 B = 512 KiB per token",
                          "× 4,096 tokens × 1 sequence = 2.1 GB")
@@ -55,8 +58,8 @@ def test_at_most_four_headline_cards_the_rest_under_all_numbers():
     head = [c["key"] for c in frame["cards"] if not c["more"]]
     more = [c["key"] for c in frame["cards"] if c["more"]]
     assert head == ["kv_cache", "weights", "total", "max_sequences"]
-    assert set(more) == {"per_token", "fits", "crossover", "live_measured", "live_formula",
-                         "live_weights"}
+    assert set(more) == {"per_token", "fits", "gpu_memory", "crossover", "live_measured",
+                         "live_formula", "live_weights"}
     hidden = [c["key"] for c in frame["cards"] if c["hidden"]]
     assert hidden == ["crossover"]                      # it answers the question
     kinds = {c["key"]: c["kind"] for c in frame["cards"]}
@@ -96,7 +99,7 @@ def test_extremes_together():
     assert values(context=512)["kv_cache"] == "268.4 MB (256 MiB)"
 
 
-@pytest.mark.parametrize("model", list(presets.MODELS))
+@pytest.mark.parametrize("model", list(presets.ALL_MODELS))
 def test_every_model_has_its_words(model):
     tr = Translator("en")
     s = spec_of(model)
@@ -169,7 +172,15 @@ def test_the_crossing_waits_for_the_answer_in_the_frame():
     s, c = spec_of("llama2-7b"), curve_of("llama2-7b", 1)
     frame = text.frame(s, c, bill_of("llama2-7b", 4096, 1, "a100-80"), LIVE, tr)
     # the sentence and the marker travel with the frame; the stage shows them once revealed
-    assert frame["said"] == "The cache overtakes the weights at about 25,700 tokens."
+    # truth review #3: the crossing is past Llama 2's 4,096 tokens, and the sentence says so
+    assert frame["said"] == ("The cache overtakes the weights at about 25,700 tokens, beyond "
+                             "the 4,096 tokens Llama 2 7B can handle: no real sequence of it "
+                             "gets there.")
+    assert frame["fig"]["curve"]["limit"] == {"x": 4096,
+                                              "label": "Llama 2 7B's limit: 4,096 tokens"}
+    at8 = text.frame(s, curve_of("llama2-7b", 8), bill_of("llama2-7b", 4096, 8, "a100-80"),
+                     LIVE, tr)
+    assert at8["said"] == "The cache overtakes the weights at about 3,210 tokens."
     assert frame["fig"]["curve"]["cross"]["label"] == "cache = weights"
     assert "25,700" not in frame["caption"] and "25,700" not in frame["desc"]
     ll = text.frame(s, curve_of("llama3.1-8b", 1), bill_of("llama3.1-8b", 4096, 1, "l4"),
@@ -219,7 +230,7 @@ def test_the_view_builds_and_binds():
     view.__panel__()
     m = view.model
     assert view.url_state() == {"context": 4096, "batch": 1, "model": "llama2-7b",
-                                "gpu": "a100-80"}
+                                "gpu": "a100-80", "custom": ""}
     assert len(view.stage.frames) == 1 and view.stage.concealed
     keys = {c["key"] for c in view.stage.frames[0]["cards"]}
     assert {"per_token", "kv_cache", "weights", "total", "fits", "max_sequences",
@@ -251,3 +262,267 @@ def test_deep_link_round_trip():
     assert parse_qs(app.url_query()[1:]) == {"step": ["5"], "lang": ["en"], "context": ["2048"],
                                              "batch": ["8"], "model": ["opt-13b"],
                                              "gpu": ["a100-40"]}
+
+
+# -- GPU memory, the model's limit, MLA, windows: the truth review's items ----------------------
+
+def test_gpu_memory_is_binary_and_says_so():
+    tr = Translator("en")
+    b = bill_of("llama2-7b", 4096, 1, "a100-80")
+    assert norm(text.binary_note(b, tr)) == (
+        "GPU makers count memory in binary units: the A100 80 GB SXM, sold with 80 “GB”, "
+        "holds 80 GiB = 85.9 GB, and its line is drawn there.")
+    assert norm(text.gpu_lines(b, tr)) == ("GPU lines: 24 GiB: L4, RTX 4090; 40 GiB: A100 40 GB "
+                                           "SXM; 80 GiB: A100 80 GB SXM, H100 SXM; 141 GiB: "
+                                           "H200 SXM.")
+    fig = text.bar_fig(spec_of("llama2-7b"), b, tr)
+    chosen = next(g for g in fig["gpus"] if g["chosen"])
+    assert chosen["x"] == pytest.approx(85.899, abs=1e-3) and norm(chosen["label"]) == "80 GiB"
+    opts = {norm(k): v for k, v in text.gpu_options(GPU_KEYS, tr).items()}
+    assert opts["H200 SXM (141 GiB)"] == "h200"
+    frame = text.frame(spec_of("llama2-7b"), curve_of("llama2-7b", 1), b, LIVE, tr)
+    assert "85.9 GB" in norm(frame["desc"]) and len(frame["lines"]) == 2
+
+
+def test_mla_is_a_latent_plus_a_rotary_key():
+    """Truth review #8/#9: 576 = a 512-value latent + a 64-value rotary key; no 2 × formula."""
+    tr = Translator("en")
+    s, b = spec_of("deepseek-v3"), bill_of("deepseek-v3", 4096, 1, "h200")
+    head, tail = (norm(x) for x in text.bill_formula(s, b, tr))
+    assert head == "61 layers × (512 latent + 64 rotary-key values) × 2 B = 68.6 KiB per token"
+    assert tail == "× 4,096 tokens × 1 sequence = 287.8 MB"
+    said = " ".join(text.narration(s, b, tr))
+    assert "512-value compressed latent plus a 64-value rotary key" in said
+    assert "2 × layers" not in said and "rebuilds keys and values from it" not in said
+    info = norm(text.model_info(s, tr))
+    assert "576 values: a 512-value compressed latent and a 64-value rotary key" in info
+    assert "released in fp8, 671.0 GB" in info and "1.3 TB" in info   # truth review #15
+
+
+def test_mistral_window_reach():
+    """Truth review #19: the cache is capped; information still reaches window × layers."""
+    tr = Translator("en")
+    said = " ".join(text.narration(spec_of("mistral-7b"), bill_of("mistral-7b", 32768, 1,
+                                                                   "a100-80"), tr))
+    assert "4,096 × 32 ≈ 131,072 tokens back" in said
+
+
+def test_gemma_formula_sums_its_layers():
+    tr = Translator("en")
+    s, b = spec_of("gemma3-27b"), bill_of("gemma3-27b", 32768, 2, "h200")
+    head, tail = (norm(x) for x in text.bill_formula(s, b, tr))
+    assert head == "2 × 16 KV heads × 128 × 2 B = 8 KiB per layer and token"
+    assert tail == ("× (10 full-attention layers × 32,768 tokens + 52 sliding-window layers × "
+                    "1,024 tokens) × 2 sequences = 6.2 GB")
+    assert b.kv == (10 * 32768 + 52 * 1024) * 8192 * 2
+    said = " ".join(text.narration(s, b, tr))
+    assert "52 of its 62 layers attend only to the last 1,024 tokens" in said
+    q = text.question(s, tr)
+    assert "only its 10 full-attention layers keep growing, by 81,920 B per token" in \
+        norm(q["explain"])
+    # at a context below the window every layer keeps every token
+    head, tail = text.bill_formula(s, bill_of("gemma3-27b", 512, 1, "h200"), tr)
+    assert "52 sliding-window layers × 512 tokens" in norm(tail)
+
+
+def test_every_context_past_the_limit_gets_a_notice():
+    tr = Translator("en")
+    for model in presets.ALL_MODELS:
+        s = spec_of(model)
+        for ctx in (4096, 8192, 32768):
+            b = bill_of(model, ctx, 1, "h200")
+            said = " ".join(text.notices(s, b, tr))
+            past = s.max_context is not None and ctx > s.max_context
+            assert ("hypothetical" in said) == past, (model, ctx)
+
+
+# -- your model ----------------------------------------------------------------------------------
+
+from steps.step5.model import CUSTOM, Step5Model, decode  # noqa: E402
+from steps.step5.text import PROBLEMS  # noqa: E402
+
+LLAMA = ('{"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, '
+         '"num_key_value_heads": 8, "hidden_size": 4096, "intermediate_size": 14336, '
+         '"vocab_size": 128256, "max_position_embeddings": 131072, "torch_dtype": "bfloat16"}')
+
+
+def test_the_fields_read_and_the_formula_with_their_values():
+    tr = Translator("en")
+    m = Step5Model()
+    m.config = LLAMA
+    paras, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert notes == []
+    assert paras[0].startswith("Read from your config.json: model_type = \"llama\"; "
+                               "num_hidden_layers = 32; num_attention_heads = 32;")
+    assert "num_key_value_heads = 8" in paras[0] and "torch_dtype = \"bfloat16\"" in paras[0]
+    assert norm(paras[-1]) == ("Cache per token: 2 × num_hidden_layers × num_key_value_heads × "
+                               "(hidden_size ÷ num_attention_heads) × 2 B = 2 × 32 × 8 × 128 × "
+                               "2 B = 131,072 B.")
+    assert text.name(m.spec, tr) == "Your model"
+    assert text.model_info(m.spec, tr).startswith("Your model: GQA")
+    # the same model from the link: its keys, and the formula in them
+    link = Step5Model(model=CUSTOM, custom=m.custom)
+    paras, _ = text.custom_lines(None, link.custom_model, link.spec, link.bill, tr)
+    assert paras[0] == ("From the link: layers = 32; heads = 32; kv = 8; hd = 128; "
+                        "dtype = bf16; ctx = 131072; params = 8030261248.")
+    assert norm(paras[-1]) == ("Cache per token: 2 × layers × kv × hd × 2 B = "
+                               "2 × 32 × 8 × 128 × 2 B = 131,072 B.")
+    # an MLA config: no factor 2; an interleaved one: the per-layer sum
+    m.config = ('{"num_hidden_layers": 61, "num_attention_heads": 128, "kv_lora_rank": 512, '
+                '"qk_rope_head_dim": 64, "v_head_dim": 128, "hidden_size": 7168, '
+                '"vocab_size": 129280, "intermediate_size": 18432}')
+    paras, _ = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert norm(paras[-2]) == ("Cache per token, no factor 2 for MLA: num_hidden_layers × "
+                               "(kv_lora_rank + qk_rope_head_dim) × 2 B = 61 × (512 + 64) × 2 B "
+                               "= 70,272 B.")
+    assert not any("2 × layers × KV heads" in p for p in text.narration(m.spec, m.bill, tr))
+    m.config = ('{"model_type": "gemma2", "num_hidden_layers": 42, "num_attention_heads": 16, '
+                '"num_key_value_heads": 8, "head_dim": 256, "hidden_size": 3584, '
+                '"intermediate_size": 14336, "vocab_size": 256000, "sliding_window": 4096}')
+    paras, _ = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert "Not in the config, so assumed: max_position_embeddings = 8192" in paras[1]
+    assert norm(paras[-1]) == ("Cache per layer and token: 2 × num_key_value_heads × head_dim × "
+                               "2 B = 2 × 8 × 256 × 2 B = 8,192 B; the 21 full-attention layers "
+                               "keep every token, the 21 sliding-window layers at most 4,096 "
+                               "(sliding_window).")
+
+
+def test_every_problem_code_has_a_message_naming_its_field():
+    from explainer.hfconfig import ERROR_CODES
+    assert set(PROBLEMS) == set(ERROR_CODES)
+    for lang in LANGS:
+        tr = Translator(lang)
+        for code in ERROR_CODES:
+            from steps.step5.model import Problem
+            p = Problem("num_key_value_heads", code,
+                        (("heads", 32), ("kv_heads", 5), ("value", 5), ("limit", 100)),
+                        "config")
+            msg = text.problem_text(p, tr)
+            assert msg and "{" not in msg
+            if "{field}" in PROBLEMS[code]:
+                assert "num_key_value_heads" in msg, (lang, code)
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_bad_input_is_a_translated_sentence(lang):
+    tr = Translator(lang)
+    m = Step5Model()
+    for bad, needle in (('{"num_hidden_layers": 32,', ""),
+                        ('{"num_attention_heads": 32}', "num_hidden_layers"),
+                        ('{"num_hidden_layers": -3, "num_attention_heads": 32}',
+                         "num_hidden_layers"),
+                        ("<img src=x onerror=alert(1)>", "HTML"),
+                        ("y" * 300_000, norm(tr.int(300_000)))):
+        m.config = bad
+        _, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+        assert len(notes) == 1 and needle in norm(notes[0])
+        assert notes[0] == text.problem_text(m.parsed.problem, tr)     # the session's language
+    m.config = '{"num_hidden_layers": 32,}'
+    _, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert tr.int(1) in notes[0] and tr.int(26) in notes[0]          # line 1, column 26
+    link = decode("layers-0_heads-8_hd-8_params-9")
+    _, notes = text.custom_lines(None, link, spec_of("llama2-7b"),
+                                 bill_of("llama2-7b", 4096, 1, "h100"), tr)
+    assert "layers" in notes[0] and notes[0] == text.problem_text(link.problem, tr)
+
+
+def test_markup_never_reaches_the_page_as_markup():
+    from steps.ui.components import notices_html, paragraphs_html
+    tr = Translator("en")
+    m = Step5Model()
+    m.config = "<img src=x onerror=alert(1)>"
+    _, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert "<img" not in notices_html(notes)
+    m.config = '{"model_type": "<img src=x onerror=alert(1)>", "num_hidden_layers": 2}'
+    _, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert "<img src=x onerror=alert(1)>" in notes[0]               # the learner's words ...
+    html = notices_html(notes)
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html   # ... escaped
+    m.config = ('{"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 2, '
+                '"head_dim": 8, "hidden_size": 16, "vocab_size": 10, "intermediate_size": 8, '
+                '"torch_dtype": "bfloat16", "architectures": ["<b>x</b>"]}')
+    paras, _ = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert "<b>" not in paragraphs_html(paras)
+
+
+def test_waiting_for_your_model():
+    tr = Translator("en")
+    m = Step5Model(model=CUSTOM)
+    notes = text.notices(m.spec, m.bill, tr, waiting=True)
+    assert notes[0].startswith("No model of yours yet") and "Llama 2 7B" in notes[0]
+    opts = text.model_options(tr)
+    assert opts["Your model: paste a config.json"] == CUSTOM
+    assert len(opts) == len(presets.ALL_MODELS) + 1
+
+
+def test_custom_deep_link_round_trip():
+    from urllib.parse import parse_qs, urlencode
+
+    from steps.shell import ExplainerApp
+    m = Step5Model()
+    m.config = LLAMA
+    query = urlencode({"step": 5, "model": CUSTOM, "custom": m.custom, "context": 8192})
+    app = ExplainerApp(query={k: [v[0].encode()] for k, v in parse_qs(query).items()})
+    got = app.steps[5].model
+    assert app.view_model()["notices"] == []
+    assert (got.model, got.custom, got.context) == (CUSTOM, m.custom, 8192)
+    assert got.spec.per_token == 131_072 and got.bill.kv == 8192 * 131_072
+    assert parse_qs(app.url_query()[1:])["custom"] == [m.custom]
+    # a link whose value is not even made of the allowed characters: the shell's notice
+    app = ExplainerApp(query={"step": [b"5"], "model": [b"custom"],
+                              "custom": ["<script>".encode()]})
+    got = app.steps[5].model
+    assert got.custom == "" and len(app.view_model()["notices"]) == 1
+    assert got.spec.key == "llama2-7b"
+    # a well-formed but wrong one: the model says which key
+    app = ExplainerApp(query={"step": [b"5"], "model": [b"custom"],
+                              "custom": [b"layers-0_heads-8_hd-8_params-9"]})
+    got = app.steps[5].model
+    assert got.custom_model.problem.field == "layers"
+
+
+def test_the_view_reads_a_config():
+    from steps.common import AppState
+    from steps.step5 import Step5
+    import panel as pn
+    view = Step5(AppState())
+    layout = view.__panel__()
+    m = view.model
+    box = next(c for c in layout.select(pn.Column) if "your-model" in c.css_classes)
+    assert not box.visible
+    m.model = CUSTOM
+    assert box.visible
+    area = next(w for w in layout.select() if "config-text" in getattr(w, "css_classes", []))
+    button = next(w for w in layout.select() if "config-read" in getattr(w, "css_classes", []))
+    area.value = '{"num_hidden_layers": 3'
+    button.clicks += 1
+    html = " ".join(str(p.object) for p in layout.select(pn.pane.HTML))
+    assert "not valid JSON" in html and m.custom == ""
+    area.value = LLAMA
+    button.clicks += 1
+    assert m.custom.startswith("layers-32") and m.spec.custom
+    html = " ".join(str(p.object) for p in layout.select(pn.pane.HTML))
+    assert "Read from your config.json" in html and "131,072" in html
+    cards = {c["key"]: c for c in view.stage.frames[0]["cards"]}
+    assert norm(cards["per_token"]["value"]) == "128 KiB"
+    m.model = "llama2-7b"
+    button.clicks += 1                               # the same text again: shown again
+    assert m.model == CUSTOM
+
+
+def test_multi_query_config_formula_names_its_flag():
+    tr = Translator("en")
+    m = Step5Model()
+    m.param.update(config='{"model_type": "falcon", "num_hidden_layers": 32, '
+                          '"num_attention_heads": 71, "multi_query": true, "hidden_size": 4544}',
+                   params_b=6.922)
+    paras, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert notes == [] and m.spec.kind == "MQA"
+    assert paras[-1] == "The config does not say how long a context the model handles."
+    assert norm(paras[-2]) == ("Cache per token: 2 × num_hidden_layers × 1 (multi_query) × "
+                               "(hidden_size ÷ num_attention_heads) × 2 B = 2 × 32 × 1 × 64 × "
+                               "2 B = 8,192 B.")
+    m.param.update(params_b=-2.0)
+    _, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    assert notes == ["“Parameters in billions (if the config cannot give them)” must be a "
+                     "positive number, not -2."]

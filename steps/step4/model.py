@@ -1,16 +1,26 @@
-"""Step 4's view-model: prefill and decode of the 7B reference model on a GPU's roofline, and
-what the live model measures on this server; numbers only.
+"""Step 4's view-model: prefill and decode of a model preset on a GPU's roofline, decode at a
+batch of B sequences, and what the live model measures on this server; numbers only.
 
-Two outputs, each recomputed only when what it depends on changes:
+Three outputs, each recomputed only when what it depends on changes:
 
-- `roofline` (prompt, output, gpu): the prefill point and the last decode step's point of
-  Llama 2 7B, from `explainer.costs`, shared by every session (`roofline_of` is cached);
+- `roofline` (prompt, output, gpu, model, batch): the prefill point and the last decode step's
+  point for `batch` sequences, from `explainer.costs`, shared by every session (`roofline_of`
+  is cached);
+- `batching` (prompt, output, gpu, model): decode at the last step's context for every batch
+  size of the curve (intensity, time per step, tokens/s), the intensity ceiling no batch
+  passes, where more batch stops paying, how many sequences fit in the GPU's memory, and how
+  a smaller cache per sequence (fewer KV heads, a smaller precision, a window) raises the
+  ceiling; it does not depend on the batch slider;
 - `plan` (prompt, output): the (prompt, output) bucket the live model is measured with (it
   holds at most 1,024 positions). The measurement itself is slow: the view asks for it
   through `steps.live.LiveValue` (`job(plan)`), so no slider move waits for it.
+
+A model's own sliding window (Mistral, Gemma) is applied to every decode step's cache read;
+mixture-of-experts models read only the experts their batch uses (`costs.decode_batch_cost`).
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,38 +28,103 @@ import param
 
 from explainer import costs
 from explainer import runtime as rt
-from explainer.presets import GPUS, STEP4, GPUPreset
+from explainer.presets import ALL_MODELS, GPUS, STEP4, GPUPreset, ModelPreset
 
-MODEL = STEP4["model"]           # Llama 2 7B, the reference model
+MODEL = STEP4["model"]           # Llama 2 7B, the reference model (the default)
+PRECISION = "fp16"               # weights and cache
 VARIANT = "mha"                  # the live model measured here
 LIVE_PROMPT_MAX = 768            # at most this many prompt tokens are measured ...
 PROMPT_BUCKET = 16               # ... rounded down to a multiple of this
 OUTPUT_BUCKET = 32               # outputs above this are rounded down to a multiple of it
-BATCH_EXAMPLE = 8                # the batch of the narration's batching example
+BATCH_RANGE = (1, 256)           # the batch slider
 X_RANGE = (0.07, 20000)          # FLOP per byte shown on the roofline
+# the batch sizes of the batch curve: about eight per doubling, 1 .. 256
+CURVE_BATCHES = tuple(sorted({round(2 ** (k / 8)) for k in range(0, 65)}))
+# the cache shrinks of step 6, applied here to the chosen model's ceiling
+SHRINK_KV_HEADS = (8, 1)
+SHRINK_PRECISIONS = ("fp8", "int4")
+SHRINK_WINDOWS = (4096, 1024)
+
+
+def model_of(key: str) -> ModelPreset:
+    return costs.get_model(key)
+
+
+def layer_counts(m: ModelPreset) -> tuple:
+    """((window or None, layers), ...): how many layers keep how many tokens."""
+    return tuple(sorted(Counter(m.windows).items(), key=lambda kv: (kv[0] is not None,
+                                                                    kv[0] or 0)))
+
+
+def cache_per_sequence(m: ModelPreset, context: int) -> int:
+    """Bytes of one sequence's cache at `context` tokens with the model's own windows (the
+    same number as `costs.kv_cache_bytes(m, context, window=m.cache_window)`, summed by
+    window instead of layer by layer)."""
+    per_layer = costs.kv_bytes_per_token_per_layer(m, PRECISION)
+    return per_layer * sum(n * costs.cached_tokens(context, w) for w, n in layer_counts(m))
 
 
 @dataclass(frozen=True)
 class Roofline:
-    """Prefill and decode of the reference model on one GPU."""
+    """Prefill and the last decode step of one model on one GPU, the decode for `batch`
+    sequences at once."""
     prompt: int
     output: int
     gpu: GPUPreset
+    model: ModelPreset
+    batch: int
     steps: int                   # decode steps: the prefill already yields the first token
     last_ctx: int                # context of the last (largest) decode step
     prefill: costs.RooflinePoint
-    decode: costs.RooflinePoint  # the last decode step (at P + 1 when there is none)
-    read_max: float              # bytes read by the last decode step
+    decode: costs.RooflinePoint  # the last decode step of `batch` sequences (at P + 1 if none)
+    single: costs.RooflinePoint  # the same step for one sequence
+    read_max: float              # bytes read by that step (weights + every sequence's cache)
     decode_total_s: float        # all decode steps together
-    batched: costs.RooflinePoint  # the last decode step for BATCH_EXAMPLE sequences
-    weights: float               # fp16 weight bytes of the reference model
+    weights: float               # fp16 weight bytes of the model
     kv_per_token: int
+    beyond_max_context: bool     # prompt + output is longer than the model can process
     roof: tuple                  # ((FLOP/byte, FLOP/s), ...): the roofline's corners
     y_range: tuple               # (lo, hi) FLOP/s shown
 
     @property
     def batch_gain(self) -> float:
-        return self.batched.tokens_per_s / self.decode.tokens_per_s
+        """Tokens per second of the batch ÷ those of one sequence."""
+        return self.decode.tokens_per_s / self.single.tokens_per_s
+
+
+@dataclass(frozen=True)
+class Shrink:
+    """One way to make each sequence's cache smaller, and the ceiling it gives."""
+    kind: str                    # "heads", "precision" or "window"
+    value: object                # KV heads, a precision key or a window in tokens
+    ceiling: float
+    factor: float                # ceiling ÷ the model's own ceiling
+
+    @property
+    def query(self) -> dict:
+        """Step 6's link parameters for the same choice."""
+        return {"heads": self.value} if self.kind == "heads" else {self.kind: self.value}
+
+
+@dataclass(frozen=True)
+class Batching:
+    """Decode at the last step's context for every batch size of the curve, and the limits
+    batching runs into; independent of the batch slider."""
+    model: ModelPreset
+    gpu: GPUPreset
+    context: int
+    flops_per_seq: float         # FLOPs of one sequence's decode step: 2 × active params
+    cache_per_seq: int           # bytes of one sequence's cache at `context`
+    weights_b1: float            # weight bytes one decode step of one sequence reads
+    ceiling: float               # FLOP/byte as the batch grows without limit
+    stop: costs.GainsStop        # where a larger batch stops paying
+    memory_limit: int | None     # sequences of `context` tokens that fit (GiB capacity)
+    curve: tuple                 # (costs.BatchDecodeCost, ...) for CURVE_BATCHES
+    shrinks: tuple               # (Shrink, ...)
+
+    @property
+    def batches(self) -> tuple:
+        return tuple(c.batch for c in self.curve)
 
 
 @dataclass(frozen=True)
@@ -109,23 +184,94 @@ def job(plan: Plan) -> tuple:
     return plan.key, lambda: measure(plan)
 
 
+def _point(c: costs.BatchDecodeCost, g: GPUPreset) -> costs.RooflinePoint:
+    return costs.roofline_point(c.flops, c.bytes, g, tokens=c.batch)
+
+
+def decode_cost(m: ModelPreset, g: GPUPreset, context: int, batch: int
+                ) -> costs.BatchDecodeCost:
+    """One decode step of `batch` sequences at `context` tokens (the model's own windows)."""
+    return costs.decode_batch_cost(m, g, context, batch, PRECISION, window=m.cache_window)
+
+
+def decode_total_s(m: ModelPreset, g: GPUPreset, prompt: int, output: int, batch: int
+                   ) -> float:
+    """Sum of the times of all decode steps (contexts P + 1 .. P + output − 1) for `batch`
+    sequences: each is max(FLOPs ÷ peak, (weights read + batch × cache) ÷ bandwidth), as
+    `costs.decode_batch_cost` says; summed with the cache worked out per window, not per
+    layer, so that 2,047 steps cost no more than a few thousand multiplications."""
+    steps = costs.decode_steps(output)
+    if not steps:
+        return 0.0
+    flops_t = batch * costs.forward_flops(m, 1) / g.flops
+    weights = costs.decode_weight_bytes(m, batch)
+    per_layer = costs.kv_bytes_per_token_per_layer(m, PRECISION)
+    counts = layer_counts(m)
+    total = 0.0
+    for ctx in range(prompt + 1, costs.last_decode_context(prompt, output) + 1):
+        cache = per_layer * sum(n * (ctx if w is None else min(ctx, w)) for w, n in counts)
+        total += max(flops_t, (weights + batch * cache) / g.bandwidth)
+    return total
+
+
 @lru_cache(maxsize=4096)
-def roofline_of(prompt: int, output: int, gpu: str) -> Roofline:
-    g = GPUS[gpu]
+def roofline_of(prompt: int, output: int, gpu: str, model: str = MODEL,
+                batch: int = 1) -> Roofline:
+    g, m = GPUS[gpu], model_of(model)
     steps = costs.decode_steps(output)
     last_ctx = max(costs.last_decode_context(prompt, output), prompt + 1)
     peak, bw = g.flops, g.bandwidth
     x0, x1 = X_RANGE
+    dec = decode_cost(m, g, last_ctx, batch)
+    single = dec if batch == 1 else decode_cost(m, g, last_ctx, 1)
     return Roofline(
-        prompt=prompt, output=output, gpu=g, steps=steps, last_ctx=last_ctx,
-        prefill=costs.prefill_cost(MODEL, prompt, g),
-        decode=costs.decode_step_cost(MODEL, last_ctx, g),
-        read_max=costs.decode_read_bytes_max(MODEL, prompt, output),
-        decode_total_s=costs.decode_total_time_s(MODEL, prompt, output, g) if steps else 0.0,
-        batched=costs.decode_step_cost(MODEL, last_ctx, g, batch=BATCH_EXAMPLE),
-        weights=costs.weight_bytes(MODEL), kv_per_token=costs.kv_bytes_per_token(MODEL),
+        prompt=prompt, output=output, gpu=g, model=m, batch=batch, steps=steps,
+        last_ctx=last_ctx, prefill=costs.prefill_cost(m, prompt, g),
+        decode=_point(dec, g), single=_point(single, g), read_max=dec.bytes,
+        decode_total_s=decode_total_s(m, g, prompt, output, batch),
+        weights=costs.weight_bytes(m), kv_per_token=costs.kv_bytes_per_token(m, PRECISION),
+        beyond_max_context=costs.exceeds_max_context(m, prompt + output - 1),
         roof=((x0, bw * x0), (g.ridge, peak), (x1, peak)),
         y_range=(bw * x0 / 1.5, peak * 4))
+
+
+def shrinks_of(m: ModelPreset, context: int, own: float) -> tuple:
+    """Step 6's choices applied to this model at this context, each with the ceiling it
+    gives (`costs.shrink_ceiling`); only those that make the cache smaller."""
+    out = []
+    if not m.is_mla:
+        for h in SHRINK_KV_HEADS:
+            if h < m.n_kv_heads and m.n_heads % h == 0:
+                c = costs.shrink_ceiling(m, context, n_kv_heads=h, window=m.cache_window)
+                out.append(Shrink("heads", h, c.ceiling, c.ceiling / own))
+    for p in SHRINK_PRECISIONS:
+        c = costs.shrink_ceiling(m, context, precision=p, window=m.cache_window)
+        out.append(Shrink("precision", p, c.ceiling, c.ceiling / own))
+    for w in SHRINK_WINDOWS:
+        # the window on every layer, where the model's own is not already smaller
+        spans = tuple(w if s is None else min(s, w) for s in m.windows)
+        c = costs.shrink_ceiling(m, context, window=spans)
+        if c.ceiling > own * 1.005:
+            out.append(Shrink("window", w, c.ceiling, c.ceiling / own))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def batching_of(context: int, gpu: str, model: str = MODEL) -> Batching:
+    g, m = GPUS[gpu], model_of(model)
+    ceiling = costs.intensity_ceiling(m, context, PRECISION, window=m.cache_window)
+    limit = None
+    if g.mem_bytes is not None:          # the vendor's "GB" are GiB (step 5's lesson)
+        limit = costs.max_sequences(m, g, context, PRECISION, window=m.cache_window,
+                                    binary_capacity=True)
+    return Batching(
+        model=m, gpu=g, context=context, flops_per_seq=costs.forward_flops(m, 1),
+        cache_per_seq=cache_per_sequence(m, context),
+        weights_b1=costs.decode_weight_bytes(m, 1), ceiling=ceiling,
+        stop=costs.batch_where_gains_stop(m, g, context, PRECISION, window=m.cache_window),
+        memory_limit=limit,
+        curve=tuple(decode_cost(m, g, context, b) for b in CURVE_BATCHES),
+        shrinks=shrinks_of(m, context, ceiling))
 
 
 class Step4Model(param.Parameterized):
@@ -134,13 +280,24 @@ class Step4Model(param.Parameterized):
     output = param.Integer(default=STEP4["output"], bounds=STEP4["output_range"],
                            doc="output tokens")
     gpu = param.Selector(default=STEP4["gpu"], objects=list(GPUS), doc="GPU preset")
+    model = param.Selector(default=MODEL, objects=list(ALL_MODELS), doc="model preset")
+    batch = param.Integer(default=STEP4["batch"], bounds=BATCH_RANGE,
+                          doc="sequences decoded together")
 
     roofline = param.Parameter(default=None, doc="output: prefill and decode (Roofline)")
+    batching = param.Parameter(default=None, doc="output: decode against the batch (Batching)")
     plan = param.Parameter(default=None, doc="output: what the live model measures (Plan)")
 
-    @param.depends("prompt", "output", "gpu", watch=True, on_init=True)
+    @param.depends("prompt", "output", "gpu", "model", "batch", watch=True, on_init=True)
     def _roofline(self):
-        self.roofline = roofline_of(self.prompt, self.output, self.gpu)
+        self.roofline = roofline_of(self.prompt, self.output, self.gpu, self.model, self.batch)
+
+    @param.depends("prompt", "output", "gpu", "model", watch=True, on_init=True)
+    def _batching(self):
+        ctx = max(costs.last_decode_context(self.prompt, self.output), self.prompt + 1)
+        b = batching_of(ctx, self.gpu, self.model)
+        if b is not self.batching:           # the same context: nothing changed
+            self.batching = b
 
     @param.depends("prompt", "output", watch=True, on_init=True)
     def _plan(self):

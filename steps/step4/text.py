@@ -4,14 +4,16 @@ from __future__ import annotations
 import math
 
 from explainer.i18n import N_, Translator
-from explainer.presets import GPUS, TB_PER_S, TFLOPS
+from explainer.presets import ALL_MODELS, GPUS, GiB, TB_PER_S, TFLOPS
 
 from ..ui.components import Card, card_dicts
 from ..ui.question import question_labels
 from ..ui.stage import player_text
-from .model import BATCH_EXAMPLE, X_RANGE, Plan, Roofline
+from .model import BATCH_RANGE, X_RANGE, Batching, Plan, Roofline
 
 X_TICKS = (0.1, 1, 10, 100, 1000, 10000)      # FLOP per byte
+B_TICKS = (1, 2, 4, 8, 16, 32, 64, 128, 256)  # batch sizes
+TABLE_BATCHES = B_TICKS                       # the batch rows of the table twin
 
 PHASES = {"prefill": N_("prefill"), "decode": N_("decode")}
 BOUNDS = {"compute": N_("compute-bound"), "memory": N_("memory-bound")}
@@ -21,18 +23,30 @@ BOUNDS = {"compute": N_("compute-bound"), "memory": N_("memory-bound")}
 CARDS = (
     Card("prefill_intensity", N_("Prefill FLOP/byte")),
     Card("decode_intensity", N_("Decode FLOP/byte")),
-    Card("prefill_time", N_("Prefill time (to first token)")),
-    Card("decode_step_time", N_("Time per decode step (last)")),
+    Card("prefill_time", N_("Prefill time to first token, at least")),
+    Card("decode_step_time", N_("Time per decode step (last), at least")),
     Card("prefill_tokens", N_("Prompt tokens in prefill"), None, more=True),
     Card("decode_steps", N_("Decode steps"), None, more=True),
+    Card("batch", N_("Batch size (sequences)"), None, more=True),
     Card("read_per_step", N_("Read per decode step (up to)"), more=True),
+    Card("decode_tokens_per_s", N_("Decode tokens per second, whole batch, at most"),
+         more=True),
+    Card("batch_gain", N_("Tokens per second against one sequence"), more=True),
+    Card("intensity_ceiling", N_("Decode FLOP/byte ceiling, any batch"), more=True),
+    Card("gains_stop", N_("Batch where a larger one stops paying"), more=True),
+    Card("memory_limit", N_("Sequences of this context that fit in memory"), more=True),
     Card("prefill_bound", N_("Prefill phase"), None, hidden=True, more=True),
     Card("decode_bound", N_("Decode phase"), None, hidden=True, more=True),
     Card("measured_prefill", N_("Prefill speed"), "measured", more=True),
     Card("measured_decode", N_("Decode speed"), "measured", more=True),
     Card("measured_ratio", N_("Prefill ÷ decode tokens per second"), "measured", more=True),
 )
-TIMES = ("prefill_time", "decode_step_time")      # illustrative on the illustrative GPU
+# illustrative on the illustrative GPU
+TIMES = ("prefill_time", "decode_step_time", "decode_tokens_per_s")
+
+SHRINK_NAMES = {("heads", 8): N_("8 KV heads (GQA)"), ("heads", 1): N_("1 KV head (MQA)"),
+                ("precision", "fp8"): N_("an fp8 cache"),
+                ("precision", "int4"): N_("an int4 cache")}
 
 
 # -- formatting ------------------------------------------------------------------------------
@@ -67,20 +81,41 @@ def gpu_options(tr: Translator) -> dict:
             for k, g in GPUS.items()}
 
 
+def model_options(tr: Translator) -> dict:
+    return {tr._("{model} ({kind})", model=m.name, kind=m.attention_kind): k
+            for k, m in ALL_MODELS.items()}
+
+
+def gib(n_gib: float, tr: Translator) -> str:
+    """A GPU's memory in the vendor's binary units: “80 GiB”."""
+    return tr.bytes(n_gib * GiB, "GiB", 0)
+
+
 # -- numbers as text -------------------------------------------------------------------------
 
-def values(r: Roofline, tr: Translator) -> dict:
+def values(r: Roofline, tr: Translator, b: Batching | None = None) -> dict:
     """The computed cards' values, keyed by their data-metric keys."""
     pre, dec, some = r.prefill, r.decode, r.steps > 0
-    return dict(
+    out = dict(
         prefill_tokens=tr.int(r.prompt), decode_steps=tr.int(r.steps),
+        batch=tr.int(r.batch),
         read_per_step=tr.bytes(r.read_max, "GB", 1) if some else "–",
         prefill_intensity=tr.int(pre.intensity),
         decode_intensity=tr.sig(dec.intensity, 2) if some else "–",
         prefill_time=tr.seconds(pre.time_s),
         decode_step_time=tr.seconds(dec.time_s) if some else "–",
+        decode_tokens_per_s=tr._("{n} tokens/s", n=rate(dec.tokens_per_s, tr))
+        if some else "–",
+        batch_gain=tr.times(r.batch_gain, 1) if some else "–",
         prefill_bound=tr._(BOUNDS[pre.bound]),
         decode_bound=tr._(BOUNDS[dec.bound]) if some else "–")
+    if b is not None:
+        out.update(
+            intensity_ceiling=tr.sig(b.ceiling, 3),
+            gains_stop=tr.n_("{count} sequence", "{count} sequences", b.stop.batch,
+                             count=tr.int(b.stop.batch)),
+            memory_limit="–" if b.memory_limit is None else tr.int(b.memory_limit))
+    return out
 
 
 def measured_values(status: str, res, tr: Translator) -> dict:
@@ -96,37 +131,86 @@ def measured_values(status: str, res, tr: Translator) -> dict:
         measured_ratio=tr.times(ratio, 1) if ratio else "–")
 
 
-def cards(r: Roofline, status: str, res, tr: Translator) -> list[dict]:
+def cards(r: Roofline, status: str, res, tr: Translator, b: Batching | None = None
+          ) -> list[dict]:
     times = "illustrative" if r.gpu.illustrative else "computed"
-    out = card_dicts(CARDS, {**values(r, tr), **measured_values(status, res, tr)}, tr)
+    out = card_dicts(CARDS, {**values(r, tr, b), **measured_values(status, res, tr)}, tr)
     return [dict(c, kind=times) if c["key"] in TIMES else c for c in out]
 
 
 # -- the question ----------------------------------------------------------------------------
 
 def question(r: Roofline, tr: Translator) -> dict:
-    """Built from the prompt length and the GPU on screen: with a short prompt, or a GPU
-    with a high ridge, the prefill is memory-bound too, and the answer says so."""
-    pre, dec = r.prefill.bound, r.decode.bound        # a decode step is always memory-bound
-    correct = 1 if pre == "compute" else 2
+    """Built from the state on screen: the prompt length, the GPU and the batch. With a short
+    prompt, or a GPU with a high ridge, the prefill is memory-bound too; with a large batch and
+    a small cache per sequence, decode can reach the compute roof. The answer says which."""
+    pre, dec, b = r.prefill.bound, r.decode.bound, r.batch
+    correct = {("compute", "memory"): 1, ("memory", "memory"): 2,
+               ("memory", "compute"): 0, ("compute", "compute"): 3}[pre, dec]
     g = gpu_name(r.gpu, tr)
     kw = dict(p=tr.int(r.prompt), pai=tr.int(r.prefill.intensity),
               dai=tr.sig(r.decode.intensity, 2), ridge=tr.int(r.gpu.ridge),
               gb=tr.bytes(r.decode.bytes, "GB", 1))
-    if correct == 1:
+    if b == 1 and correct == 1:
         explain = tr._("One decode step. It reads {gb} (all the weights and the cache) to "
                        "produce a single token: about {dai} FLOP per byte, far below the ridge "
                        "of {ridge} FLOP/byte. The prefill uses each byte it reads for all {p} "
                        "prompt tokens, about {pai} FLOP per byte, so it is compute-bound.", **kw)
-    else:
+    elif b == 1 and correct == 2:
         explain = tr._("Both. A decode step does about {dai} FLOP per byte; with only {p} "
                        "prompt tokens the prefill does about {pai}, still below this GPU's "
                        "ridge of {ridge} FLOP/byte, so both wait for memory.", **kw)
+    elif correct == 1:
+        explain = tr.n_(
+            "One decode step. For {count} sequence it reads {gb} (the weights once, and "
+            "each sequence's own cache) to produce {count} token: about {dai} FLOP per byte, "
+            "below the ridge of {ridge} FLOP/byte. The prefill uses each byte it reads for "
+            "all {p} prompt tokens, about {pai} FLOP per byte, so it is compute-bound.",
+            "One decode step. For {count} sequences it reads {gb} (the weights once, and "
+            "each sequence's own cache) to produce {count} tokens: about {dai} FLOP per "
+            "byte, below the ridge of {ridge} FLOP/byte. The prefill uses each byte it reads "
+            "for all {p} prompt tokens, about {pai} FLOP per byte, so it is compute-bound.",
+            b, count=tr.int(b), **kw)
+    elif correct == 2:
+        explain = tr.n_(
+            "Both. A decode step of {count} sequence does about {dai} FLOP per byte; with "
+            "only {p} prompt tokens the prefill does about {pai}, still below this GPU's "
+            "ridge of {ridge} FLOP/byte, so both wait for memory.",
+            "Both. A decode step of {count} sequences does about {dai} FLOP per byte; with "
+            "only {p} prompt tokens the prefill does about {pai}, still below this GPU's "
+            "ridge of {ridge} FLOP/byte, so both wait for memory.", b, count=tr.int(b), **kw)
+    elif correct == 0:
+        explain = tr.n_(
+            "The prefill. With only {p} prompt tokens it does about {pai} FLOP per byte, "
+            "below this GPU's ridge of {ridge} FLOP/byte. A decode step of {count} sequence "
+            "shares each read of the weights and reaches about {dai} FLOP per byte, above "
+            "the ridge: it is compute-bound.",
+            "The prefill. With only {p} prompt tokens it does about {pai} FLOP per byte, "
+            "below this GPU's ridge of {ridge} FLOP/byte. A decode step of {count} sequences "
+            "shares each read of the weights among them and reaches about {dai} FLOP per "
+            "byte, above the ridge: it is compute-bound.", b, count=tr.int(b), **kw)
+    else:
+        explain = tr.n_(
+            "Neither. The prefill does about {pai} FLOP per byte and a decode step of "
+            "{count} sequence about {dai}, both above this GPU's ridge of {ridge} FLOP/byte: "
+            "both are compute-bound.",
+            "Neither. The prefill does about {pai} FLOP per byte and a decode step of "
+            "{count} sequences about {dai}, both above this GPU's ridge of {ridge} "
+            "FLOP/byte: both are compute-bound.", b, count=tr.int(b), **kw)
+    if b == 1:
+        prompt = tr._("Which phase is memory-bound on the {gpu}: the prefill of this "
+                      "{p}-token prompt, or one decode step after it?", gpu=g,
+                      p=tr.int(r.prompt))
+    else:
+        prompt = tr.n_("Which phase is memory-bound on the {gpu}: the prefill of this "
+                       "{p}-token prompt, or one decode step of {count} sequence after it?",
+                       "Which phase is memory-bound on the {gpu}: the prefill of this "
+                       "{p}-token prompt, or one decode step of {count} sequences after it?",
+                       b, gpu=g, p=tr.int(r.prompt), count=tr.int(b))
     return dict(
-        key=("step4", r.gpu.key, pre, dec),
-        prompt=tr._("Which phase is memory-bound on the {gpu}: the prefill of this {p}-token "
-                    "prompt, or one decode step after it?", gpu=g, p=tr.int(r.prompt)),
-        options=[tr._("Prefill"), tr._("One decode step"), tr._("Both equally")],
+        key=("step4", r.gpu.key, pre, dec), prompt=prompt,
+        options=[tr._("Prefill"), tr._("One decode step"), tr._("Both equally"),
+                 tr._("Neither")],
         correct=correct, explain=explain, **question_labels(tr))
 
 
@@ -155,6 +239,26 @@ def tokens_words(r: Roofline, tr: Translator) -> str:
                  "step adds one more.", r.steps, o=tr.int(r.output), n=tr.int(r.steps))
 
 
+def batch_words(r: Roofline, tr: Translator) -> str:
+    """This batch's decode step: time, tokens per second, FLOP per byte (no bound named)."""
+    if not r.steps:
+        return ""
+    d = r.decode
+    if r.batch == 1:
+        return tr._("At batch 1 a decode step yields one token: at most {tps} tokens per "
+                    "second, at {ai} FLOP per byte. A larger batch decodes several sequences "
+                    "in the same step and shares each read of the weights among them.",
+                    tps=rate(d.tokens_per_s, tr), ai=tr.sig(d.intensity, 2))
+    return tr.n_("At batch {count} a decode step takes at least {t} and yields {count} token, "
+                 "one per sequence: at most {tps} tokens per second, {x} the rate of a single "
+                 "sequence, at {ai} FLOP per byte.",
+                 "At batch {count} a decode step takes at least {t} and yields {count} tokens, "
+                 "one per sequence: at most {tps} tokens per second, {x} the rate of a single "
+                 "sequence, at {ai} FLOP per byte.", r.batch, count=tr.int(r.batch),
+                 t=tr.seconds(d.time_s), tps=rate(d.tokens_per_s, tr),
+                 x=tr.times(r.batch_gain, 1), ai=tr.sig(d.intensity, 2))
+
+
 def phases_words(r: Roofline, tr: Translator) -> str:
     """Where prefill and decode sit on the roof (says the answer: shown when revealed)."""
     v = values(r, tr)
@@ -162,29 +266,39 @@ def phases_words(r: Roofline, tr: Translator) -> str:
     if r.prefill.bound == "compute":
         s_pre = tr._("Prefill runs all {p} prompt tokens through the model in one pass. "
                      "Each byte it reads does about {ai} FLOPs of work, above the ridge of "
-                     "{ridge} FLOP/byte, so it is compute-bound: about {t} on this GPU, "
-                     "and that is the wait before the first token appears.",
+                     "{ridge} FLOP/byte, so it is compute-bound: at least {t} on this GPU, "
+                     "the wait before the first token appears.",
                      p=v["prefill_tokens"], ai=v["prefill_intensity"], ridge=ridge,
                      t=v["prefill_time"])
     else:
         s_pre = tr._("Prefill runs all {p} prompt tokens through the model in one pass. "
                      "Each byte it reads does only about {ai} FLOPs of work, below the "
                      "ridge of {ridge} FLOP/byte, so with a prompt this short even the "
-                     "prefill is memory-bound: about {t} on this GPU, the wait before the "
+                     "prefill is memory-bound: at least {t} on this GPU, the wait before the "
                      "first token appears.",
                      p=v["prefill_tokens"], ai=v["prefill_intensity"], ridge=ridge,
                      t=v["prefill_time"])
     if r.steps:
-        s_dec = tr.n_(
-            "The single decode step then reads up to {gb} to produce one token: about "
-            "{ai} FLOP per byte, far below the ridge, so it is memory-bound and takes "
-            "about {t}.",
-            "Each of the {steps} decode steps then reads up to {gb} to produce one token: "
-            "about {ai} FLOP per byte, far below the ridge, so each is memory-bound and "
-            "takes up to about {t} ({total} for all of them).",
-            r.steps, steps=v["decode_steps"], gb=v["read_per_step"],
-            ai=v["decode_intensity"], t=v["decode_step_time"],
-            total=tr.seconds(r.decode_total_s))
+        made = (tr.n_("{count} token", "{count} tokens", 1, count=tr.int(1)) if r.batch == 1
+                else tr.n_("{count} token, one per sequence", "{count} tokens, one per sequence",
+                           r.batch, count=tr.int(r.batch)))
+        if r.steps == 1:
+            s_dec = tr._("The single decode step then reads {gb} and produces {made}: about "
+                         "{ai} FLOP per byte.", gb=v["read_per_step"], made=made,
+                         ai=v["decode_intensity"])
+        else:
+            s_dec = tr._("Each of the {steps} decode steps then reads up to {gb} and produces "
+                         "{made}: about {ai} FLOP per byte.", steps=v["decode_steps"],
+                         gb=v["read_per_step"], made=made, ai=v["decode_intensity"])
+        kw = dict(t=v["decode_step_time"], total=tr.seconds(r.decode_total_s))
+        if r.decode.bound == "memory":
+            s_dec += " " + tr._("That is below the ridge, so decode is memory-bound: the last "
+                                "step takes at least {t}, and all decode steps together at "
+                                "least {total}.", **kw)
+        else:
+            s_dec += " " + tr._("That is above the ridge: at this batch decode is "
+                                "compute-bound. The last step takes at least {t}, and all "
+                                "decode steps together at least {total}.", **kw)
     else:
         s_dec = tr._("With one output token there is no decode step: the prefill already "
                      "produced it.")
@@ -193,45 +307,173 @@ def phases_words(r: Roofline, tr: Translator) -> str:
     return s_pre + " " + s_dec
 
 
-def narration(r: Roofline, revealed: bool, tr: Translator) -> list[str]:
+def why_words(r: Roofline, tr: Translator) -> str:
+    return tr._("Prefill multiplies every weight matrix by all P prompt tokens at once, so each "
+                "byte of weights fetched from memory is used for roughly P floating-point "
+                "operations. When P is above the ridge of {ridge} FLOP/byte, where this GPU's "
+                "arithmetic and memory keep pace with each other, the arithmetic units set "
+                "the pace; below it even the prefill waits for memory. A decode step of one "
+                "sequence feeds a single token, so each byte is used for about one operation: "
+                "at batch 1 the arithmetic units wait for memory, and the time per output "
+                "token follows memory bandwidth, not compute.", ridge=tr.int(r.gpu.ridge))
+
+
+def ceiling_words(b: Batching, tr: Translator) -> str:
+    """The batch caveat: the weights' reads are shared, the cache's are not, hence a ceiling."""
+    kw = dict(cache=tr.bytes(b.cache_per_seq, "auto", 1), ctx=tr.int(b.context),
+              flops=tr.int(b.flops_per_seq), cache_b=tr.int(b.cache_per_seq),
+              c=tr.sig(b.ceiling, 3), ridge=tr.int(b.gpu.ridge))
+    head = tr._("Decode is memory-bound at small batch. Batching shares the weight reads, not "
+                "the cache reads: one read of the weights serves every sequence in the batch, "
+                "but each sequence still reads its own cache, {cache} at {ctx} tokens. So the "
+                "FLOP per byte of a decode step rises with the batch only up to a ceiling, "
+                "the FLOPs of one sequence ÷ the bytes of its cache: {flops} ÷ {cache_b} ≈ {c} "
+                "FLOP/byte.", **kw)
+    if b.ceiling < b.gpu.ridge:
+        tail = tr._("That is below this GPU's ridge of {ridge}: however large the batch, "
+                    "decode at this context stays memory-bound.", **kw)
+    else:
+        tail = tr._("That is above this GPU's ridge of {ridge}: with a batch large enough, "
+                    "decode at this context becomes compute-bound.", **kw)
+    return head + " " + tail
+
+
+def stop_words(b: Batching, tr: Translator) -> str:
+    """Where a larger batch stops paying, and whether that many sequences fit in memory."""
+    st = b.stop
+    n = st.batch
+    if st.reason == "ceiling":
+        s = tr.n_("A larger batch stops paying at about {count} sequence: there the step "
+                  "reaches {pct} of its ceiling, so no larger batch adds more than {gain} to "
+                  "the tokens per second. However large the batch, this GPU decodes at most "
+                  "{max} tokens per second at this context.",
+                  "A larger batch stops paying at about {count} sequences: there the step "
+                  "reaches {pct} of its ceiling, so no larger batch adds more than {gain} to "
+                  "the tokens per second. However large the batch, this GPU decodes at most "
+                  "{max} tokens per second at this context.", n, count=tr.int(n),
+                  pct=tr.pct(st.fraction), gain=tr.pct(1 / st.fraction - 1),
+                  max=rate(st.max_tokens_per_s, tr))
+    else:
+        s = tr.n_("From about {count} sequence the decode step reaches the ridge and is "
+                  "compute-bound: a larger batch takes longer in proportion, and the tokens "
+                  "per second stay at about {max}.",
+                  "From about {count} sequences the decode step reaches the ridge and is "
+                  "compute-bound: a larger batch takes longer in proportion, and the tokens "
+                  "per second stay at about {max}.", n, count=tr.int(n),
+                  max=rate(st.max_tokens_per_s, tr))
+    if n > BATCH_RANGE[1]:
+        s += " " + tr._("That is beyond this slider's {max}.", max=tr.int(BATCH_RANGE[1]))
+    g = b.gpu
+    if b.memory_limit is None:
+        pass
+    elif b.memory_limit == 0:
+        s += " " + tr._("On the {gpu} the weights alone leave no room for a cache.",
+                        gpu=g.name)
+    else:
+        s += " " + tr.n_("The {gpu} ({mem}) holds {count} sequence of {ctx} tokens next to "
+                         "the weights (step 5).",
+                         "The {gpu} ({mem}) holds {count} sequences of {ctx} tokens next to "
+                         "the weights (step 5).", b.memory_limit, gpu=g.name,
+                         mem=gib(g.mem_gib, tr), count=tr.int(b.memory_limit),
+                         ctx=tr.int(b.context))
+    return s
+
+
+def shrink_name(kind: str, value, tr: Translator) -> str:
+    if kind == "window":
+        return tr._("a window of {w} tokens", w=tr.int(value))
+    return tr._(SHRINK_NAMES[kind, value])
+
+
+def shrink_links(b: Batching, lang: str, tr: Translator) -> dict:
+    """How a smaller cache per sequence raises the ceiling, each with a link to step 6."""
+    items = [dict(text=tr._("{name}: {c} FLOP/byte ({x})", name=shrink_name(s.kind, s.value, tr),
+                            c=tr.sig(s.ceiling, 3), x=tr.times(s.factor, 1)),
+                  href="?" + "&".join(f"{k}={v}" for k, v in
+                                      {"step": 6, "lang": lang, **s.query}.items()),
+                  go=tr._("Step 6"))
+             for s in b.shrinks]
+    return dict(intro=tr._("A smaller cache per sequence raises the ceiling by the same "
+                           "factor: it is the FLOPs of one sequence ÷ the bytes of its cache, "
+                           "{c} FLOP/byte for {model} as it is. Step 6 shows each way on "
+                           "Llama 2 7B:", c=tr.sig(b.ceiling, 3), model=b.model.name),
+                items=items)
+
+
+def continuous_words(tr: Translator) -> str:
+    return tr._("Real servers do not wait for a whole batch to finish. With continuous "
+                "batching (Orca, vLLM) a sequence that ends leaves the batch after any decode "
+                "step, and a waiting request joins at the next one, its prefill run alongside "
+                "the others' decode steps. The batch stays full, so every read of the weights "
+                "keeps serving many sequences; how many can join is set by the memory for "
+                "their caches (step 5).")
+
+
+def narration(r: Roofline, revealed: bool, tr: Translator, b: Batching | None = None
+              ) -> list[str]:
     """What to look at; the paragraphs that name the bound phase wait for the answer."""
     paras = [roofline_words(r, tr), tokens_words(r, tr)]
+    if r.steps:
+        paras.append(batch_words(r, tr))
     if not revealed:
         return paras
-    ridge = tr.int(r.gpu.ridge)
+    paras += [phases_words(r, tr), why_words(r, tr)]
+    if b is not None and r.steps:
+        paras += [ceiling_words(b, tr), stop_words(b, tr)]
     return paras + [
-        phases_words(r, tr),
-        tr._("Prefill multiplies every weight matrix by all P prompt tokens at once, so "
-             "each byte of weights fetched from memory is used for roughly P "
-             "floating-point operations: the arithmetic units set the pace. Decode feeds "
-             "one token per step, so each byte is used for about one operation, far "
-             "below the ridge of {ridge} FLOP/byte where this GPU's arithmetic and "
-             "memory keep pace with each other. The arithmetic units wait for memory, "
-             "and the time per output token follows memory bandwidth, not compute.",
-             ridge=ridge),
-        tr._("That is why servers batch the decode steps of many users: one read "
-             "of the weights serves every sequence in the batch. On this GPU a "
-             "decode step for {b} sequences at the same context takes about {t} and "
-             "yields {b} tokens, {x} the tokens per second of a single sequence.",
-             b=tr.int(BATCH_EXAMPLE), t=tr.seconds(r.batched.time_s),
-             x=tr.times(r.batch_gain, 1)),
-        tr._("Time to first token is the prefill wait, so it grows with the prompt. "
-             "Every later token costs one decode step, and their pace depends on "
-             "memory bandwidth and batch size."),
-    ]
+        tr._("Time to first token is the prefill wait, so it grows with the prompt. Every "
+             "later token costs one decode step, and their pace depends on memory bandwidth, "
+             "the batch size and the context length: every decode step reads the whole "
+             "cache of every sequence."),
+        continuous_words(tr)]
+
+
+def notices(r: Roofline, b: Batching, tr: Translator) -> list[str]:
+    out = []
+    if r.beyond_max_context:
+        out.append(tr._("{model} was built for at most {max} tokens: a context of {context} "
+                        "tokens is hypothetical for it, although the arithmetic is the same.",
+                        model=r.model.name, max=tr.int(r.model.max_context),
+                        context=tr.int(r.prompt + r.output - 1)))
+    g = r.gpu
+    if b.memory_limit == 0:
+        out.append(tr._("The weights of {model} ({weights}) do not fit in the {gpu}'s {mem}: "
+                        "it would have to be split over several GPUs, which this roofline of "
+                        "one GPU leaves out.", model=r.model.name,
+                        weights=tr.bytes(r.weights, "GB", 1), gpu=g.name,
+                        mem=gib(g.mem_gib, tr)))
+    elif b.memory_limit is not None and r.batch > b.memory_limit and r.steps:
+        out.append(tr.n_("A batch of {b} sequences of {ctx} tokens does not fit next to the "
+                         "weights in the {gpu}'s {mem}: at most {count} does.",
+                         "A batch of {b} sequences of {ctx} tokens does not fit next to the "
+                         "weights in the {gpu}'s {mem}: at most {count} do.",
+                         b.memory_limit, b=tr.int(r.batch), ctx=tr.int(b.context), gpu=g.name,
+                         mem=gib(g.mem_gib, tr), count=tr.int(b.memory_limit)))
+    return out
 
 
 def model_note(r: Roofline, tr: Translator) -> list[str]:
-    g = r.gpu
-    return [tr._("Computed for Llama 2 7B (fp16 weights {w}, {kv} of keys and values "
-                 "per token) on {gpu}: {f}, {bw}, ridge ≈ {ridge} FLOP/byte. The "
-                 "decode step shown is the last and largest one.",
-                 w=tr.bytes(r.weights, "GB", 1), kv=tr.bytes(r.kv_per_token, "KiB", 0),
-                 gpu=gpu_name(g, tr), f=tr._("{f} TFLOP/s", f=tr.int(g.flops / TFLOPS)),
-                 bw=tr._("{b} TB/s", b=short(g.bandwidth / TB_PER_S, tr)),
-                 ridge=tr.int(g.ridge)),
-            tr._("The times assume the GPU's peak FLOP/s and bandwidth; real kernels reach "
-                 "less, so read them as lower bounds.")]
+    g, m = r.gpu, r.model
+    out = [tr._("Computed for {model} (fp16 weights {w}, {kv} cached per token) on {gpu}: "
+                "{f}, {bw}, ridge ≈ {ridge} FLOP/byte. The decode step shown is the last and "
+                "largest one.",
+                model=m.name, w=tr.bytes(r.weights, "GB", 1),
+                kv=tr.bytes(r.kv_per_token, "KiB", 0), gpu=gpu_name(g, tr),
+                f=tr._("{f} TFLOP/s", f=tr.int(g.flops / TFLOPS)),
+                bw=tr._("{b} TB/s", b=short(g.bandwidth / TB_PER_S, tr)),
+                ridge=tr.int(g.ridge))]
+    if m.is_moe:
+        out.append(tr._("{model} is a mixture of experts: one token uses {active} of its "
+                        "{total} parameters, and a decode step reads only the experts its "
+                        "batch was routed to, so a larger batch reads more of the weights.",
+                        model=m.name, active=tr.int(m.params_per_token),
+                        total=tr.int(m.n_params)))
+    if m.local_window is not None:
+        out.append(tr._("{model}'s sliding-window layers keep and read at most {w} tokens "
+                        "per sequence.", model=m.name, w=tr.int(m.local_window)))
+    out.append(tr._("The times assume the GPU's peak FLOP/s and bandwidth; real kernels reach "
+                    "less, so read them as lower bounds."))
+    return out
 
 
 def measured_words(plan: Plan, prompt: int, output: int, status: str, res, facts: dict,
@@ -274,7 +516,11 @@ def device_name(device: str) -> str:
     return "CPU" if device == "cpu" else device
 
 
-# -- the roofline: one still frame, drawn in the browser -------------------------------------
+def device_name(device: str) -> str:
+    return "CPU" if device == "cpu" else device
+
+
+# -- the roofline and the batch curve: one still frame, drawn in the browser -----------------
 
 def stage_text(tr: Translator) -> dict:
     return dict(player_text(tr), figure=tr._("Roofline"))
@@ -283,41 +529,120 @@ def stage_text(tr: Translator) -> dict:
 def legend(tr: Translator) -> list[tuple[str, str]]:
     return [("text", tr._("roofline: the most FLOP/s this GPU can reach")),
             ("new", tr._("prefill")), ("cached", tr._("decode step")),
-            ("muted", tr._("memory-bound region"))]
+            ("muted", tr._("memory-bound region")),
+            ("cached", tr._("small dots: decode at batch 1 to 256")),
+            ("text", tr._("dashed line: the decode ceiling, any batch"))]
 
 
-def frame(r: Roofline, status: str, res, tr: Translator) -> dict:
+def log_ticks(lo: float, hi: float, most: int = 4) -> list[float]:
+    """Ticks of a log axis between lo and hi: decades, or 1-2-5 steps in a narrow range."""
+    if lo <= 0 or hi <= lo:
+        return [hi] if hi > 0 else []
+    k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    for mults in ((1,), (1, 3), (1, 2, 5), (1, 1.5, 2, 3, 5, 7)):
+        ticks = [m * 10.0 ** k for k in range(k0, k1 + 1) for m in mults
+                 if lo <= m * 10.0 ** k <= hi]
+        if len(ticks) >= 2:
+            step = max(1, math.ceil(len(ticks) / most))
+            return ticks[::step]
+    return [lo, hi]
+
+
+def _panel(title: str, ys: list, lines: list, now: float, fmt, tr: Translator) -> dict:
+    every = [v for v in ys + [ln["y"] for ln in lines] + [now] if v > 0]
+    lo, hi = min(every) / 1.4, max(every) * 1.4
+    return dict(title=title, ys=ys, lines=lines, now=now, now_label=fmt(now), y0=lo, y1=hi,
+                yticks=[[t, fmt(t)] for t in log_ticks(lo, hi)])
+
+
+def batch_fig(r: Roofline, b: Batching, tr: Translator) -> dict:
+    """Decode against the batch: FLOP per byte (with its ceiling and the ridge), tokens per
+    second (with the most any batch reaches) and time per step, on one log batch axis."""
+    xs = list(b.batches)
+    tps = lambda v: rate(v, tr)  # noqa: E731
+    panels = [
+        _panel(tr._("FLOP per byte"), [c.intensity for c in b.curve],
+               [dict(y=b.ceiling, cls="ceiling", label=tr._("ceiling ≈ {c}",
+                                                           c=tr.sig(b.ceiling, 3))),
+                dict(y=b.gpu.ridge, cls="ridge", label=tr._("ridge ≈ {r}",
+                                                           r=tr.int(b.gpu.ridge)))],
+               r.decode.intensity, lambda v: tr.sig(v, 2), tr),
+        _panel(tr._("Tokens per second, at most"), [c.tokens_per_s for c in b.curve],
+               [dict(y=b.stop.max_tokens_per_s, cls="ceiling",
+                     label=tr._("any batch: at most {n}", n=tps(b.stop.max_tokens_per_s)))],
+               r.decode.tokens_per_s, tps, tr),
+        _panel(tr._("Time per decode step, at least"), [c.time_s for c in b.curve], [],
+               r.decode.time_s, tr.seconds, tr),
+    ]
+    marks = []
+    if b.stop.batch <= BATCH_RANGE[1]:
+        marks.append(dict(x=b.stop.batch, cls="stop",
+                          label=tr._("a larger batch stops paying: {n}",
+                                     n=tr.int(b.stop.batch))))
+    if b.memory_limit is not None and 1 <= b.memory_limit <= BATCH_RANGE[1]:
+        marks.append(dict(x=b.memory_limit, cls="fits",
+                          label=tr._("fits in memory: {n}", n=tr.int(b.memory_limit))))
+    return dict(
+        title=tr._("Decode at {ctx} tokens of context, batch 1 to 256", ctx=tr.int(b.context)),
+        xs=xs, x0=BATCH_RANGE[0], x1=BATCH_RANGE[1], now=r.batch,
+        xticks=[[t, tr.int(t)] for t in B_TICKS],
+        xaxis=tr._("Batch size (sequences, log scale)"), panels=panels, marks=marks)
+
+
+def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = None) -> dict:
     g = r.gpu
     lo, hi = r.y_range
     pts = [("prefill", r.prefill, "prefill")]
     if r.steps:
         pts.append(("decode", r.decode, "decode"))
-    v = values(r, tr)
+    v = values(r, tr, b)
     times = {"prefill": v["prefill_time"], "decode": v["decode_step_time"]}
+    labels = {"prefill": tr._(PHASES["prefill"]),
+              "decode": tr._(PHASES["decode"]) if r.batch == 1
+              else tr._("decode, batch {b}", b=tr.int(r.batch))}
+    rows = [[labels[phase], tr.sig(p.intensity, 3), tr.sig(p.attainable_flops / TFLOPS, 3),
+             tr.bytes(p.bytes, "GB", 1), times[phase], rate(p.tokens_per_s, tr)]
+            for phase, p, _ in pts]
+    desc = tr._("Log-log roofline of {gpu}: the roof rises with memory bandwidth up to "
+                "{peak} at the ridge, {ridge} FLOP/byte. Prefill: {pai} FLOP/byte; "
+                "decode step: {dai} FLOP/byte.", gpu=gpu_name(g, tr),
+                peak=tr._("{f} TFLOP/s", f=tr.int(g.flops / TFLOPS)),
+                ridge=tr.int(g.ridge), pai=v["prefill_intensity"],
+                dai=v["decode_intensity"])
+    fig = dict(
+        title=tr._("Roofline of {gpu}", gpu=gpu_name(g, tr)),
+        x0=X_RANGE[0], x1=X_RANGE[1], y0=lo / TFLOPS, y1=hi / TFLOPS,
+        xticks=[[t, tick(t, tr)] for t in X_TICKS],
+        yticks=[[t, tick(t, tr)] for t in y_ticks(lo / TFLOPS, hi / TFLOPS)],
+        roof=[[x, y / TFLOPS] for x, y in r.roof], ridge=g.ridge, peak=g.flops / TFLOPS,
+        xaxis=tr._("FLOP per byte read from memory (log scale)"),
+        yaxis=tr._("Attainable TFLOP/s (log scale)"),
+        ridge_label=tr._("ridge ≈ {r} FLOP/byte", r=tr.int(g.ridge)),
+        memory=tr._(BOUNDS["memory"]), compute=tr._(BOUNDS["compute"]),
+        points=[dict(x=p.intensity, y=p.attainable_flops / TFLOPS, cls=cls,
+                     label=labels[phase]) for phase, p, cls in pts],
+        trail=[], ceiling=None, batch=None)
+    if b is not None and r.steps:
+        fig.update(
+            trail=[[c.intensity, c.attainable_flops / TFLOPS] for c in b.curve],
+            ceiling=dict(x=b.ceiling, label=tr._("decode ceiling ≈ {c}", c=tr.sig(b.ceiling, 3)))
+            if X_RANGE[0] < b.ceiling < X_RANGE[1] else None,
+            batch=batch_fig(r, b, tr))
+        first, last = b.curve[0], b.curve[-1]
+        desc += " " + tr._("Decode against the batch at {ctx} tokens: from {a1} FLOP/byte and "
+                           "{t1} tokens/s at batch 1 to {a2} FLOP/byte and {t2} tokens/s at "
+                           "batch {b2}, against a ceiling of {c} FLOP/byte for any batch.",
+                           ctx=tr.int(b.context), a1=tr.sig(first.intensity, 2),
+                           t1=rate(first.tokens_per_s, tr), a2=tr.sig(last.intensity, 2),
+                           t2=rate(last.tokens_per_s, tr), b2=tr.int(last.batch),
+                           c=tr.sig(b.ceiling, 3))
+        rows += [[tr._("decode, batch {b}", b=tr.int(c.batch)), tr.sig(c.intensity, 3),
+                  tr.sig(c.attainable_flops / TFLOPS, 3), tr.bytes(c.bytes, "GB", 1),
+                  tr.seconds(c.time_s), rate(c.tokens_per_s, tr)]
+                 for c in b.curve if c.batch in TABLE_BATCHES]
     return dict(
-        pos="", cards=cards(r, status, res, tr), caption="",
-        desc=tr._("Log-log roofline of {gpu}: the roof rises with memory bandwidth up to "
-                  "{peak} at the ridge, {ridge} FLOP/byte. Prefill: {pai} FLOP/byte; "
-                  "decode step: {dai} FLOP/byte.", gpu=gpu_name(g, tr),
-                  peak=tr._("{f} TFLOP/s", f=tr.int(g.flops / TFLOPS)),
-                  ridge=tr.int(g.ridge), pai=v["prefill_intensity"],
-                  dai=v["decode_intensity"]),
+        pos="", cards=cards(r, status, res, tr, b), caption="", desc=desc,
         table=dict(head=[tr._("Phase"), tr._("FLOP per byte"), tr._("Attainable TFLOP/s"),
-                         tr._("Bytes moved"), tr._("Time")],
-                   rows=[[tr._(PHASES[phase]), tr.sig(p.intensity, 3),
-                          tr.sig(p.attainable_flops / TFLOPS, 3),
-                          tr.bytes(p.bytes, "GB", 1), times[phase]]
-                         for phase, p, _ in pts]),
-        fig=dict(
-            title=tr._("Roofline of {gpu}", gpu=gpu_name(g, tr)),
-            x0=X_RANGE[0], x1=X_RANGE[1], y0=lo / TFLOPS, y1=hi / TFLOPS,
-            xticks=[[t, tick(t, tr)] for t in X_TICKS],
-            yticks=[[t, tick(t, tr)] for t in y_ticks(lo / TFLOPS, hi / TFLOPS)],
-            roof=[[x, y / TFLOPS] for x, y in r.roof], ridge=g.ridge, peak=g.flops / TFLOPS,
-            xaxis=tr._("FLOP per byte read from memory (log scale)"),
-            yaxis=tr._("Attainable TFLOP/s (log scale)"),
-            ridge_label=tr._("ridge ≈ {r} FLOP/byte", r=tr.int(g.ridge)),
-            memory=tr._(BOUNDS["memory"]), compute=tr._(BOUNDS["compute"]),
-            points=[dict(x=p.intensity, y=p.attainable_flops / TFLOPS, cls=cls,
-                         label=tr._(PHASES[phase])) for phase, p, cls in pts]))
-
+                         tr._("Bytes moved"), tr._("Time"), tr._("Tokens per second")],
+                   rows=rows),
+        fig=fig)

@@ -2,6 +2,9 @@
 session's language."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import jinja2
 import panel as pn
 import panel_material_ui as pmui
 
@@ -13,10 +16,21 @@ from ..ui.view import StepView, link, tr_of, two_columns
 from . import text
 from .model import Step4Model, job, live_facts
 
+# this step's own markup (autoescaped, like the kit's templates)
+TEMPLATES = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
+    autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def links_html(links: dict) -> str:
+    return TEMPLATES.get_template("links.html.j2").render(**links) if links["items"] else ""
+
 
 class RooflineStage(Stage):
-    """A log-log roofline with the prefill and decode points labelled on the chart. The
-    shaded memory-bound region and the names of the two regions wait for the answer."""
+    """A log-log roofline with the prefill and decode points labelled on the chart, the
+    decode step at every batch size as small dots and the ceiling no batch passes; under it,
+    decode against the batch (FLOP per byte, tokens per second, time per step). The shaded
+    memory-bound region and the names of the two regions wait for the answer."""
 
     _draw_js = r"""
 function width(holder) {
@@ -81,6 +95,16 @@ function draw(holder, fig, ctx) {
   }
   const d = fig.roof.map(([x, y], k) => (k ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(y).toFixed(1)).join(" ");
   svg("path", { d, class: "roof", "clip-path": "url(#roof-plot)" }, s);
+  for (const [x, y] of fig.trail || []) {         // the decode step at batch 1 .. 256
+    svg("circle", { cx: sx(x), cy: sy(y), r: 2.5, class: "trail" }, s);
+  }
+  if (fig.ceiling) {                               // no batch passes this intensity
+    const cx = sx(fig.ceiling.x), right = cx > R - 150;
+    svg("line", { x1: cx, x2: cx, y1: T, y2: B, class: "ceiling-line" }, s);
+    const cl = svg("text", { x: cx + (right ? -6 : 6), y: T + 36, class: "roof-note",
+                             "text-anchor": right ? "end" : "start" }, s);
+    cl.textContent = fig.ceiling.label;
+  }
   for (const p of fig.points) {
     const px = sx(p.x), py = sy(p.y), right = px > R - 110;
     svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls }, s);
@@ -93,7 +117,70 @@ function draw(holder, fig, ctx) {
   const ya = svg("text", { x: 0, y: 0, "text-anchor": "middle", class: "axis-title",
                            transform: `translate(16 ${(T + B) / 2}) rotate(-90)` }, s);
   ya.textContent = fig.yaxis;
-  holder.replaceChildren(h("p", "chart-title", null, fig.title), s);
+  const kids = [h("p", "chart-title", null, fig.title), s];
+  if (fig.batch) kids.push(h("p", "chart-title", null, fig.batch.title), drawBatch(fig.batch, W));
+  holder.replaceChildren(...kids);
+}
+function drawBatch(fig, W) {
+  // three log panels on one log batch axis: FLOP per byte, tokens per second, time per step
+  const L = 66, R = W - 20, PH = 84, GAP = 34, T0 = 24, n = fig.panels.length;
+  const B0 = T0 + n * (PH + GAP) - GAP, H = B0 + 44;
+  const lg = Math.log10;
+  const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "batch-svg", "aria-hidden": "true",
+                         focusable: "false" });
+  const nx = sx(fig.now);
+  fig.panels.forEach((p, k) => {
+    const T = T0 + k * (PH + GAP), B = T + PH;
+    const sy = (v) => B - (B - T) * (lg(v) - lg(p.y0)) / (lg(p.y1) - lg(p.y0));
+    const g = svg("g", { class: "axis" }, s);
+    for (const [v] of fig.xticks) svg("line", { x1: sx(v), x2: sx(v), y1: T, y2: B, class: "grid" }, g);
+    for (const [v, label] of p.yticks) {
+      svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, g);
+      const t = svg("text", { x: L - 6, y: sy(v) + 4, "text-anchor": "end", class: "tick-label" }, g);
+      t.textContent = label;
+    }
+    svg("line", { x1: L, x2: R, y1: B, y2: B }, g);
+    svg("line", { x1: L, x2: L, y1: T, y2: B }, g);
+    const title = svg("text", { x: L, y: T - 8, class: "panel-title" }, s);
+    title.textContent = p.title;
+    for (const ln of p.lines) {
+      if (ln.y < p.y0 || ln.y > p.y1) continue;
+      svg("line", { x1: L, x2: R, y1: sy(ln.y), y2: sy(ln.y), class: "lim lim-" + ln.cls }, s);
+      // named at the left, where the curve is low: clear of the dot and its number
+      const ly = sy(ln.y) < T + 16 ? sy(ln.y) + 14 : sy(ln.y) - 5;     // clear of the title
+      const t = svg("text", { x: L + 6, y: ly, "text-anchor": "start", class: "roof-note" }, s);
+      t.textContent = ln.label;
+    }
+    fig.marks.forEach((m, j) => {
+      const mx = sx(m.x);
+      svg("line", { x1: mx, x2: mx, y1: T, y2: B, class: "mark mark-" + m.cls }, s);
+      if (j === k) {                     // each mark named in its own panel
+        const right = mx > (L + R) / 2;
+        const t = svg("text", { x: mx + (right ? -5 : 5), y: B - 8, class: "roof-note",
+                                "text-anchor": right ? "end" : "start" }, s);
+        t.textContent = m.label;
+      }
+    });
+    const d = fig.xs.map((x, i) => (i ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(p.ys[i]).toFixed(1)).join(" ");
+    svg("path", { d, class: "bcurve" }, s);
+    const ny = sy(p.now);
+    svg("line", { x1: nx, x2: nx, y1: T, y2: B, class: "bnow-line" }, s);
+    svg("circle", { cx: nx, cy: ny, r: 5, class: "bnow" }, s);
+    const right = nx > R - 90;
+    const t = svg("text", { x: nx + (right ? -8 : 8), y: ny - 8, class: "pt-label small",
+                            "text-anchor": right ? "end" : "start" }, s);
+    t.textContent = p.now_label;
+  });
+  const g = svg("g", { class: "axis" }, s);
+  for (const [v, label] of fig.xticks) {
+    svg("line", { x1: sx(v), x2: sx(v), y1: B0, y2: B0 + 4 }, g);
+    const t = svg("text", { x: sx(v), y: B0 + 18, "text-anchor": "middle", class: "tick-label" }, g);
+    t.textContent = label;
+  }
+  const xa = svg("text", { x: (L + R) / 2, y: H - 6, "text-anchor": "middle", class: "axis-title" }, s);
+  xa.textContent = fig.xaxis;
+  return s;
 }
 """
 
@@ -101,7 +188,8 @@ function draw(holder, fig, ctx) {
 class Step4(StepView):
     number = 4
     model_class = Step4Model
-    url_names = {"prompt": "prompt", "output": "output", "gpu": "gpu"}
+    url_names = {"prompt": "prompt", "output": "output", "gpu": "gpu", "model": "model",
+                 "batch": "batch"}
 
     def build(self):
         m, lang = self.model, self.app.param.lang
@@ -116,10 +204,18 @@ class Step4(StepView):
         gpu = link(pmui.Select(options=pn.bind(lambda l: text.gpu_options(tr(l)), lang),
                                value=m.gpu, sizing_mode="stretch_width", min_width=200,
                                label=pn.bind(lambda l: tr(l)._("GPU"), lang)), m, "gpu")
+        batch = pmui.IntSlider.from_param(
+            m.param.batch, step=1, description="", sizing_mode="stretch_width", min_width=200,
+            label=pn.bind(lambda l: tr(l)._("Batch size (sequences)"), lang))
+        model = link(pmui.Select(options=pn.bind(lambda l: text.model_options(tr(l)), lang),
+                                 value=m.model, sizing_mode="stretch_width", min_width=200,
+                                 label=pn.bind(lambda l: tr(l)._("Model"), lang)), m, "model")
 
         # the live model's speed: measured in the background, one job per bucket
         self.live = live = LiveValue()
-        live.request(*job(m.plan))
+        # asked once the page has loaded: a measurement that settled while the page's models
+        # were still being built (threaded sessions) never reached the stage in the browser
+        pn.state.onload(lambda: live.request(*job(m.plan)))
         m.param.watch(lambda e: live.request(*job(e.new)), "plan")
         facts = live_facts()
 
@@ -127,8 +223,10 @@ class Step4(StepView):
             lambda r, l: text.question(r, tr(l)), m.param.roofline, lang))
         revealed = self.question.param.revealed
         self.stage = RooflineStage(
-            frames=pn.bind(lambda r, status, value, l: [text.frame(r, status, value, tr(l))],
-                           m.param.roofline, live.param.status, live.param.value, lang),
+            frames=pn.bind(lambda r, b, status, value, l: [text.frame(r, status, value, tr(l),
+                                                                      b)],
+                           m.param.roofline, m.param.batching, live.param.status,
+                           live.param.value, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
             concealed=not self.question.revealed, player=False)
         self.question.param.watch(lambda e: setattr(self.stage, "concealed", not e.new),
@@ -136,8 +234,14 @@ class Step4(StepView):
 
         lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,
                      css_classes=["step-lead"])
-        narration = bound(lambda r, shown, l: paragraphs_html(text.narration(r, shown, tr(l))),
-                          m.param.roofline, revealed, lang, css_classes=["narration"])
+        narration = bound(lambda r, b, shown, l: paragraphs_html(
+            text.narration(r, shown, tr(l), b)), m.param.roofline, m.param.batching, revealed,
+            lang, css_classes=["narration"])
+        shrink = bound(lambda b, shown, l: links_html(text.shrink_links(b, l, tr(l)))
+                       if shown else "", m.param.batching, revealed, lang,
+                       css_classes=["narration", "shrink"])
+        notices = bound(lambda r, b, l: notices_html(text.notices(r, b, tr(l))),
+                        m.param.roofline, m.param.batching, lang)
         note = bound(lambda r, l: paragraphs_html(text.model_note(r, tr(l))),
                      m.param.roofline, lang, css_classes=["live-facts"])
         legend = bound(lambda l: legend_html(text.legend(tr(l))), lang)
@@ -150,7 +254,8 @@ class Step4(StepView):
                 live.param.value, lang)
         live_notes = bound(measured, *refs, "notes")
         live_words = bound(measured, *refs, "paras", css_classes=["live-facts", "live-speed"])
-        controls = pn.FlexBox(prompt, output, gpu, gap="8px", sizing_mode="stretch_width")
+        controls = pn.FlexBox(prompt, output, batch, model, gpu, gap="8px",
+                              sizing_mode="stretch_width")
         return two_columns(
-            [lead, self.question, controls, narration, live_notes, live_words],
+            [lead, self.question, controls, notices, narration, shrink, live_notes, live_words],
             [self.stage, legend, note])

@@ -1,6 +1,7 @@
 """Step 5 — The memory bill: the KV cache grows with context and batch.
 
-model.py holds the numbers (every byte from `explainer.costs`; the live model's cache measured
+model.py holds the numbers (every byte from `explainer.costs`, for a model preset or for your
+model read from a pasted config.json by `explainer.hfconfig`; the live model's cache measured
 on its tensors), text.py the words, view.py binds them; the two charts are drawn in the
 browser from one still frame. The view is imported on first use, so that the model can be
 used (and tested) without Panel."""

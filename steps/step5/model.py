@@ -1,24 +1,33 @@
-"""Step 5's view-model: the memory bill of a model preset on a GPU preset; numbers only.
+"""Step 5's view-model: the memory bill of a model on a GPU preset; numbers only.
 
-Every byte comes from `explainer.costs`. Four outputs, each recomputed only when what it
-depends on changes:
+Every byte comes from `explainer.costs`. The model is a preset (`presets.ALL_MODELS`) or
+“your model”: a Hugging Face config.json pasted by the learner (`config`, read by
+`explainer.hfconfig.parse_config`), carried in the link as `custom` (its few cache-relevant
+numbers, `hfconfig.to_query`, written `layers-32_heads-32_kv-8_hd-128_...`). GPU memory is
+counted as the vendors count it: their “80 GB” is 80 GiB (`binary_capacity`).
 
-- `spec`  (model): the model's cache per token, its weights, where one sequence's cache
-  would outgrow them (the question's answer);
-- `curve` (model, batch): the batch's cache bytes over the context slider's range;
-- `bill`  (model, context, batch, gpu): weights + cache against the chosen GPU;
+Outputs, each recomputed only when what it depends on changes:
+
+- `parsed` (config, params_b): what the pasted config said, or why it could not be read;
+  when it could, `custom` (and `model`) follow;
+- `custom_model` (custom): the custom model of the link, or why it is not valid;
+- `spec`  (model, custom_model): the model's cache per token, its weights, where one sequence's
+  cache would outgrow them (the question's answer);
+- `curve` (model, custom_model, batch): the batch's cache bytes over the context slider's range;
+- `bill`  (model, custom_model, context, batch, gpu): weights + cache against the chosen GPU;
 - `live`  (lang): the live model's cache, measured on its tensors after the language's
   default prompt, beside the same formula.
 """
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
 import param
 
-from explainer import costs, presets
+from explainer import costs, hfconfig, presets
 from explainer import runtime as rt
 from explainer.i18n import LANGS
 from explainer.prompts import DEFAULT_PROMPTS
@@ -31,27 +40,85 @@ LIVE_PRECISION = "fp32"              # what the live model stores
 CURVE_STEP = 256                     # context resolution of the cache-vs-context curve
 FAR = 2**40                          # "never" for a cache capped by a sliding window
 
+CUSTOM = "custom"                    # the `model` value of “your model”
+CUSTOM_RE = r"^[A-Za-z0-9_.:+\-]{0,400}$"    # what a `custom` link value may hold
+# MLA: the latent (kv_lora_rank) and the rotary key (qk_rope_head_dim) of the presets
+MLA_SPLIT = {"deepseek-v3": (512, 64)}
+MAX_LAYERS = 1024                    # more layers than any real model: “your model” stops there
+LAYER_FIELDS = ("num_hidden_layers", "n_layer", "num_layers")
+
 # GPU presets that have a memory size, smallest first (the "how many fit" choices).
 GPU_KEYS = tuple(g.key for g in sorted((g for g in presets.GPUS.values() if g.mem_bytes),
                                        key=lambda g: g.mem_bytes))
-MODEL_KEYS = tuple(presets.MODELS)
+MODEL_KEYS = tuple(presets.ALL_MODELS) + (CUSTOM,)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why a config (or the link's model) cannot be used: `hfconfig.ConfigError` as data
+    (the text layer words it from `code`)."""
+    field: str
+    code: str
+    values: tuple                # ((name, value), ...)
+    source: str                  # "config" or "link"
+
+    @property
+    def value_map(self) -> dict:
+        return dict(self.values)
+
+
+def problem_of(e: hfconfig.ConfigError, source: str) -> Problem:
+    return Problem(field=str(e.field)[:60], code=e.code,
+                   values=tuple(sorted((k, v if isinstance(v, (int, float, str, type(None)))
+                                        else str(v)[:60]) for k, v in e.values.items())),
+                   source=source)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """What a pasted config.json said: the model and the fields read, or the problem."""
+    preset: presets.ModelPreset | None
+    fields: tuple                # ((config path, value), ...) in reading order
+    defaults: tuple              # ((field, value), ...) assumed: the config left them out
+    split: tuple | None          # (kv_lora_rank, qk_rope_head_dim) of an MLA model
+    encoded: str                 # its `custom` link value ("" if it could not be read)
+    problem: Problem | None
+    params_source: str           # "config" (counted from it) or "override" (entered)
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+@dataclass(frozen=True)
+class Custom:
+    """The link's custom model (`custom`), or why it is not valid."""
+    preset: presets.ModelPreset | None
+    query: tuple                 # ((link key, value), ...)
+    split: tuple | None
+    problem: Problem | None
 
 
 @dataclass(frozen=True)
 class Spec:
-    """One model preset's cache, independent of context, batch and GPU."""
+    """One model's cache, independent of context, batch and GPU."""
     key: str
-    name: str
+    name: str                   # "" for “your model” (the text layer names it)
     kind: str                   # "MHA", "GQA", "MQA", "MLA" (a label key)
     n_layers: int
     n_heads: int
     n_kv_heads: int
     head_dim: int
     mla_dims: int | None        # values cached per layer and token (MLA), else None
+    mla_split: tuple | None     # (latent, rotary key) values of those, when known
     window: int | None          # sliding window of the windowed layers, else None
+    n_window_layers: int        # layers with that window (0: none; n_layers: all)
     max_context: int | None     # the longest sequence the model was built for
     bytes_per_value: float      # of the cache precision (fp16: 2)
     per_token: int              # cache bytes per token, all layers
+    per_layer: int              # cache bytes per token and layer
+    n_params: float
+    dtype: str | None           # precision of the released weights (fp8 for DeepSeek-V3)
     weights: float              # fp16 weight bytes
     crossover: float | None     # tokens at which ONE sequence's cache equals the weights
     cap: int | None             # bytes one sequence's cache stops at (all layers windowed)
@@ -59,6 +126,19 @@ class Spec:
     @property
     def is_mla(self) -> bool:
         return self.mla_dims is not None
+
+    @property
+    def custom(self) -> bool:
+        return self.key == CUSTOM
+
+    @property
+    def layered(self) -> bool:
+        """Some layers have a sliding window and some do not (Gemma 2 and 3)."""
+        return 0 < self.n_window_layers < self.n_layers
+
+    @property
+    def n_full_layers(self) -> int:
+        return self.n_layers - self.n_window_layers
 
 
 @dataclass(frozen=True)
@@ -74,26 +154,30 @@ class Curve:
 
 @dataclass(frozen=True)
 class Bill:
-    """Weights + cache of `batch` sequences of `context` tokens, against a GPU preset."""
+    """Weights + cache of `batch` sequences of `context` tokens, against a GPU preset whose
+    memory is counted as its vendor does: “80 GB” = 80 GiB."""
     context: int
     batch: int
     gpu: str
     gpu_name: str
-    gpu_mem: float              # decimal bytes, as the presets give them
-    kept: int                   # tokens per sequence kept in the cache (window)
+    gpu_gib: float              # the vendor's number: GiB
+    gpu_mem: float              # its bytes (80 GiB = 85.9e9)
+    kept: int                   # tokens per sequence kept by the layers that keep the most
+    kept_local: int             # tokens per sequence kept by a windowed layer
     per_sequence: int           # cache bytes of one sequence
     per_token: int
     kv: int                     # cache bytes of the whole batch
     weights: float
     total: float
     fits_gpu: str | None        # the smallest GPU preset that holds `total`, or None
-    fits_mem: float | None
+    fits_mem: float | None      # its bytes
+    fits_gib: float | None
     fits_names: tuple           # names of the GPU presets of that capacity
     free: float                 # the chosen GPU's memory minus the weights (may be < 0)
     fits_selected: bool
     max_sequences: int          # sequences of `context` tokens that fit next to the weights
     beyond_max_context: bool    # the context is longer than the model can process
-    capacities: tuple           # ((bytes, (names...)), ...) of the GPU presets, smallest first
+    capacities: tuple           # ((bytes, GiB, (names...)), ...) of the GPU presets
 
 
 @dataclass(frozen=True)
@@ -121,14 +205,108 @@ def round_sig(x: float, digits: int = 3) -> float:
     return round(x, digits - 1 - math.floor(math.log10(x)))
 
 
+# -- the model: a preset, or your config.json, or the link's numbers -------------------------
+
+def preset_of(model) -> presets.ModelPreset:
+    return costs.get_model(model)
+
+
+def encode(preset: presets.ModelPreset, split: tuple | None = None) -> str:
+    """The link form of a model: `hfconfig.to_query` as `key-value` pairs joined by `_`
+    (`rope` adds the rotary key of an MLA split, which `from_query` ignores)."""
+    q = dict(hfconfig.to_query(preset))
+    if split is not None and preset.mla_dims is not None:
+        q["rope"] = str(split[1])
+    return "_".join(f"{k}-{v}" for k, v in q.items())
+
+
+@lru_cache(maxsize=256)
+def decode(text: str) -> Custom:
+    """The link's `custom` value -> the model, with `hfconfig.from_query`'s checks."""
+    if not text:
+        return Custom(None, (), None, None)
+    q: dict[str, str] = {}
+    try:
+        for part in text.split("_"):
+            key, sep, value = part.partition("-")
+            if not sep or not key:
+                raise hfconfig.ConfigError("custom", "bad_value", value=part[:40])
+            if key in q:
+                raise hfconfig.ConfigError(key[:40], "duplicate_key")
+            q[key] = value
+        preset = hfconfig.from_query(q, key=CUSTOM, name="")
+        check_layers(preset, "layers")
+        split = None
+        if "rope" in q and preset.mla_dims is not None:
+            rope = q["rope"]
+            if not (rope.isdigit() and len(rope) <= 7 and 0 < int(rope) < preset.mla_dims):
+                raise hfconfig.ConfigError("rope", "bad_value", value=rope[:40])
+            split = (preset.mla_dims - int(rope), int(rope))
+    except hfconfig.ConfigError as e:
+        return Custom(None, tuple(q.items()), None, problem_of(e, "link"))
+    return Custom(preset, tuple(q.items()), split, None)
+
+
+def check_layers(m: presets.ModelPreset, field: str) -> None:
+    """No real model has more than a few hundred layers: refuse more than MAX_LAYERS."""
+    if m.n_layers > MAX_LAYERS:
+        raise hfconfig.ConfigError(field, "too_large", value=m.n_layers, limit=MAX_LAYERS)
+
+
+def _mla_split(fields: dict) -> tuple | None:
+    latent = next((v for k, v in fields.items() if k.endswith("kv_lora_rank")), None)
+    rope = next((v for k, v in fields.items() if k.endswith("qk_rope_head_dim")), None)
+    return (latent, rope) if latent is not None and rope is not None else None
+
+
+@lru_cache(maxsize=32)
+def parse(text: str, params_b: float | None = None) -> Parsed:
+    """A pasted config.json -> the model (`hfconfig.parse_config`), or why not. Nothing a
+    learner pastes gets further than a `Problem`."""
+    try:
+        r = hfconfig.parse_config(text, n_params=None if params_b is None else params_b * 1e9,
+                                  key=CUSTOM, name="")
+        read = dict(r.fields_read)
+        check_layers(r.preset, next((k for k in read if k.split(".")[-1] in LAYER_FIELDS),
+                                    LAYER_FIELDS[0]))
+        split = _mla_split(read) if r.preset.is_mla else None
+        encoded = encode(r.preset, split)
+    except hfconfig.ConfigError as e:
+        return Parsed(None, (), (), None, "", problem_of(e, "config"), "")
+    except (ValueError, TypeError, OverflowError, RecursionError):    # never a traceback
+        return Parsed(None, (), (), None, "",
+                      Problem("config", "bad_value", (), "config"), "")
+    return Parsed(r.preset, tuple(r.fields_read), tuple(r.defaults_used), split, encoded,
+                  None, r.params_source)
+
+
+# -- the numbers -----------------------------------------------------------------------------
+
+def layer_counts(m: presets.ModelPreset) -> tuple:
+    """((window or None, layers), ...): how many layers keep how many tokens."""
+    return tuple(Counter(m.windows).items())
+
+
+def cache_bytes(m: presets.ModelPreset, tokens: int, batch: int = 1,
+                counts: tuple | None = None) -> int:
+    """`costs.kv_cache_bytes(m, tokens, batch, fp16, window=m.cache_window)`, summed by
+    window rather than layer by layer (a pasted config may have very many layers);
+    `counts`: `layer_counts(m)`, when the caller has it already."""
+    if m.layer_windows is None:
+        return costs.kv_cache_bytes(m, tokens, batch, PRECISION, window=m.window)
+    per_layer = costs.kv_bytes_per_token_per_layer(m, PRECISION)
+    return batch * per_layer * sum(n * costs.cached_tokens(tokens, w)
+                                   for w, n in counts or layer_counts(m))
+
+
 def _crossing(m: presets.ModelPreset, batch: int) -> float | None:
     """Context at which `batch` sequences' cache equals the weights; None if it never does
     (a sliding window on every layer caps the cache below them)."""
     weights = costs.weight_bytes(m)
     if m.local_window is None:
         return weights / (batch * costs.kv_bytes_per_token(m, PRECISION))
-    size = lambda t: costs.kv_cache_bytes(m, t, batch, PRECISION,  # noqa: E731
-                                          window=m.cache_window)
+    counts = layer_counts(m)
+    size = lambda t: cache_bytes(m, t, batch, counts)  # noqa: E731
     if size(FAR) < weights:
         return None
     lo, hi = 0, FAR                     # smallest whole context whose cache holds the weights
@@ -138,28 +316,31 @@ def _crossing(m: presets.ModelPreset, batch: int) -> float | None:
     return float(hi)
 
 
-@lru_cache(maxsize=None)
-def spec_of(model: str) -> Spec:
-    m = costs.get_model(model)
+@lru_cache(maxsize=256)
+def spec_of(model, split: tuple | None = None) -> Spec:
+    """A preset key (or a preset: “your model”) -> its Spec."""
+    m = preset_of(model)
+    split = split or MLA_SPLIT.get(m.key)
     capped = m.local_window is not None and m.n_window_layers == m.n_layers
     return Spec(
-        key=m.key, name=m.name, kind=m.attention_kind, n_layers=m.n_layers,
-        n_heads=m.n_heads, n_kv_heads=m.n_kv_heads, head_dim=m.head_dim,
-        mla_dims=m.mla_dims, window=m.local_window, max_context=m.max_context,
+        key=m.key, name=m.name if m.key != CUSTOM else "", kind=m.attention_kind,
+        n_layers=m.n_layers, n_heads=m.n_heads, n_kv_heads=m.n_kv_heads,
+        head_dim=m.head_dim, mla_dims=m.mla_dims, mla_split=split if m.is_mla else None,
+        window=m.local_window, n_window_layers=m.n_window_layers, max_context=m.max_context,
         bytes_per_value=presets.PRECISIONS[PRECISION].bytes_per_value,
-        per_token=costs.kv_bytes_per_token(m, PRECISION), weights=costs.weight_bytes(m),
-        crossover=_crossing(m, 1),
-        cap=costs.kv_cache_bytes(m, FAR, 1, PRECISION, window=m.cache_window) if capped
-        else None)
+        per_token=costs.kv_bytes_per_token(m, PRECISION),
+        per_layer=costs.kv_bytes_per_token_per_layer(m, PRECISION), n_params=m.n_params,
+        dtype=m.dtype, weights=costs.weight_bytes(m), crossover=_crossing(m, 1),
+        cap=cache_bytes(m, FAR) if capped else None)
 
 
 @lru_cache(maxsize=1024)
-def curve_of(model: str, batch: int) -> Curve:
-    m = costs.get_model(model)
+def curve_of(model, batch: int) -> Curve:
+    m = preset_of(model)
     hi = D["context_range"][1]
     ctx = tuple(range(0, hi + 1, CURVE_STEP))
-    kv = tuple(costs.kv_cache_bytes(m, t, batch, PRECISION, window=m.cache_window)
-               for t in ctx)
+    counts = layer_counts(m)
+    kv = tuple(cache_bytes(m, t, batch, counts) for t in ctx)
     weights = costs.weight_bytes(m)
     cross = _crossing(m, batch)
     return Curve(batch=batch, ctx=ctx, kv=kv, weights=weights,
@@ -169,28 +350,35 @@ def curve_of(model: str, batch: int) -> Curve:
 
 @lru_cache(maxsize=None)
 def capacities() -> tuple:
-    """((bytes, (GPU names...)), ...), smallest first: GPUs of one size share a line."""
+    """((bytes, GiB, (GPU names...)), ...), smallest first: GPUs of one size share a line.
+    Bytes as the vendors mean them: their “80 GB” is 80 GiB."""
     groups: dict[float, list[str]] = {}
     for k in GPU_KEYS:
         g = presets.GPUS[k]
-        groups.setdefault(g.mem_bytes, []).append(g.name)
-    return tuple((mem, tuple(names)) for mem, names in sorted(groups.items()))
+        groups.setdefault(g.mem_gib, []).append(g.name)
+    return tuple((gib * presets.GiB, gib, tuple(names))
+                 for gib, names in sorted(groups.items()))
 
 
 @lru_cache(maxsize=4096)
-def bill_of(model: str, context: int, batch: int, gpu: str) -> Bill:
-    m = costs.get_model(model)
+def bill_of(model, context: int, batch: int, gpu: str) -> Bill:
+    m = preset_of(model)
     g = presets.GPUS[gpu]
-    b = costs.memory_bill(m, context, batch, g, PRECISION, window=m.cache_window)
-    fits_mem = presets.GPUS[b.fits_gpu].mem_bytes if b.fits_gpu is not None else None
+    b = costs.memory_bill(m, context, batch, g, PRECISION, window=m.cache_window,
+                          binary_capacity=True)
+    fits = presets.GPUS[b.fits_gpu] if b.fits_gpu is not None else None
     caps = capacities()
     return Bill(
-        context=context, batch=batch, gpu=g.key, gpu_name=g.name, gpu_mem=g.mem_bytes,
+        context=context, batch=batch, gpu=g.key, gpu_name=g.name, gpu_gib=g.mem_gib,
+        gpu_mem=g.capacity_bytes(binary=True),
         kept=costs.cached_tokens(context, m.cache_window),
-        per_sequence=costs.kv_cache_bytes(m, context, 1, PRECISION, window=m.cache_window),
-        per_token=b.kv_per_token, kv=b.kv_bytes, weights=b.weight_bytes, total=b.total,
-        fits_gpu=b.fits_gpu, fits_mem=fits_mem,
-        fits_names=next((names for mem, names in caps if mem == fits_mem), ()),
+        kept_local=costs.cached_tokens(context, m.local_window),
+        per_sequence=cache_bytes(m, context), per_token=b.kv_per_token, kv=b.kv_bytes,
+        weights=b.weight_bytes, total=b.total, fits_gpu=b.fits_gpu,
+        fits_mem=fits.capacity_bytes(binary=True) if fits else None,
+        fits_gib=fits.mem_gib if fits else None,
+        fits_names=next((names for _, gib, names in caps if fits and gib == fits.mem_gib),
+                        ()),
         free=b.free_bytes, fits_selected=bool(b.fits_selected),
         max_sequences=b.max_sequences, beyond_max_context=costs.exceeds_max_context(m, context),
         capacities=caps)
@@ -224,25 +412,55 @@ class Step5Model(param.Parameterized):
                             doc="tokens per sequence")
     batch = param.Integer(default=D["batch"], bounds=D["batch_range"],
                           doc="sequences served at once")
-    model = param.Selector(default=D["model"], objects=list(MODEL_KEYS))
+    model = param.Selector(default=D["model"], objects=list(MODEL_KEYS),
+                           doc="a model preset, or “custom”: your model")
     gpu = param.Selector(default=D["gpu"], objects=list(GPU_KEYS))
+    custom = param.String(default="", regex=CUSTOM_RE,
+                          doc="your model in the link: `encode`'s key-value pairs")
+    config = param.String(default="", doc="a pasted config.json (never in the link)")
+    params_b = param.Number(default=None, allow_None=True,
+                            doc="parameters in billions, when the config cannot give them "
+                                "(checked by `parse`, like the config)")
 
+    parsed = param.Parameter(default=None, doc="output: what the config said (Parsed)")
+    custom_model = param.Parameter(default=None,
+                                   doc="output: the link's custom model (Custom)")
     spec = param.Parameter(default=None, doc="output: the model's cache (Spec)")
     curve = param.Parameter(default=None, doc="output: cache over context (Curve)")
     bill = param.Parameter(default=None, doc="output: the memory bill (Bill)")
     live = param.Parameter(default=None, doc="output: the live model's cache (Live)")
 
-    @param.depends("model", watch=True, on_init=True)
+    @param.depends("config", "params_b", watch=True)
+    def _parse(self):
+        p = parse(self.config, self.params_b)
+        self.parsed = p
+        if p.ok:                              # your model: shown, and carried by the link
+            self.param.update(custom=p.encoded, model=CUSTOM)
+
+    @param.depends("custom", watch=True, on_init=True)
+    def _custom_model(self):
+        self.custom_model = decode(self.custom)
+
+    def _model(self):
+        """The preset shown, and its MLA split: your model falls back to the default preset
+        while there is none (the text says so)."""
+        if self.model == CUSTOM:
+            if self.custom_model.preset is not None:
+                return self.custom_model.preset, self.custom_model.split
+            return D["model"], None
+        return self.model, None
+
+    @param.depends("model", "custom_model", watch=True, on_init=True)
     def _spec(self):
-        self.spec = spec_of(self.model)
+        self.spec = spec_of(*self._model())
 
-    @param.depends("model", "batch", watch=True, on_init=True)
+    @param.depends("model", "custom_model", "batch", watch=True, on_init=True)
     def _curve(self):
-        self.curve = curve_of(self.model, self.batch)
+        self.curve = curve_of(self._model()[0], self.batch)
 
-    @param.depends("model", "context", "batch", "gpu", watch=True, on_init=True)
+    @param.depends("model", "custom_model", "context", "batch", "gpu", watch=True, on_init=True)
     def _bill(self):
-        self.bill = bill_of(self.model, self.context, self.batch, self.gpu)
+        self.bill = bill_of(self._model()[0], self.context, self.batch, self.gpu)
 
     @param.depends("lang", watch=True, on_init=True)
     def _live(self):

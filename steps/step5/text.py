@@ -1,6 +1,7 @@
 """Step 5's words: the only place that translates. Pure functions of (numbers, Translator)."""
 from __future__ import annotations
 
+import json
 import math
 
 from explainer import presets
@@ -9,7 +10,7 @@ from explainer.i18n import N_, UNITS, Translator, auto_unit
 from ..ui.components import Card, card_dicts
 from ..ui.question import question_labels
 from ..ui.stage import player_text
-from .model import Bill, Curve, Live, Spec, round_sig
+from .model import CUSTOM, Bill, Curve, Custom, Live, Parsed, Problem, Spec, round_sig
 
 GB = presets.GB
 X_TICKS = (0, 8192, 16384, 24576, 32768)        # the curve's context axis
@@ -32,6 +33,7 @@ CARDS = (
 MORE = (
     Card("per_token", N_("KV cache per token ({exact})"), more=True),
     Card("fits", N_("Fits on"), more=True),
+    Card("gpu_memory", N_("Memory of the chosen GPU"), None, more=True),
     Card("crossover", N_("One sequence's cache equals the weights at"), hidden=True,
          more=True),
     Card("live_measured", N_("Live cache, measured"), "measured", more=True),
@@ -40,6 +42,39 @@ MORE = (
 )
 
 OPTIONS = (N_("≈ {small} tokens"), N_("≈ {mid} tokens"), N_("≈ {large} tokens"))
+
+# why a pasted config (or a link's model) cannot be used: one message per hfconfig code
+PROBLEMS = {
+    "not_text": N_("The config must be text."),
+    "too_large": N_("“{field}” is {value}, more than {limit}: no real model is that large."),
+    "markup": N_("This looks like a web page (HTML), not a config.json. Open the file's raw "
+                 "view and copy its text."),
+    "not_json": N_("This is not valid JSON: check line {line}, column {column} (a missing "
+                   "comma or quote, or a comma too many)."),
+    "duplicate_key": N_("The key “{field}” appears twice in one object."),
+    "not_object": N_("“{field}” must be a JSON object of names and values in curly "
+                     "brackets."),
+    "missing": N_("“{field}” is missing: the cache size needs it."),
+    "not_positive_int": N_("“{field}” must be a whole number of at least 1, not {value}."),
+    "not_nonnegative_int": N_("“{field}” must be a whole number of at least 0, not {value}."),
+    "not_bool": N_("“{field}” must be true or false, not {value}."),
+    "bad_value": N_("“{field}” has a value this tool cannot use: {value}."),
+    "bad_dtype": N_("“{field}” names a number format this tool does not know: {value}."),
+    "kv_heads_divide": N_("“{field}” ({kv_heads}) must divide the {heads} attention heads."),
+    "hidden_divide": N_("“{field}” ({hidden}) is not a multiple of the {heads} attention "
+                        "heads, and the config has no “head_dim”."),
+    "layer_types_length": N_("“{field}” has {value} entries for {layers} layers."),
+    "experts_range": N_("“{field}” asks for {per_token} experts per token, but there are "
+                        "only {experts}."),
+    "unsupported": N_("“{field}” names an attention type this tool cannot size: {value}."),
+    "params_needed": N_("The size of the weights cannot be worked out from this config: "
+                        "enter the parameter count, in billions, and read it again."),
+    "not_positive_number": N_("“{field}” must be a positive number, not {value}."),
+    "active_exceeds_total": N_("“{field}”: {active} active parameters are more than the "
+                               "{total} in all."),
+    "not_encodable": N_("This model uses sliding windows of different lengths in different "
+                        "layers; this tool can show only one window length."),
+}
 
 
 # -- units -----------------------------------------------------------------------------------
@@ -64,8 +99,14 @@ def both(n: float, tr: Translator) -> str:
     return tr._("{dec} ({bin})", dec=bytes_dec(n, tr), bin=bytes_bin(n, tr))
 
 
-def capacity(n: float, tr: Translator) -> str:
-    return tr.bytes(n, "GB", 0)
+def gib(n_gib: float, tr: Translator) -> str:
+    """A GPU's memory as its vendor means it: “80 GiB” (sold as “80 GB”)."""
+    return tr.bytes(n_gib * presets.GiB, "GiB", 0)
+
+
+def name(spec: Spec, tr: Translator) -> str:
+    """The model's name; “your model” for a pasted config or a link's numbers."""
+    return tr._("Your model") if spec.custom else spec.name
 
 
 def nice_ticks(hi: float, n: int = 5) -> tuple[list[float], int]:
@@ -80,45 +121,76 @@ def nice_ticks(hi: float, n: int = 5) -> tuple[list[float], int]:
 
 # -- the formula, the cards ------------------------------------------------------------------
 
+def _layers(n: int, tr: Translator) -> str:
+    return tr.n_("{count} layer", "{count} layers", n, count=tr.int(n))
+
+
 def formula(spec: Spec, tokens: int, batch: int, total: str, tr: Translator,
-            ) -> tuple[str, str]:
+            kept_local: int | None = None) -> tuple[str, str]:
     """`2 × 32 layers × 32 KV heads × 128 × 2 B = 512 KiB per token` and
-    `× 4,096 tokens × 1 sequence = 2.1 GB`, with the model's own numbers."""
+    `× 4,096 tokens × 1 sequence = 2.1 GB`, with the model's own numbers. MLA: layers ×
+    (latent + rotary key) values × bytes, no factor 2. Some layers windowed (Gemma): per
+    layer and token, times the tokens each kind of layer keeps."""
     value_b = tr.bytes(spec.bytes_per_value, "B")
     per_token = bytes_bin(spec.per_token, tr)
-    layers = tr.n_("{count} layer", "{count} layers", spec.n_layers,
-                   count=tr.int(spec.n_layers))
-    if spec.is_mla:
-        head = tr._("{layers} × {dims} × {bytes} = {per_token} per token", layers=layers,
-                    dims=tr._("{count} latent values", count=tr.int(spec.mla_dims)),
+    seqs = tr.n_("{count} sequence", "{count} sequences", batch, count=tr.int(batch))
+    toks = tr.n_("{count} token", "{count} tokens", tokens, count=tr.int(tokens))
+    if spec.is_mla and spec.mla_split:
+        head = tr._("{layers} × ({latent} latent + {rope} rotary-key values) × {bytes} = "
+                    "{per_token} per token", layers=_layers(spec.n_layers, tr),
+                    latent=tr.int(spec.mla_split[0]), rope=tr.int(spec.mla_split[1]),
                     bytes=value_b, per_token=per_token)
+    elif spec.is_mla:
+        head = tr._("{layers} × {dims} × {bytes} = {per_token} per token",
+                    layers=_layers(spec.n_layers, tr),
+                    dims=tr._("{count} values (latent and rotary key)",
+                              count=tr.int(spec.mla_dims)),
+                    bytes=value_b, per_token=per_token)
+    elif spec.layered:
+        head = tr._("2 × {kv_heads} × {head_dim} × {bytes} = {per_layer} per layer and token",
+                    kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
+                                   count=tr.int(spec.n_kv_heads)),
+                    head_dim=tr.int(spec.head_dim), bytes=value_b,
+                    per_layer=bytes_bin(spec.per_layer, tr))
     else:
         head = tr._("2 × {layers} × {kv_heads} × {head_dim} × {bytes} = "
-                    "{per_token} per token", layers=layers,
+                    "{per_token} per token", layers=_layers(spec.n_layers, tr),
                     kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
                                    count=tr.int(spec.n_kv_heads)),
                     head_dim=tr.int(spec.head_dim), bytes=value_b, per_token=per_token)
-    tail = tr._("× {tokens} × {sequences} = {total}",
-                tokens=tr.n_("{count} token", "{count} tokens", tokens, count=tr.int(tokens)),
-                sequences=tr.n_("{count} sequence", "{count} sequences", batch,
-                                count=tr.int(batch)),
-                total=total)
+    if spec.layered:
+        local = tokens if kept_local is None else kept_local
+        tail = tr._("× ({full} × {tokens} + {local} × {kept}) × {sequences} = {total}",
+                    full=tr.n_("{count} full-attention layer", "{count} full-attention layers",
+                               spec.n_full_layers, count=tr.int(spec.n_full_layers)),
+                    tokens=toks,
+                    local=tr.n_("{count} sliding-window layer", "{count} sliding-window layers",
+                                spec.n_window_layers, count=tr.int(spec.n_window_layers)),
+                    kept=tr.n_("{count} token", "{count} tokens", local, count=tr.int(local)),
+                    sequences=seqs, total=total)
+    else:
+        tail = tr._("× {tokens} × {sequences} = {total}", tokens=toks, sequences=seqs,
+                    total=total)
     return head, tail
 
 
 def bill_formula(spec: Spec, bill: Bill, tr: Translator) -> tuple[str, str]:
-    return formula(spec, bill.kept, bill.batch, bytes_dec(bill.kv, tr), tr)
+    return formula(spec, bill.kept, bill.batch, bytes_dec(bill.kv, tr), tr, bill.kept_local)
 
 
 def fits(bill: Bill, tr: Translator) -> str:
     if bill.fits_gpu is None:
         return tr._("no single GPU of the presets")
-    return tr._("{capacity} GPU ({names})", capacity=capacity(bill.fits_mem, tr),
+    return tr._("{capacity} GPU ({names})", capacity=gib(bill.fits_gib, tr),
                 names=", ".join(bill.fits_names))
 
 
 def crossover_tokens(x: float | None, tr: Translator) -> str:
     return tr._("Never") if x is None else tr._(OPTIONS[1], mid=tr.int(round_sig(x)))
+
+
+def gpu_memory(bill: Bill, tr: Translator) -> str:
+    return tr._("{gib} = {gb}", gib=gib(bill.gpu_gib, tr), gb=bytes_dec(bill.gpu_mem, tr))
 
 
 def values(spec: Spec, bill: Bill, live: Live, tr: Translator) -> dict:
@@ -127,6 +199,7 @@ def values(spec: Spec, bill: Bill, live: Live, tr: Translator) -> dict:
         kv_cache=both(bill.kv, tr), weights=bytes_dec(bill.weights, tr),
         total=bytes_dec(bill.total, tr), max_sequences=tr.int(bill.max_sequences),
         per_token=bytes_bin(bill.per_token, tr), fits=fits(bill, tr),
+        gpu_memory=gpu_memory(bill, tr),
         crossover=crossover_tokens(spec.crossover, tr),
         live_measured=exact(live.measured, tr), live_formula=exact(live.formula, tr),
         live_weights=bytes_dec(live.weights, tr))
@@ -145,6 +218,7 @@ def labels(bill: Bill, tr: Translator) -> dict:
 def question(spec: Spec, tr: Translator) -> dict:
     """Built from the chosen model: its weights, its cache per token."""
     weights = bytes_dec(spec.weights, tr)
+    model = name(spec, tr)
     free = spec.weights / spec.per_token          # where an unbounded cache would cross
     if spec.crossover is not None:
         c = spec.crossover
@@ -152,16 +226,27 @@ def question(spec: Spec, tr: Translator) -> dict:
                    tr._(OPTIONS[1], mid=tr.int(round_sig(c, 2))),
                    tr._(OPTIONS[2], large=tr.int(round_sig(c * 8, 1)))]
         correct = 1
-        explain = tr._("Each token adds {per_token} to the cache of {model}, so one "
-                       "sequence's cache matches the weights at {weights} ÷ {per_token} ≈ "
-                       "{crossover} tokens. Past that, one long conversation needs more "
-                       "memory than the whole model.",
-                       per_token=exact(spec.per_token, tr), model=spec.name,
-                       weights=exact(spec.weights, tr), crossover=tr.int(round_sig(c)))
+        if spec.layered and c > spec.window:
+            explain = tr._("Each token adds {per_token} to the cache of {model} until the "
+                           "sequence is {window} tokens long. After that only its {full} "
+                           "full-attention layers keep growing, by {growth} per token, so one "
+                           "sequence's cache matches the weights ({weights}) at about "
+                           "{crossover} tokens.",
+                           per_token=exact(spec.per_token, tr), model=model,
+                           window=tr.int(spec.window), full=tr.int(spec.n_full_layers),
+                           growth=exact(spec.per_layer * spec.n_full_layers, tr),
+                           weights=exact(spec.weights, tr), crossover=tr.int(round_sig(c)))
+        else:
+            explain = tr._("Each token adds {per_token} to the cache of {model}, so one "
+                           "sequence's cache matches the weights at {weights} ÷ {per_token} ≈ "
+                           "{crossover} tokens. Past that, one long conversation needs more "
+                           "memory than the whole model.",
+                           per_token=exact(spec.per_token, tr), model=model,
+                           weights=exact(spec.weights, tr), crossover=tr.int(round_sig(c)))
         if spec.max_context is not None and c > spec.max_context:
             explain += " " + tr._("{model} itself handles at most {max} tokens, so that length "
                                   "is hypothetical for it; the arithmetic is the same.",
-                                  model=spec.name, max=tr.int(spec.max_context))
+                                  model=model, max=tr.int(spec.max_context))
     else:
         options = [tr._(OPTIONS[1], mid=tr.int(round_sig(free, 2))),
                    tr._(OPTIONS[2], large=tr.int(round_sig(free * 8, 1))),
@@ -170,12 +255,12 @@ def question(spec: Spec, tr: Translator) -> dict:
         explain = tr._("{model} keeps only the last {window} tokens of every sequence (a "
                        "sliding window), so one sequence's cache stops growing at {cap}, "
                        "below the {weights} of its weights: it never outgrows them.",
-                       model=spec.name, window=tr.int(spec.window),
+                       model=model, window=tr.int(spec.window),
                        cap=bytes_dec(spec.cap, tr), weights=weights)
     return dict(
-        key=("step5", spec.key),
+        key=("step5", spec.key, spec.per_token, spec.weights, spec.window),
         prompt=tr._("The weights of {model} take {weights} in fp16. At what context length "
-                    "does one sequence's KV cache outgrow them?", model=spec.name,
+                    "does one sequence's KV cache outgrow them?", model=model,
                     weights=weights),
         options=options, correct=correct, explain=explain, **question_labels(tr))
 
@@ -188,23 +273,41 @@ def lead(tr: Translator) -> str:
 
 def model_info(spec: Spec, tr: Translator) -> str:
     kind_name = tr._(ATTENTION_NAMES[spec.kind])
-    if spec.is_mla:
-        return tr._("{model}: {kind} ({kind_name}), {layers} layers, caches {dims} latent "
-                    "values per layer and token.", model=spec.name, kind=spec.kind,
+    model = name(spec, tr)
+    if spec.is_mla and spec.mla_split:
+        info = tr._("{model}: {kind} ({kind_name}), {layers} layers; per layer and token it "
+                    "caches {dims} values: a {latent}-value compressed latent and a "
+                    "{rope}-value rotary key.", model=model, kind=spec.kind,
                     kind_name=kind_name, layers=tr.int(spec.n_layers),
-                    dims=tr.int(spec.mla_dims))
-    return tr._("{model}: {kind} ({kind_name}), {layers} layers, {q_heads} query heads, "
-                "{kv_heads} of {head_dim} values each, weights in fp16.",
-                model=spec.name, kind=spec.kind, kind_name=kind_name,
-                layers=tr.int(spec.n_layers), q_heads=tr.int(spec.n_heads),
-                kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
-                               count=tr.int(spec.n_kv_heads)),
-                head_dim=tr.int(spec.head_dim))
+                    dims=tr.int(spec.mla_dims), latent=tr.int(spec.mla_split[0]),
+                    rope=tr.int(spec.mla_split[1]))
+    elif spec.is_mla:
+        info = tr._("{model}: {kind} ({kind_name}), {layers} layers; per layer and token it "
+                    "caches {dims} values: a compressed latent and a rotary key.",
+                    model=model, kind=spec.kind, kind_name=kind_name,
+                    layers=tr.int(spec.n_layers), dims=tr.int(spec.mla_dims))
+    else:
+        info = tr._("{model}: {kind} ({kind_name}), {layers} layers, {q_heads} query heads, "
+                    "{kv_heads} of {head_dim} values each, weights in fp16.",
+                    model=model, kind=spec.kind, kind_name=kind_name,
+                    layers=tr.int(spec.n_layers), q_heads=tr.int(spec.n_heads),
+                    kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
+                                   count=tr.int(spec.n_kv_heads)),
+                    head_dim=tr.int(spec.head_dim))
+    if spec.dtype == "fp8":
+        info += " " + tr._("Its weights are released in fp8, {fp8}; the bill counts every "
+                           "model's weights in fp16, {fp16} here.",
+                           fp8=bytes_dec(spec.n_params, tr), fp16=bytes_dec(spec.weights, tr))
+    return info
 
 
-def notices(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
+def notices(spec: Spec, bill: Bill, tr: Translator, waiting: bool = False) -> list[str]:
     out = []
-    total, memory = bytes_dec(bill.total, tr), capacity(bill.gpu_mem, tr)
+    if waiting:
+        out.append(tr._("No model of yours yet: paste its config.json below and read it. "
+                        "Until then the numbers are those of {model}.", model=spec.name))
+    total, memory = bytes_dec(bill.total, tr), gib(bill.gpu_gib, tr)
+    model = name(spec, tr)
     if bill.free <= 0:
         out.append(tr._("The weights alone ({weights}) are larger than the {gpu}'s "
                         "{memory}: the model would have to be split over several GPUs.",
@@ -227,13 +330,14 @@ def notices(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
     if bill.beyond_max_context:
         out.append(tr._("{model} was built for at most {max} tokens: a context of {context} "
                         "tokens is hypothetical for it, although the arithmetic is the same.",
-                        model=spec.name, max=tr.int(spec.max_context),
+                        model=model, max=tr.int(spec.max_context),
                         context=tr.int(bill.context)))
     return out
 
 
 def narration(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
     paras = []
+    model = name(spec, tr)
     if not spec.is_mla:
         paras.append(tr._(
             "Every token leaves one key vector and one value vector in every layer, for every "
@@ -244,31 +348,54 @@ def narration(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
         paras.append(tr._(
             "{model} uses multi-head attention (MHA): each of its {q_heads} query heads has "
             "its own key/value head, so it caches {kv_heads} per layer.",
-            model=spec.name, q_heads=q, kv_heads=kvh))
+            model=model, q_heads=q, kv_heads=kvh))
     elif spec.kind == "GQA":
         paras.append(tr._(
             "{model} uses grouped-query attention (GQA): its {q_heads} query heads share "
             "{kv_heads} key/value heads, so its cache is {ratio} smaller than if every "
             "query head had its own. The formula counts KV heads, never the model width.",
-            model=spec.name, q_heads=q, kv_heads=kvh,
+            model=model, q_heads=q, kv_heads=kvh,
             ratio=tr.times(spec.n_heads / spec.n_kv_heads, 0)))
     elif spec.kind == "MQA":
         paras.append(tr._(
             "{model} uses multi-query attention (MQA): all {q_heads} query heads share one "
             "key/value head, so its cache is {ratio} smaller than with one per query head.",
-            model=spec.name, q_heads=q, ratio=tr.times(spec.n_heads, 0)))
+            model=model, q_heads=q, ratio=tr.times(spec.n_heads, 0)))
+    elif spec.mla_split:
+        paras.append(tr._(
+            "{model} uses multi-head latent attention (MLA): instead of a key and a value per "
+            "head it caches, per layer and token, a {latent}-value compressed latent plus a "
+            "{rope}-value rotary key shared by all heads: {dims} values, with no factor 2. "
+            "Keys and values without position come from the latent; optimised kernels "
+            "attend to the latent directly instead of rebuilding them.", model=model,
+            latent=tr.int(spec.mla_split[0]), rope=tr.int(spec.mla_split[1]),
+            dims=tr.int(spec.mla_dims)))
     else:
         paras.append(tr._(
-            "{model} uses multi-head latent attention (MLA): instead of separate keys and "
-            "values it caches one compressed vector of {dims} values per layer and token, "
-            "and rebuilds keys and values from it.", model=spec.name,
+            "{model} uses multi-head latent attention (MLA): instead of a key and a value per "
+            "head it caches, per layer and token, {dims} values, a compressed latent plus a "
+            "small rotary key shared by all heads, with no factor 2.", model=model,
             dims=tr.int(spec.mla_dims)))
-    if spec.window is not None and bill.context > spec.window:
+    if spec.layered:
+        paras.append(tr._(
+            "{model} mixes two kinds of layer: {local} of its {layers} layers attend only to "
+            "the last {window} tokens (a sliding window) and keep no more than that; the "
+            "other {full} attend to the whole context. So its cache still grows with every "
+            "token, only more slowly: {kept} tokens kept in each windowed layer, {context} "
+            "in each full one.", model=model, local=tr.int(spec.n_window_layers),
+            layers=tr.int(spec.n_layers), window=tr.int(spec.window),
+            full=tr.int(spec.n_full_layers), kept=tr.int(bill.kept_local),
+            context=tr.int(bill.context)))
+    elif spec.window is not None and bill.context > spec.window:
         paras.append(tr._(
             "{model} attends only to the last {window} tokens (a sliding window), so its "
             "cache stops growing there: {kept} of the {context} tokens are kept.",
-            model=spec.name, window=tr.int(spec.window), kept=tr.int(bill.kept),
-            context=tr.int(bill.context)))
+            model=model, window=tr.int(spec.window), kept=tr.int(bill.kept),
+            context=tr.int(bill.context)) + " " + tr._(
+            "Each layer looks {window} tokens back into the layer below, so information "
+            "still travels about {window} × {layers} ≈ {reach} tokens back; only the cache "
+            "is capped.", window=tr.int(spec.window), layers=tr.int(spec.n_layers),
+            reach=tr.int(spec.window * spec.n_layers)))
     if bill.free > 0:
         paras.append(tr.n_(
             "The weights are paid once, however many sequences the server runs; the cache "
@@ -289,7 +416,7 @@ def narration(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
             "The weights are paid once, the cache once per sequence. On the {gpu} even the "
             "weights ({weights}) do not fit in its {memory}, so no sequence does.",
             gpu=bill.gpu_name, weights=bytes_dec(bill.weights, tr),
-            memory=capacity(bill.gpu_mem, tr)))
+            memory=gib(bill.gpu_gib, tr)))
     paras.append(tr._(
         "Not included: activations, the runtime's own buffers and memory fragmentation, so "
         "a real server fits somewhat fewer sequences than this estimate."))
@@ -302,6 +429,14 @@ def units(bill: Bill, tr: Translator) -> str:
         "{exact} bytes, which is {dec} or {bin}: always check which unit a figure uses.",
         more=tr.pct(presets.GiB / presets.GB - 1, 1), exact=tr.int(bill.kv),
         dec=bytes_dec(bill.kv, tr), bin=bytes_bin(bill.kv, tr))
+
+
+def binary_note(bill: Bill, tr: Translator) -> str:
+    """Truth #6: the vendors' “GB” of GPU memory are GiB; the lines are drawn there."""
+    return tr._("GPU makers count memory in binary units: the {gpu}, sold with {n} “GB”, "
+                "holds {gib} = {gb}, and its line is drawn there.", gpu=bill.gpu_name,
+                n=tr.int(bill.gpu_gib), gib=gib(bill.gpu_gib, tr),
+                gb=bytes_dec(bill.gpu_mem, tr))
 
 
 def live_lines(live: Live, tr: Translator) -> list[str]:
@@ -334,22 +469,184 @@ def live_spec(live: Live) -> Spec:
     """The live model as a Spec, so its formula line is written like every other model's."""
     return Spec(key="live", name="live", kind="MHA", n_layers=live.n_layers,
                 n_heads=live.n_kv_heads, n_kv_heads=live.n_kv_heads, head_dim=live.head_dim,
-                mla_dims=None, window=None, max_context=None,
+                mla_dims=None, mla_split=None, window=None, n_window_layers=0,
+                max_context=None,
                 bytes_per_value=presets.PRECISIONS["fp32"].bytes_per_value,
-                per_token=live.per_token, weights=live.weights, crossover=live.crossover,
-                cap=None)
+                per_token=live.per_token, per_layer=live.per_token // live.n_layers,
+                n_params=live.weights / 4, dtype="fp32", weights=live.weights,
+                crossover=live.crossover, cap=None)
+
+
+# -- your model: what was read, and why it could not be --------------------------------------
+
+def _value(v) -> str:
+    """A config value as it is written in JSON (a long list is only counted)."""
+    if isinstance(v, list):
+        return f"[… {len(v)}]"
+    if isinstance(v, dict):
+        return "{…}"
+    if isinstance(v, str):
+        return json.dumps(v[:40], ensure_ascii=False)
+    return json.dumps(v)
+
+
+def _arg(v, tr: Translator) -> str:
+    """A number in a message in the locale's format; anything else as the learner wrote it."""
+    if isinstance(v, bool) or v is None:
+        return json.dumps(v)
+    if isinstance(v, int):
+        return tr.int(v)
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            return str(v)
+        return tr.int(v) if v.is_integer() and abs(v) < 1e18 else tr.sig(v, 3)
+    return str(v)
+
+
+def problem_text(p: Problem, tr: Translator) -> str:
+    """One translated sentence naming the field at fault (never a traceback)."""
+    vals = dict(p.values)
+    field = p.field
+    if field == "n_params":             # the parameter count typed in, in billions
+        field = params_label(tr)
+        vals = {k: v / 1e9 if isinstance(v, (int, float)) and not isinstance(v, bool) and
+                k in ("value", "limit") else v for k, v in vals.items()}
+    kw = {k: _arg(v, tr) for k, v in vals.items()}
+    kw.setdefault("value", "")
+    if p.code == "too_large" and field == "config":
+        msg = tr._("The text is too long ({value} characters; a config.json has a few "
+                   "thousand, at most {limit} are read).", value=kw["value"],
+                   limit=kw.get("limit", ""))
+    elif p.code == "not_object" and field == "config":
+        msg = tr._("The text must be one JSON object of names and values in curly brackets, "
+                   "as a config.json is.")
+    elif p.code == "missing" and field == "config":
+        msg = tr._("The text is empty: paste the contents of a config.json.")
+    elif p.code == "not_json" and p.value_map.get("line") is None:
+        msg = tr._("This is not valid JSON (numbers such as NaN or Infinity, or nesting too "
+                   "deep).")
+    elif p.code == "bad_value" and not p.values:
+        msg = tr._("This config cannot be read.")
+    elif p.code in PROBLEMS:
+        needed = dict(field=field, value="", limit="", line="", column="", kv_heads="",
+                      heads="", hidden="", layers="", per_token="", experts="", active="",
+                      total="")
+        msg = tr._(PROBLEMS[p.code], **{**needed, **kw, "field": field})
+    else:
+        msg = tr._("“{field}” cannot be used here.", field=field)
+    if p.source == "link":
+        return tr._("The model in the link is not valid: {problem}", problem=msg)
+    return msg
+
+
+def params_label(tr: Translator) -> str:
+    return tr._("Parameters in billions (if the config cannot give them)")
+
+
+def custom_lines(parsed: Parsed | None, link: Custom, spec: Spec, bill: Bill,
+                 tr: Translator) -> tuple[list[str], list[str]]:
+    """(paragraphs, notices) of the “your model” panel: the fields read, the formula with
+    their values, or why the config (or the link's model) could not be used."""
+    notes = []
+    if parsed is not None and parsed.problem is not None:
+        notes.append(problem_text(parsed.problem, tr))
+    if link.problem is not None:
+        notes.append(problem_text(link.problem, tr))
+    if not spec.custom:
+        return [], notes
+    paras = []
+    from_config = parsed is not None and parsed.ok and parsed.encoded == encoded_of(link)
+    if from_config:
+        paras.append(tr._("Read from your config.json: {fields}.",
+                          fields="; ".join(f"{k} = {_value(v)}" for k, v in parsed.fields)))
+        if parsed.defaults:
+            paras.append(tr._("Not in the config, so assumed: {fields}.",
+                              fields="; ".join(f"{k} = {_value(v)}"
+                                               for k, v in parsed.defaults)))
+        names = dict(parsed.fields)
+    else:
+        paras.append(tr._("From the link: {fields}.",
+                          fields="; ".join(f"{k} = {v}" for k, v in link.query)))
+        names = None
+    paras.append(symbolic(spec, names, bill, tr))
+    if spec.max_context is None:
+        paras.append(tr._("The config does not say how long a context the model handles."))
+    return paras, notes
+
+
+def encoded_of(link: Custom) -> str:
+    return "_".join(f"{k}-{v}" for k, v in link.query)
+
+
+def _field(names: dict | None, link_key: str, *candidates: str) -> str:
+    """The config key a number came from (as it was read, e.g. text_config.head_dim), or
+    the link's key."""
+    if names is None:
+        return link_key
+    for c in candidates:
+        for k in names:
+            if k == c or k.endswith("." + c):
+                return k
+    return candidates[0]
+
+
+def symbolic(spec: Spec, names: dict | None, bill: Bill, tr: Translator) -> str:
+    """The cache formula in the config's own field names, then with their values."""
+    b = tr.bytes(spec.bytes_per_value, "B")
+    layers = _field(names, "layers", "num_hidden_layers", "n_layer", "num_layers")
+    if spec.is_mla:
+        if spec.mla_split:
+            lat = _field(names, "mla", "kv_lora_rank")
+            rope = _field(names, "rope", "qk_rope_head_dim")
+            words = f"{layers} × ({lat} + {rope}) × {b}"
+            nums = (f"{tr.int(spec.n_layers)} × ({tr.int(spec.mla_split[0])} + "
+                    f"{tr.int(spec.mla_split[1])}) × {b}")
+        else:
+            words = f"{layers} × mla × {b}"
+            nums = f"{tr.int(spec.n_layers)} × {tr.int(spec.mla_dims)} × {b}"
+        return tr._("Cache per token, no factor 2 for MLA: {words} = {numbers} = {per_token}.",
+                    words=words, numbers=nums, per_token=exact(spec.per_token, tr))
+    kv = _field(names, "kv", "num_key_value_heads", "num_kv_heads")
+    if names is not None and not any(k.endswith(("num_key_value_heads", "num_kv_heads"))
+                                     for k in names):
+        if spec.n_kv_heads == 1 and spec.n_heads > 1:
+            kv = "1 (multi_query)"
+        else:
+            kv = _field(names, "heads", "num_attention_heads", "n_head", "num_heads")
+    if names is None or any(k.endswith("head_dim") and "rope" not in k for k in names):
+        hd = _field(names, "hd", "head_dim")
+    else:
+        hd = "({} ÷ {})".format(_field(names, "", "hidden_size", "n_embd", "d_model"),
+                                _field(names, "", "num_attention_heads", "n_head", "num_heads"))
+    if spec.layered:
+        words = f"2 × {kv} × {hd} × {b}"
+        nums = f"2 × {tr.int(spec.n_kv_heads)} × {tr.int(spec.head_dim)} × {b}"
+        return tr._("Cache per layer and token: {words} = {numbers} = {per_layer}; the "
+                    "{full} full-attention layers keep every token, the {local} "
+                    "sliding-window layers at most {window} ({field}).", words=words,
+                    numbers=nums, per_layer=exact(spec.per_layer, tr),
+                    full=tr.int(spec.n_full_layers), local=tr.int(spec.n_window_layers),
+                    window=tr.int(spec.window),
+                    field=_field(names, "win", "sliding_window"))
+    words = f"2 × {layers} × {kv} × {hd} × {b}"
+    nums = (f"2 × {tr.int(spec.n_layers)} × {tr.int(spec.n_kv_heads)} × "
+            f"{tr.int(spec.head_dim)} × {b}")
+    return tr._("Cache per token: {words} = {numbers} = {per_token}.", words=words,
+                numbers=nums, per_token=exact(spec.per_token, tr))
 
 
 # -- controls --------------------------------------------------------------------------------
 
 def model_options(tr: Translator) -> dict:
-    return {tr._("{model} ({kind})", model=p.name, kind=p.attention_kind): k
-            for k, p in presets.MODELS.items()}
+    opts = {tr._("{model} ({kind})", model=p.name, kind=p.attention_kind): k
+            for k, p in presets.ALL_MODELS.items()}
+    opts[tr._("Your model: paste a config.json")] = CUSTOM
+    return opts
 
 
 def gpu_options(keys, tr: Translator) -> dict:
     return {tr._("{gpu} ({memory})", gpu=presets.GPUS[k].name,
-                 memory=capacity(presets.GPUS[k].mem_bytes, tr)): k for k in keys}
+                 memory=gib(presets.GPUS[k].mem_gib, tr)): k for k in keys}
 
 
 # -- the two charts: one still frame, drawn in the browser ------------------------------------
@@ -359,7 +656,7 @@ def stage_text(tr: Translator) -> dict:
 
 
 def legend(spec: Spec, tr: Translator) -> list[tuple[str, str]]:
-    cache = ([("cached", tr._("compressed latent (MLA)"))] if spec.is_mla else
+    cache = ([("cached", tr._("compressed latent and rotary key (MLA)"))] if spec.is_mla else
              [("key", tr._("keys (half of the cache)")),
               ("value", tr._("values (half of the cache)"))])
     return [("weights", tr._("weights (fp16)")), *cache,
@@ -369,8 +666,8 @@ def legend(spec: Spec, tr: Translator) -> list[tuple[str, str]]:
 
 
 def gpu_lines(bill: Bill, tr: Translator) -> str:
-    groups = "; ".join(tr._("{capacity}: {names}", capacity=capacity(cap, tr),
-                            names=", ".join(names)) for cap, names in bill.capacities)
+    groups = "; ".join(tr._("{capacity}: {names}", capacity=gib(g, tr),
+                            names=", ".join(names)) for _, g, names in bill.capacities)
     return tr._("GPU lines: {groups}.", groups=groups)
 
 
@@ -379,8 +676,9 @@ def sequences(n: int, tr: Translator) -> str:
 
 
 def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> dict:
-    """The bill as one stacked bar (weights, keys, values) against the GPUs' memory; the
-    axis ends a little past the chosen GPU (or the bill, if larger)."""
+    """The bill as one stacked bar (weights, keys, values) against the GPUs' memory (drawn
+    where the vendors' GiB put it); the axis ends a little past the chosen GPU (or the bill,
+    if larger)."""
     W, KV = bill.weights / GB, bill.kv / GB
     xmax = max(bill.total, bill.gpu_mem) / GB * 1.08
     ticks, digits = nice_ticks(xmax, 5)
@@ -388,7 +686,8 @@ def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> dict:
                    size=bytes_dec(bill.weights, tr))
     if spec.is_mla:
         parts = [weights, dict(cls="latent", x0=W, x1=W + KV,
-                               name=tr._("compressed latent (MLA)"), size=both(bill.kv, tr))]
+                               name=tr._("compressed latent and rotary key (MLA)"),
+                               size=both(bill.kv, tr))]
     else:
         parts = [weights,
                  dict(cls="key", x0=W, x1=W + KV / 2, name=tr._("keys"),
@@ -397,21 +696,28 @@ def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> dict:
                       size=both(bill.kv / 2, tr))]
     return dict(
         xmax=xmax, parts=parts, ticks=[[t, tr.num(t, digits)] for t in ticks],
-        gpus=[dict(x=cap / GB, label=capacity(cap, tr), names=", ".join(names),
-                   chosen=cap == bill.gpu_mem)
-              for cap, names in bill.capacities if cap / GB <= xmax],
+        gpus=[dict(x=cap / GB, label=gib(g, tr), names=", ".join(names),
+                   chosen=g == bill.gpu_gib)
+              for cap, g, names in bill.capacities if cap / GB <= xmax],
         axis=tr._("Memory (GB, 10⁹ bytes)"),
         title=tr._("The memory bill against the memory of the preset GPUs"),
         weights_label=tr._("weights {size}", size=bytes_dec(bill.weights, tr)),
         cache_label=tr._("KV cache {size}", size=both(bill.kv, tr)))
 
 
-def crossing(curve: Curve, tr: Translator) -> str:
+def crossing(spec: Spec, curve: Curve, tr: Translator) -> str:
     """Where the batch's cache overtakes the weights: it answers the question, so the stage
-    shows it only once the learner has answered."""
+    shows it only once the learner has answered. Past the model's maximum context, it says
+    so."""
     if curve.crossover is not None:
+        n = tr.int(round_sig(curve.crossover))
+        if spec.max_context is not None and curve.crossover > spec.max_context:
+            return tr._("The cache overtakes the weights at about {crossover} tokens, beyond "
+                        "the {max} tokens {model} can handle: no real sequence of it gets "
+                        "there.", crossover=n, max=tr.int(spec.max_context),
+                        model=name(spec, tr))
         return tr._("The cache overtakes the weights at about {crossover} tokens.",
-                    crossover=tr.int(round_sig(curve.crossover)))
+                    crossover=n)
     if curve.kv[-1] < curve.weights:
         return tr._("Up to {max} tokens the cache stays below the weights.",
                     max=tr.int(curve.ctx[-1]))
@@ -419,7 +725,8 @@ def crossing(curve: Curve, tr: Translator) -> str:
 
 
 def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator) -> dict:
-    """The batch's cache over the context, the weights' level, and this context."""
+    """The batch's cache over the context, the weights' level, this context, and the
+    model's maximum context when the axis goes past it."""
     ymax = curve.top / GB * 1.12
     yticks, yd = nice_ticks(ymax, 4)
     cross = None
@@ -427,6 +734,11 @@ def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator) -> dict:
         n = int(round_sig(curve.crossover))
         cross = dict(x=curve.crossover, label=tr._("cache = weights"),
                      tokens=tr.n_("{count} token", "{count} tokens", n, count=tr.int(n)))
+    limit = None
+    if spec.max_context is not None and spec.max_context < curve.ctx[-1]:
+        limit = dict(x=spec.max_context,
+                     label=tr._("{model}'s limit: {max} tokens", model=name(spec, tr),
+                                max=tr.int(spec.max_context)))
     return dict(
         mla=spec.is_mla, ctx=list(curve.ctx), kv=[v / GB for v in curve.kv],
         xmax=curve.ctx[-1], ymax=ymax, weights=curve.weights / GB,
@@ -437,26 +749,28 @@ def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator) -> dict:
                     curve.batch, count=tr.int(curve.batch)),
         weights_label=tr._("weights {size}", size=bytes_dec(curve.weights, tr)),
         now=dict(x=bill.context, y=bill.kv / GB, label=bytes_dec(bill.kv, tr)),
-        cross=cross)
+        cross=cross, limit=limit)
 
 
 def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator) -> dict:
     """The stage's one frame: cards, both charts, their words and their table twin."""
     step = max(1, len(curve.ctx) // 8)
+    model = name(spec, tr)
     return dict(
         pos="", cards=card_dicts(CARDS + MORE, values(spec, bill, live, tr), tr,
                                  labels(bill, tr)),
-        caption="", lines=[gpu_lines(bill, tr)], said=crossing(curve, tr),
+        caption="", lines=[gpu_lines(bill, tr), binary_note(bill, tr)],
+        said=crossing(spec, curve, tr),
         desc=" ".join((
-            tr._("{model}, {context} tokens × {batch}", model=spec.name,
+            tr._("{model}, {context} tokens × {batch}", model=model,
                  context=tr.int(bill.context), batch=sequences(bill.batch, tr)) + ".",
             tr._("Weights {weights} and KV cache {cache}: {total} in all, against the "
                  "{memory} of the {gpu}.", weights=bytes_dec(bill.weights, tr),
                  cache=both(bill.kv, tr), total=bytes_dec(bill.total, tr),
-                 memory=capacity(bill.gpu_mem, tr), gpu=bill.gpu_name),
+                 memory=gpu_memory(bill, tr), gpu=bill.gpu_name),
             tr.n_("KV cache for {count} sequence ({model}, fp16)",
                   "KV cache for {count} sequences ({model}, fp16)", curve.batch,
-                  count=tr.int(curve.batch), model=spec.name) + ".",
+                  count=tr.int(curve.batch), model=model) + ".",
             tr._("At {context} tokens the cache takes {cache}; the weights take {weights}.",
                  context=tr.int(bill.context), cache=bytes_dec(bill.kv, tr),
                  weights=bytes_dec(curve.weights, tr)))),

@@ -9,7 +9,9 @@ from ..ui.question import Question
 from ..ui.stage import Stage
 from ..ui.view import StepView, link, tr_of, two_columns
 from . import text
-from .model import GPU_KEYS, Step5Model
+from explainer.hfconfig import MAX_CONFIG_CHARS
+
+from .model import CUSTOM, GPU_KEYS, Step5Model
 
 
 class BillStage(Stage):
@@ -36,9 +38,10 @@ function refit(holder, again) {
   });
   holder._kvObs.observe(holder);
 }
-function axisX(s, ticks, sx, y) {
+function axisX(s, ticks, sx, y, end) {
   const g = svg("g", { class: "axis" }, s);
-  svg("line", { x1: sx(ticks[0][0]), x2: sx(ticks[ticks.length - 1][0]), y1: y, y2: y }, g);
+  const stop = Math.max(ticks[ticks.length - 1][0], end || 0);
+  svg("line", { x1: sx(ticks[0][0]), x2: sx(stop), y1: y, y2: y }, g);
   let last = -1e9;
   for (const [v, label] of ticks) {
     svg("line", { x1: sx(v), x2: sx(v), y1: y, y2: y + 4 }, g);
@@ -87,7 +90,7 @@ function drawBar(fig, ctx, W) {
     const t = svg("text", { x, y: 31, "text-anchor": anchor, class: "gpu-label" }, s);
     t.textContent = g.label;
   }
-  axisX(s, fig.ticks, sx, axisY);
+  axisX(s, fig.ticks, sx, axisY, fig.xmax);        // to the end: GPU lines may pass the last tick
   const a = svg("text", { x: (L + R) / 2, y: H - 4, "text-anchor": "middle", class: "axis-title" }, s);
   a.textContent = fig.axis;
   return s;
@@ -143,6 +146,13 @@ function drawCurve(fig, ctx, W) {
     const t2 = svg("text", { x: cx + dx, y: wy + 35, "text-anchor": anchor, class: "bar-label" }, s);
     t2.textContent = fig.cross.tokens;
   }
+  if (fig.limit) {                   // the model's maximum context: past it, hypothetical
+    const lx = sx(fig.limit.x), right = lx > R - 170;
+    svg("line", { x1: lx, x2: lx, y1: T, y2: B, class: "limit-line" }, s);
+    const t = svg("text", { x: lx + (right ? -5 : 5), y: T + 12, class: "bar-label limit-label",
+                            "text-anchor": right ? "end" : "start" }, s);
+    t.textContent = fig.limit.label;
+  }
   axisX(s, fig.xticks, sx, B);
   const xa = svg("text", { x: (L + R) / 2, y: H - 6, "text-anchor": "middle", class: "axis-title" }, s);
   xa.textContent = fig.xaxis;
@@ -170,7 +180,8 @@ function extra(box, frame, ctx) {
 class Step5(StepView):
     number = 5
     model_class = Step5Model
-    url_names = {"context": "context", "batch": "batch", "model": "model", "gpu": "gpu"}
+    url_names = {"context": "context", "batch": "batch", "model": "model", "gpu": "gpu",
+                 "custom": "custom"}
 
     def build(self):
         m, lang = self.model, self.app.param.lang
@@ -191,6 +202,43 @@ class Step5(StepView):
                                label=pn.bind(lambda l: tr(l)._("GPU for “how many fit”"),
                                              lang)), m, "gpu")
 
+        # your model: a pasted config.json, read on request
+        area = pmui.TextAreaInput(
+            value="", rows=7, max_length=MAX_CONFIG_CHARS + 1, sizing_mode="stretch_width",
+            placeholder='{"num_hidden_layers": 32, "num_attention_heads": 32, '
+                        '"num_key_value_heads": 8, "head_dim": 128, ...}',
+            label=pn.bind(lambda l: tr(l)._("config.json of your model"), lang),
+            css_classes=["config-text"])
+        params = pmui.FloatInput(
+            value=None, start=0, sizing_mode="stretch_width", min_width=200,
+            label=pn.bind(lambda l: text.params_label(tr(l)), lang),
+            css_classes=["config-params"])
+        read = pmui.Button(label=pn.bind(lambda l: tr(l)._("Read this config"), lang),
+                           variant="contained", css_classes=["config-read"])
+
+        def read_config(_event):
+            text = area.value_input if area.value_input is not None else area.value
+            # an empty (or zero) parameter count means “count them from the config”
+            text, pb = text or "", (params.value or None)
+            if (text, pb) == (m.config, m.params_b):
+                m.param.trigger("config")         # read again: show it again
+            else:
+                m.param.update(config=text, params_b=pb)
+        read.on_click(read_config)
+
+        def yours(parsed, link, spec, bill, l, part):
+            paras, notes = text.custom_lines(parsed, link, spec, bill, tr(l))
+            return notices_html(notes) if part == "notes" else paragraphs_html(paras)
+        refs = (m.param.parsed, m.param.custom_model, m.param.spec, m.param.bill, lang)
+        custom_box = pn.Column(
+            pn.FlexBox(area, gap="8px", sizing_mode="stretch_width"),
+            pn.FlexBox(params, read, gap="8px", align_items="center",
+                       sizing_mode="stretch_width"),
+            bound(yours, *refs, "notes", css_classes=["config-problems"]),
+            bound(yours, *refs, "paras", css_classes=["live-facts", "config-fields"]),
+            visible=pn.bind(lambda mdl: mdl == CUSTOM, m.param.model),
+            sizing_mode="stretch_width", css_classes=["your-model"])
+
         self.question = Question(content=pn.bind(
             lambda spec, l: text.question(spec, tr(l)), m.param.spec, lang))
         self.stage = BillStage(
@@ -209,8 +257,9 @@ class Step5(StepView):
             css_classes=["narration"])
         info = bound(lambda spec, l: paragraphs_html([text.model_info(spec, tr(l))]),
                      m.param.spec, lang, css_classes=["live-facts"])
-        notices = bound(lambda spec, bill, l: notices_html(text.notices(spec, bill, tr(l))),
-                        m.param.spec, m.param.bill, lang)
+        notices = bound(lambda spec, bill, mdl, link, l: notices_html(text.notices(
+            spec, bill, tr(l), waiting=mdl == CUSTOM and link.preset is None)),
+            m.param.spec, m.param.bill, m.param.model, m.param.custom_model, lang)
         live = bound(lambda lv, l: paragraphs_html(
             text.live_lines(lv, tr(l)), heading=tr(l)._("The live model on this server")),
             m.param.live, lang, css_classes=["live-facts", "live-cache"])
@@ -222,5 +271,5 @@ class Step5(StepView):
         controls = pn.FlexBox(context, batch, model, gpu, gap="8px",
                               sizing_mode="stretch_width")
         return two_columns(
-            [lead, self.question, controls, info, notices, narration, live],
+            [lead, self.question, controls, custom_box, info, notices, narration, live],
             [formula, legend, self.stage])
