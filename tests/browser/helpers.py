@@ -51,3 +51,10 @@ def wait_url(page, fragment):
 def svg_texts(page, selector):
     """The text of every SVG element matching `selector` (inside the stages' shadow roots)."""
     return [t.strip() for t in page.locator(selector).all_text_contents()]
+
+
+def reveal(page):
+    """Press the question's “Show me”: the answer-bearing numbers appear."""
+    page.locator(".show-me button").first.click()
+    page.locator(".feedback .shown, .feedback .right, .feedback .wrong").first.wait_for(
+        state="attached", timeout=10_000)

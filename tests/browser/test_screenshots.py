@@ -5,8 +5,8 @@ from conftest import ARTIFACTS
 from helpers import metric
 from playwright.sync_api import expect
 
-FIRST_METRIC = {1: "seq_len", 2: "uncached", 3: "cache_length", 4: "decode_steps",
-                5: "per_token", 6: "cache_gb"}
+FIRST_METRIC = {1: "seq_len", 2: "uncached", 3: "cache_length", 4: "prefill_time",
+                5: "kv_cache", 6: "cache_gb"}
 
 
 @pytest.mark.parametrize("lang", ["en", "id", "pl", "nl"])

@@ -2,12 +2,13 @@
 import re
 import time
 
-from helpers import choose_language, metric, svg_texts, wait_url
+from helpers import choose_language, metric, reveal, svg_texts, wait_url
 from playwright.sync_api import expect
 
 
 def test_step1_deep_link_shows_the_prompt_and_next_token(app):
     page = app("?step=1&lang=en")
+    reveal(page)
     expect(page.locator("h1")).to_have_count(1)
     expect(page.locator("main")).to_have_count(1)
     expect(metric(page, "seq_len")).to_have_text("5")
@@ -24,6 +25,7 @@ def test_step1_deep_link_shows_the_prompt_and_next_token(app):
 
 def test_step_forward_adds_the_predicted_token(app):
     page = app("?step=1")
+    reveal(page)
     page.locator(".player-next button").click()
     expect(metric(page, "seq_len")).to_have_text("6")
     expect(metric(page, "keys_read")).to_have_text("6")
@@ -77,7 +79,7 @@ def test_language_switch_keeps_the_step_and_controls(app):
 
 def test_free_text_prompt_is_escaped_and_unknown_words_flagged(app):
     page = app("?step=1&text=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E%20The%20capital%20of%20Poland%20is")
-    expect(page.locator(".tok-unk").first).to_be_visible()
+    expect(page.locator(".arcs-svg .is-unk").first).to_be_attached()
     expect(page.locator("img[src=x]")).to_have_count(0)
     expect(page.locator(".notice").first).to_contain_text("<unk>")
     expect(metric(page, "next")).to_have_text(re.compile("^“.+”$"))
@@ -168,7 +170,7 @@ def test_language_switch_during_play_keeps_playing(app):
     page.locator(".player-play button").click()
     choose_language(page, "Nederlands")
     expect(page.locator("html")).to_have_attribute("lang", "nl")
-    expect(page.locator(".player-pos")).to_contain_text("11", timeout=15_000)
+    expect(page.locator(".player-pos")).to_contain_text("11 van 11", timeout=20_000)
     expect(page.locator(".player-play button")).to_contain_text("Afspelen")
 
 
