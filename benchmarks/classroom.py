@@ -1,0 +1,1413 @@
+"""A classroom against one `panel serve`: N students arrive on deep links and move controls
+while one real Chromium user measures what a person sees. Prints one table.
+
+    python benchmarks/classroom.py [--students 100] [--arrival 10] [--duration 60]
+                                   [--soak SECONDS] [--json out.json] [--apps app minimal]
+
+For each app in turn (app.py, then benchmarks/minimal_app.py as the yardstick, never at the
+same time) it starts `python -m panel serve SCRIPT --address 127.0.0.1 --port P
+--allow-websocket-origin 127.0.0.1:P --num-threads 4` (plus `--setup warmup.py` for app.py
+when that file exists), output to test-artifacts/classroom/<app>-server.log, and then:
+
+1. warm-up: one visit per step (sequential), so that first-visit caches are not counted
+   per session; the first visit's time is reported as the cold page;
+2. the Chromium user alone (SLIDER_QUERY): first slider -> a number card's text changes,
+   timed in the page from the key press, 10 moves; then, with no session left, the
+   server's CPU at rest and its memory before;
+3. arrival: N students within `--arrival` s, each on `?step=S&lang=L` (S in 1..6, L in
+   en/id/pl/nl). A student is a protocol-level client (no rendering, so no client CPU beyond
+   the protocol): GET the page (the server builds the session before it answers; the page
+   carries the session token), open the websocket with subprotocols ["bokeh", token], ACK,
+   PULL-DOC-REQ -> PULL-DOC-REPLY, then `document_ready` as BokehJS sends it (Panel holds
+   updates and runs onload callbacks until then);
+4. interaction, `--duration` s (longer if the Chromium user is not done yet): every student
+   waits 1-2 s (and for its page to be quiet), then moves: mostly a slider of its step
+   (value and value_throttled, as a Material slider does on release) or another control
+   (a Select), sometimes the language Select or the stepper (a click event plus `active`, as
+   the browser sends them). Round trip = change sent -> first PATCH-DOC of that session (for
+   a step change: the first one that brings the new step's models); settled = change sent
+   -> last PATCH-DOC before its next move. Meanwhile the Chromium user repeats the slider
+   test under load, then opens PLAY_QUERY, presses Play and counts the server's websocket
+   messages and bytes per frame the player advanced;
+5. everyone leaves; after the server's unused-session check has run, memory vs before.
+
+Server CPU is utime+stime of the server process (/proc/PID/stat) over the interaction phase
+divided by the interactions sent (the Chromium user's page loads and Play are included in
+that window); memory is VmRSS (a high-water mark: it rarely drops). Errors: server log lines
+matching Traceback / ERROR / Exception / "isn't known", protocol ERROR replies, client
+exceptions, sockets the server closed, Chromium console errors. A failed student is counted,
+never fatal. Elements the browser user needs that a page does not have are reported "n/a".
+
+`--soak S` replaces steps 2-4: students keep arriving and leaving (each stays 30-120 s) for
+S seconds with `--students` seats; RSS is sampled every 60 s and memory growth is reported.
+
+Targets (the PASS/FAIL column): 100 students arriving within 10 s all get their page, page
+p95 <= 3 s and <= 2x the minimal app; interaction p95 <= 250 ms; Chromium slider -> number
+p95 <= 100 ms alone and <= 2x the minimal app under load; 0 server messages per Play frame;
+<= 1 MiB of server memory per session; 0 errors, 0 failed sessions; after everyone leaves,
+memory within 10 % of before. Soak (an assumption of this script): RSS at the end within
+10 % of the first sample.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+from tornado.websocket import websocket_connect
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# -- what the browser user looks for (adapt here when the page changes) --------------------------
+SLIDER_ROLE = "slider"                                  # page.get_by_role(...).first
+METRIC_SELECTOR = "[data-metric] .metric-value"         # number cards (timed: the first change)
+PLAY_BUTTON_SELECTOR = ".player-play button"
+PLAY_POSITION_SELECTORS = (".player-pos", '[data-metric="seq_len"] .metric-value')
+SLIDER_QUERY = "?step=5"     # a step whose first slider changes a number card at once
+                             # (step 2 shows "?" until its question is answered)
+PLAY_QUERY = "?step=1"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run",
+                  "--disable-quic"]
+
+# -- what the students do --------------------------------------------------------------------------
+STEPS = range(1, 7)
+LANGS = ("en", "id", "pl", "nl")
+LANGUAGE_LABELS = {"English", "Bahasa Indonesia", "Polski", "Nederlands"}
+STEP_SHARE = 0.10          # of moves: change the step with the stepper
+LANGUAGE_SHARE = 0.15      # of moves: switch the language
+THINK_S = (1.0, 2.0)       # pause between a reply and the next move
+QUIET_S = 0.3              # a page counts as settled after this long without a PATCH-DOC
+SOAK_STAY_S = (30.0, 120.0)
+SOAK_REJOIN_S = (0.0, 5.0)
+SOAK_SAMPLE_S = 60.0
+
+# -- timeouts and server settings ----------------------------------------------------------------
+SERVER_START_TIMEOUT_S = 180.0
+PAGE_TIMEOUT_S = 120.0
+CONNECT_TIMEOUT_S = 30.0
+PULL_TIMEOUT_S = 60.0
+REPLY_TIMEOUT_S = 15.0
+QUIET_MAX_WAIT_S = 10.0
+CLOSE_TIMEOUT_S = 5.0
+SESSION_LIFETIME_MS = 15_000   # Bokeh's default: a session may wait this long for its socket
+CHECK_UNUSED_MS = 1_000
+DISCARD_WAIT_S = (SESSION_LIFETIME_MS + 2 * CHECK_UNUSED_MS) / 1000 + 2
+REST_WINDOW_S = 5.0            # server CPU with no sessions, measured before the students come
+CHROMIUM_EXTRA_S = 120.0       # the load goes on at most this long for an unfinished browser
+BROWSER_TIMEOUT_MS = 60_000
+SLIDER_MOVES = 10
+SLIDER_GIVE_UP = 2           # moves in a row that changed no number: report n/a
+SLIDER_WAIT_MS = 10_000
+PLAY_WINDOW_S = 10.0
+PLAY_SAMPLES = 3             # server messages during Play shown in the notes
+PLAY_SAMPLE_CHARS = 160
+MAX_WS_MESSAGE_BYTES = 256 * 1024 * 1024
+
+TOKEN_RE = re.compile(r'"token":\s*"([^"]+)"')
+MSGTYPE_RE = re.compile(r'"msgtype":\s*"([^"]+)"')
+LOG_ERROR_RE = re.compile(r"Traceback|ERROR|Exception|isn't known")
+MIB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class AppSpec:
+    """One app to load: its script, the queries of its warm-up visits, its --setup script."""
+    key: str
+    label: str
+    script: str
+    warm_queries: tuple[str, ...]
+    setup_script: str | None = None
+
+
+APPS = {
+    "app": AppSpec("app", "this app", "app.py",
+                   tuple(f"?step={s}&lang=en" for s in STEPS), "warmup.py"),
+    "minimal": AppSpec("minimal", "minimal", "benchmarks/minimal_app.py", ("?step=1&lang=en",)),
+}
+
+
+# -- the server --------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PanelServer:
+    """`python -m panel serve` on 127.0.0.1 with its output in a log file; a context manager
+    that waits until it answers and always stops it (by its PID)."""
+
+    def __init__(self, spec: AppSpec, log_path: Path):
+        self.spec = spec
+        self.port = free_port()
+        self.log_path = log_path
+        self.app_path = "/" + Path(spec.script).stem
+        self.setup_used = bool(spec.setup_script and (ROOT / spec.setup_script).exists())
+        self._proc: subprocess.Popen | None = None
+        self._log = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        return self._proc.pid
+
+    def command(self) -> list[str]:
+        cmd = [sys.executable, "-m", "panel", "serve", self.spec.script,
+               "--address", "127.0.0.1", "--port", str(self.port),
+               "--allow-websocket-origin", f"127.0.0.1:{self.port}", "--num-threads", "4",
+               "--liveness", "--unused-session-lifetime", str(SESSION_LIFETIME_MS),
+               "--check-unused-sessions", str(CHECK_UNUSED_MS)]
+        if self.setup_used:
+            cmd += ["--setup", self.spec.setup_script]
+        return cmd
+
+    def __enter__(self) -> "PanelServer":
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = open(self.log_path, "w")
+        self._proc = subprocess.Popen(self.command(), cwd=ROOT, stdout=self._log,
+                                      stderr=subprocess.STDOUT,
+                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        try:
+            self._wait_ready()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _wait_ready(self) -> None:
+        """Poll /liveness (answers without building a session) until the server is up."""
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise RuntimeError(f"panel serve exited ({self._proc.returncode}): see "
+                                   f"{self.log_path}")
+            try:
+                with urllib.request.urlopen(self.base_url + "/liveness", timeout=5) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.5)
+        raise RuntimeError(f"panel serve did not answer within {SERVER_START_TIMEOUT_S:.0f} s")
+
+    def stop(self) -> None:
+        """Terminate the server (kill it if it does not exit) and close its log."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.terminate()
+            try:
+                self._proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def cpu_s(self) -> float:
+        """utime + stime of the server process, all threads, in seconds."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the server process (VmRSS)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise RuntimeError("no VmRSS")
+
+    def log_errors(self) -> list[str]:
+        """Lines of the server log that report an error."""
+        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        return [line for line in text.splitlines() if LOG_ERROR_RE.search(line)]
+
+
+# -- the Bokeh protocol, client side ---------------------------------------------------------------
+
+@dataclass
+class BokehMessage:
+    """One server message: its type, its content (JSON text), when it had fully arrived and
+    its size on the wire (all frames)."""
+    msgtype: str
+    content: str
+    received_at_s: float
+    nbytes: int
+
+
+async def read_message(ws) -> BokehMessage | None:
+    """Read one message (header, metadata, content, then buffer pairs); None once closed."""
+    header_text = await ws.read_message()
+    if header_text is None:
+        return None
+    header = json.loads(header_text)
+    metadata = await ws.read_message()
+    content = await ws.read_message()
+    if metadata is None or content is None:
+        return None
+    nbytes = len(header_text) + len(metadata) + len(content)   # Bokeh's JSON is ASCII
+    for _ in range(2 * header.get("num_buffers", 0)):
+        part = await ws.read_message()
+        if part is None:
+            return None
+        nbytes += len(part)
+    return BokehMessage(header["msgtype"], content, time.perf_counter(), nbytes)
+
+
+_msg_ids = iter(range(1, 1 << 62))
+
+
+async def send_message(ws, msgtype: str, content: dict) -> None:
+    """Send one message as its three text frames: header, metadata, content."""
+    header = {"msgid": f"c{next(_msg_ids)}", "msgtype": msgtype}
+    for part in (json.dumps(header), "{}", json.dumps(content)):
+        await ws.write_message(part)
+
+
+@dataclass
+class Control:
+    """A widget model a student can change: a slider, a choice (value + options), the
+    language Select or the stepper."""
+    kind: str
+    model_id: str
+    value: Any
+    attrs: tuple[str, ...] = ("value",)
+    start: float = 0
+    end: float = 0
+    step: float = 1
+    options: list = field(default_factory=list)
+    owner_id: str | None = None    # the component model whose `data` this model is
+    disabled: bool = False
+    label: str = ""
+    stale_after: int | None = None  # relabelling expected since this move (a language switch)
+
+    def update(self, attr: str, new) -> None:
+        """Follow a change the server made (a language switch relabels options, and the
+        value with them, without sending the value; a step may change a slider's range)."""
+        if attr in ("value", "active"):
+            self.value = new
+        elif attr in ("start", "end", "step") and _is_number(new):
+            setattr(self, attr, new)
+        elif attr == "options" and isinstance(new, list):
+            values = option_values(new)
+            if self.value in self.options and len(values) == len(self.options):
+                self.value = values[self.options.index(self.value)]
+            self.options = values
+            self.stale_after = None
+        elif attr == "items" and isinstance(new, list):
+            self.options = list(range(len(new)))
+        elif attr == "disabled":
+            self.disabled = new is True
+        elif attr == "label" and isinstance(new, str):
+            self.label = new
+
+    def usable(self) -> bool:
+        """Whether a student can move it now."""
+        if self.disabled or self.stale_after is not None:
+            return False
+        if self.kind == "slider":
+            return self.end > self.start
+        return any(o != self.value for o in self.options)
+
+
+def model_defaults(doc: dict) -> dict[str, dict]:
+    """Property defaults of the document's data-model types (attributes equal to their
+    default are left out of a serialized object)."""
+    return {d["name"]: {p["name"]: p.get("default") for p in d.get("properties", [])}
+            for d in doc.get("defs", []) if d.get("type") == "model"}
+
+
+def iter_objects(node):
+    """Every serialized model object ({"type": "object", "name", "id", ...}) in a JSON tree."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if item.get("type") == "object" and "id" in item and "name" in item:
+                yield item
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def option_values(options: list) -> list:
+    """The values a Select-like model accepts: its options, or the first of each pair."""
+    return [o[0] if isinstance(o, list) and o else o for o in options]
+
+
+def classify(obj: dict, defaults: dict[str, dict]) -> Control | None:
+    """The control a serialized model is, or None."""
+    name = obj["name"]
+    attrs = {**defaults.get(name, {}), **obj.get("attributes", {})}
+    common = {"disabled": attrs.get("disabled") is True,
+              "label": str(attrs.get("label") or attrs.get("name") or name)}
+    if "Stepper" in name and isinstance(attrs.get("active"), int):
+        items = attrs.get("items")
+        if isinstance(items, list) and len(items) > 1:
+            return Control("stepper", obj["id"], attrs["active"], ("active",),
+                           options=list(range(len(items))), **common)
+        return None
+    if "value" not in attrs:
+        return None
+    options = attrs.get("options")
+    if isinstance(options, list) and len(options) > 1:
+        values = option_values(options)
+        if all(isinstance(v, (str, int, float)) for v in values):
+            is_language = len(LANGUAGE_LABELS.intersection(map(str, values))) >= 2
+            return Control("language" if is_language else "choice", obj["id"], attrs["value"],
+                           options=values, **common)
+        return None
+    if ("Slider" in name and _is_number(attrs["value"]) and _is_number(attrs.get("start"))
+            and _is_number(attrs.get("end"))):
+        sent = ("value", "value_throttled") if "value_throttled" in attrs else ("value",)
+        step = attrs.get("step") if _is_number(attrs.get("step")) and attrs["step"] > 0 else 1
+        return Control("slider", obj["id"], attrs["value"], sent, attrs["start"], attrs["end"],
+                       step, **common)
+    return None
+
+
+def find_controls(node, defaults: dict[str, dict]) -> list[Control]:
+    """All controls in a document or a PATCH-DOC content, one per model id, each with the
+    id of the component that owns it (a Material widget is a component whose `data`
+    attribute is the model with the widget's properties)."""
+    objects = list(iter_objects(node))
+    owners = {o["attributes"]["data"]["id"]: o["id"] for o in objects
+              if isinstance(o.get("attributes", {}).get("data"), dict)
+              and "id" in o["attributes"]["data"]}
+    found: dict[str, Control] = {}
+    for obj in objects:
+        control = classify(obj, defaults)
+        if control is not None and control.model_id not in found:
+            control.owner_id = owners.get(control.model_id)
+            found[control.model_id] = control
+    return list(found.values())
+
+
+def bokeh_event(name: str, entries: list) -> dict:
+    """A PATCH-DOC content carrying one BokehJS event (what a browser sends for
+    `document_ready` or a component's `data_event`)."""
+    return {"events": [{"kind": "MessageSent", "msg_type": "bokeh_event",
+                        "msg_data": {"type": "event", "name": name,
+                                     "values": {"type": "map", "entries": entries}}}]}
+
+
+def change_messages(kind: str, control: Control, new) -> list[dict]:
+    """The PATCH-DOC contents a browser sends for a move. A stepper click is a component
+    event (which the server answers with the new step) followed by the `active` change;
+    every other move is a change of the control's value attribute(s)."""
+    changes = [{"kind": "ModelChanged", "model": {"id": control.model_id}, "attr": a, "new": new}
+               for a in control.attrs]
+    if kind != "step" or control.owner_id is None:
+        return [{"events": changes}]
+    click = {"type": "map", "entries": [["type", "click"], ["item", new]]}
+    return [bokeh_event("data_event", [["model", {"id": control.owner_id}], ["data", click]]),
+            {"events": changes}]
+
+
+@dataclass
+class Interaction:
+    """One move of a student and how long its page took to answer."""
+    kind: str
+    label: str                       # the control's label (as the page was when moved)
+    sent_at_s: float
+    first_s: float | None = None     # change sent -> first PATCH-DOC (step: with the new step)
+    settled_s: float | None = None   # change sent -> last PATCH-DOC before the next move
+
+
+async def wait_event(event: asyncio.Event, timeout_s: float) -> bool:
+    """Sleep up to `timeout_s`; True at once if `event` is (or becomes) set."""
+    if timeout_s <= 0:
+        return event.is_set()
+    try:
+        await asyncio.wait_for(event.wait(), timeout_s)
+        return True
+    except asyncio.TimeoutError:
+        return False
+
+
+class Student:
+    """One simulated student: a page request and a Bokeh websocket, no rendering."""
+
+    def __init__(self, server: PanelServer, query: str, rng: random.Random):
+        self.query = query
+        self.page_url = server.base_url + server.app_path + query
+        self.ws_url = f"ws://127.0.0.1:{server.port}{server.app_path}/ws"
+        self.origin = server.base_url
+        self.rng = rng
+        self.page_s: float | None = None
+        self.pull_s: float | None = None
+        self.failure: str | None = None
+        self.errors: list[str] = []
+        self.interactions: list[Interaction] = []
+        self.controls: list[Control] = []
+        self.doc_bytes: int | None = None
+        self.received_bytes = 0
+        self._defaults: dict[str, dict] = {}
+        self._ws = None
+        self._reader: asyncio.Task | None = None
+        self._pending: asyncio.Future | None = None
+        self._last_patch_at_s = 0.0
+        self._discovering = False
+        self._closing = False
+        self.closed = False
+        self.gave_up = False
+
+    # -- arriving --------------------------------------------------------------------------------
+    async def open(self) -> bool:
+        """GET the page, then open the websocket and pull the document. Sets `failure`."""
+        t0 = time.perf_counter()
+        try:
+            response = await AsyncHTTPClient().fetch(
+                self.page_url, request_timeout=PAGE_TIMEOUT_S, connect_timeout=CONNECT_TIMEOUT_S,
+                raise_error=False)
+        except Exception as e:  # noqa: BLE001  (a failed student is counted, not fatal)
+            self.failure = f"no page: {type(e).__name__}: {e}"
+            return False
+        if response.code != 200:
+            self.failure = f"no page: HTTP {response.code}"
+            return False
+        match = TOKEN_RE.search(response.body.decode("utf-8", "replace"))
+        if match is None:
+            self.failure = "no page: no session token in the HTML"
+            return False
+        self.page_s = time.perf_counter() - t0
+        t1 = time.perf_counter()
+        try:
+            doc = await asyncio.wait_for(self._pull(match.group(1)),
+                                         CONNECT_TIMEOUT_S + PULL_TIMEOUT_S)
+        except Exception as e:  # noqa: BLE001
+            self.failure = f"no doc: {type(e).__name__}: {e}"
+            self._close_socket()
+            return False
+        self.pull_s = time.perf_counter() - t1
+        self._defaults = model_defaults(doc)
+        self.controls = find_controls(doc, self._defaults)
+        self._reader = asyncio.create_task(self._read_loop())
+        return True
+
+    async def _pull(self, token: str) -> dict:
+        """Websocket with the token as subprotocol, ACK, PULL-DOC-REQ -> the document."""
+        request = HTTPRequest(self.ws_url, headers={"Origin": self.origin},
+                              connect_timeout=CONNECT_TIMEOUT_S)
+        self._ws = await websocket_connect(request, subprotocols=["bokeh", token],
+                                           max_message_size=MAX_WS_MESSAGE_BYTES)
+        self._ws.protocol.set_nodelay(True)     # as browsers do: no Nagle delay on our frames
+        ack = await read_message(self._ws)
+        if ack is None or ack.msgtype != "ACK":
+            raise RuntimeError(f"expected ACK, got {ack.msgtype if ack else 'a closed socket'}")
+        await send_message(self._ws, "PULL-DOC-REQ", {})
+        while True:
+            reply = await read_message(self._ws)
+            if reply is None:
+                raise RuntimeError("socket closed before PULL-DOC-REPLY")
+            if reply.msgtype == "PULL-DOC-REPLY":
+                self.doc_bytes = reply.nbytes
+                # BokehJS reports the rendered document; Panel holds updates (and runs its
+                # onload callbacks) until then
+                await send_message(self._ws, "PATCH-DOC", bokeh_event("document_ready", []))
+                return json.loads(reply.content)["doc"]
+            if reply.msgtype == "ERROR":
+                raise RuntimeError(json.loads(reply.content).get("text", "ERROR"))
+
+    async def _read_loop(self) -> None:
+        """Receive everything the server sends: time PATCH-DOCs, learn the new step's
+        controls after a step change, record ERROR replies and a socket the server closed."""
+        try:
+            while True:
+                msg = await read_message(self._ws)
+                if msg is None:
+                    break
+                self.received_bytes += msg.nbytes
+                if msg.msgtype == "PATCH-DOC":
+                    self._last_patch_at_s = msg.received_at_s
+                    has_models = '"object"' in msg.content     # new models are defined inline
+                    self._follow(msg.content, learn=self._discovering and has_models)
+                    if (self._pending is not None and not self._pending.done()
+                            and (has_models or not self._discovering)):
+                        self._pending.set_result(msg.received_at_s)
+                elif msg.msgtype == "ERROR":
+                    text = json.loads(msg.content).get("text", "")
+                    self.errors.append(f"protocol ERROR: {text}")
+                    if self._pending is not None and not self._pending.done():
+                        self._pending.set_result(None)
+            if not self._closing:
+                self.errors.append("the server closed the websocket")
+        except Exception as e:  # noqa: BLE001
+            if not self._closing:
+                self.errors.append(f"client: {type(e).__name__}: {e}")
+        finally:
+            self.closed = True
+            if self._pending is not None and not self._pending.done():
+                self._pending.set_result(None)
+
+    def _follow(self, content: str, learn: bool) -> None:
+        """Apply the server's changes to the known controls; with `learn`, also add the
+        controls the patch defines. Parses the patch only when it concerns them."""
+        by_id = {c.model_id: c for c in self.controls}
+        if not learn and not any(f'"{model_id}"' in content for model_id in by_id):
+            return
+        patch = json.loads(content)
+        for event in patch.get("events", []):
+            control = by_id.get((event.get("model") or {}).get("id"))
+            if control is not None and event.get("kind") == "ModelChanged":
+                control.update(event.get("attr"), event.get("new"))
+        if learn:
+            self.controls += [c for c in find_controls(patch, self._defaults)
+                              if c.model_id not in by_id]
+
+    # -- interacting -----------------------------------------------------------------------------
+    async def run_interactions(self, stop: asyncio.Event, until_s: float = math.inf) -> None:
+        """Move a control every 1-2 s (after the page went quiet) until `stop` or `until_s`."""
+        while not self.closed and not self.gave_up:
+            pause_s = min(self.rng.uniform(*THINK_S), until_s - time.perf_counter())
+            if await wait_event(stop, pause_s) or time.perf_counter() >= until_s:
+                break
+            await self._wait_quiet(stop)
+            if stop.is_set() or self.closed:
+                break
+            self._settle_last()
+            await self._move()
+        await self._wait_quiet(stop)
+        self._settle_last()
+
+    async def _wait_quiet(self, stop: asyncio.Event) -> None:
+        """Wait until no PATCH-DOC came for QUIET_S (at most QUIET_MAX_WAIT_S)."""
+        deadline = time.perf_counter() + QUIET_MAX_WAIT_S
+        while not stop.is_set() and time.perf_counter() < deadline:
+            quiet_for_s = time.perf_counter() - self._last_patch_at_s
+            if quiet_for_s >= QUIET_S:
+                return
+            await asyncio.sleep(QUIET_S - quiet_for_s)
+
+    def _settle_last(self) -> None:
+        """The last move is settled: its last PATCH-DOC is the newest one."""
+        if self.interactions and self.interactions[-1].first_s is not None:
+            last = self.interactions[-1]
+            last.settled_s = self._last_patch_at_s - last.sent_at_s
+
+    def _choose(self) -> tuple[str, Control, Any] | None:
+        """(kind of move, control, new value): mostly a slider of the step, sometimes the
+        language or the step."""
+        by_kind: dict[str, list[Control]] = {}
+        for c in self.controls:
+            if c.usable():
+                by_kind.setdefault(c.kind, []).append(c)
+        r = self.rng.random()
+        wanted = ("stepper" if r < STEP_SHARE else
+                  "language" if r < STEP_SHARE + LANGUAGE_SHARE else "slider")
+        for kind in (wanted, "slider", "choice", "language"):
+            if by_kind.get(kind):
+                c = self.rng.choice(by_kind[kind])
+                new = (self._slider_target(c) if kind == "slider" else
+                       self.rng.choice([o for o in c.options if o != c.value]))
+                return ("step" if kind == "stepper" else kind), c, new
+        return None
+
+    def _slider_target(self, c: Control) -> float:
+        """A nudge of 1-3 steps from the current value, inside start..end."""
+        def clamp(v):
+            return min(c.end, max(c.start, v))
+        delta = self.rng.choice((-3, -2, -1, 1, 2, 3)) * c.step
+        target = clamp(c.value + delta)
+        if target == c.value:
+            target = clamp(c.value - delta)
+        integral = all(isinstance(v, int) for v in (c.value, c.start, c.step))
+        return int(round(target)) if integral else round(target, 10)
+
+    async def _move(self) -> None:
+        """Send one change and wait (up to REPLY_TIMEOUT_S) for the first PATCH-DOC, or, for
+        a step change, for the first one that brings the new step's models (the server first
+        echoes the stepper). A student whose step change got no new models stops learning,
+        so that a late answer cannot leave it with controls of a step it has left."""
+        choice = self._choose()
+        if choice is None:
+            self.errors.append(f"client: no control to move on the page {self.query}")
+            self.gave_up = True
+            return
+        kind, control, new = choice
+        messages = change_messages(kind, control, new)
+        control.value = new
+        self._discovering = kind == "step"
+        if kind == "step":          # the step's controls leave the page; learn the new ones
+            self.controls = [c for c in self.controls if c.kind in ("stepper", "language")]
+        number = len(self.interactions)
+        if kind == "language":      # Select labels follow the language: wait for the new ones
+            for c in self.controls:
+                if c.kind == "choice":
+                    c.stale_after = number
+        self._pending = asyncio.get_running_loop().create_future()
+        move = Interaction(kind, control.label, time.perf_counter())
+        self.interactions.append(move)
+        try:
+            for content in messages:
+                await send_message(self._ws, "PATCH-DOC", content)
+            first_at_s = await asyncio.wait_for(asyncio.shield(self._pending), REPLY_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            self._discovering = False
+            return
+        except Exception as e:  # noqa: BLE001
+            self.errors.append(f"client: {type(e).__name__}: {e}")
+            return
+        if first_at_s is not None:
+            move.first_s = first_at_s - move.sent_at_s
+            # the server answers a session's moves in order: a relabelling that an earlier
+            # language switch started is complete now
+            for c in self.controls:
+                if c.stale_after is not None and c.stale_after < number:
+                    c.stale_after = None
+
+    # -- leaving ---------------------------------------------------------------------------------
+    def _close_socket(self) -> None:
+        self._closing = True
+        if self._ws is not None:
+            self._ws.close()
+
+    async def close(self) -> None:
+        """Close the websocket and stop reading."""
+        self._close_socket()
+        if self._reader is not None:
+            try:
+                await asyncio.wait_for(self._reader, CLOSE_TIMEOUT_S)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                self._reader.cancel()
+
+
+def deep_link(rng: random.Random) -> str:
+    return f"?step={rng.choice(STEPS)}&lang={rng.choice(LANGS)}"
+
+
+# -- the Chromium user (runs in its own thread: Playwright's sync API) ----------------------------
+
+# Arms a timer in the page: t0 at the next key press, t1 when the text of any number card
+# changes. MutationObservers on every (shadow) root that holds cards time the change exactly;
+# the wait below also compares all cards every 20 ms, for a root replaced as a whole.
+ARM_JS = r"""(sel) => {
+  const roots = [];
+  const visit = (root) => {
+    if (root.querySelector(sel)) roots.push(root);
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) visit(el.shadowRoot);
+  };
+  const allText = () => {
+    roots.length = 0;
+    visit(document);
+    return roots.map(r => Array.from(r.querySelectorAll(sel), e => e.textContent).join("\u0001"))
+                .join("\u0002");
+  };
+  const state = {t0: null, t1: null, obs: [], allText};
+  state.before = allText();
+  const changed = () => {
+    if (state.t0 === null || state.t1 !== null) return;
+    const now = roots.map(r => Array.from(r.querySelectorAll(sel), e => e.textContent)
+                                    .join("\u0001")).join("\u0002");
+    if (now !== state.before) {
+      state.t1 = performance.now();
+      state.obs.forEach(o => o.disconnect());
+    }
+  };
+  for (const r of roots) {
+    const o = new MutationObserver(changed);
+    o.observe(r, {subtree: true, childList: true, characterData: true});
+    state.obs.push(o);
+  }
+  window.addEventListener("keydown", () => { if (state.t0 === null) state.t0 = performance.now(); },
+                          {capture: true, once: true});
+  window.__classroom = state;
+  return roots.length;
+}"""
+
+WAIT_JS = """async (timeoutMs) => {
+  const s = window.__classroom;
+  const end = performance.now() + timeoutMs;
+  while (s.t1 === null && performance.now() < end) {
+    await new Promise(r => setTimeout(r, 20));
+    if (s.t1 === null && s.t0 !== null && s.allText() !== s.before) s.t1 = performance.now();
+  }
+  s.obs.forEach(o => o.disconnect());
+  return s.t1 === null ? null : s.t1 - s.t0;
+}"""
+
+SLIDER_STATE_JS = """el => [Number(el.getAttribute('aria-valuenow') ?? el.value),
+                           Number(el.getAttribute('aria-valuemax') ?? el.max)]"""
+
+
+def new_page(browser, errors: list[str]):
+    """A new page whose console errors go to `errors`."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page.on("console", lambda m: errors.append(f"browser console: {m.text}")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"browser page error: {e}"))
+    return page
+
+
+def goto_ready(page, url: str) -> None:
+    """Open `url` and wait until the first number card is there."""
+    page.goto(url, timeout=BROWSER_TIMEOUT_MS * 2)
+    page.locator(METRIC_SELECTOR).first.wait_for(timeout=BROWSER_TIMEOUT_MS)
+
+
+def slider_to_number_ms(page, stop: threading.Event) -> list[float | None]:
+    """Move the first slider one step (focus, arrow key, blur) SLIDER_MOVES times; per move,
+    the time from the key press to the first changed number-card text, measured in the page
+    (None: no number changed within SLIDER_WAIT_MS). Gives up after SLIDER_GIVE_UP misses in
+    a row."""
+    slider = page.get_by_role(SLIDER_ROLE).first
+    slider.wait_for(timeout=BROWSER_TIMEOUT_MS)
+    times_ms: list[float | None] = []
+    for _ in range(SLIDER_MOVES):
+        if stop.is_set() or times_ms[-SLIDER_GIVE_UP:] == [None] * SLIDER_GIVE_UP:
+            break
+        page.evaluate(ARM_JS, METRIC_SELECTOR)
+        now, top = slider.evaluate(SLIDER_STATE_JS)
+        slider.focus()
+        page.keyboard.press("ArrowLeft" if now >= top else "ArrowRight")
+        slider.blur()
+        times_ms.append(page.evaluate(WAIT_JS, SLIDER_WAIT_MS))
+        page.wait_for_timeout(500)
+    return times_ms
+
+
+def _frame_info(payload) -> tuple[int, bool, str]:
+    """(bytes, whether it is a Bokeh message header, its first characters) of one websocket
+    frame."""
+    if isinstance(payload, bytes):
+        return len(payload), False, ""
+    is_header = False
+    if len(payload) < 400 and '"msgtype"' in payload:
+        try:
+            is_header = "msgid" in json.loads(payload)
+        except ValueError:
+            pass
+    return len(payload.encode("utf-8")), is_header, payload[:PLAY_SAMPLE_CHARS]
+
+
+def _position(page) -> int | None:
+    """The player's frame number: the first integer of the first position element found."""
+    for sel in PLAY_POSITION_SELECTORS:
+        loc = page.locator(sel).first
+        if loc.count():
+            match = re.search(r"\d+", loc.inner_text(timeout=5_000))
+            if match:
+                return int(match.group())
+    return None
+
+
+def _traffic(frames: list[tuple]) -> tuple[int, int, list[str]]:
+    """(Bokeh messages, bytes, a few "MSGTYPE content" samples) of logged websocket frames."""
+    messages = sum(1 for e in frames if e[2])
+    samples = [f"{MSGTYPE_RE.search(e[3]).group(1)} {frames[i + 2][3]}"  # header, metadata, content
+               for i, e in enumerate(frames[:-2]) if e[2]][:PLAY_SAMPLES]
+    return messages, sum(e[1] for e in frames), samples
+
+
+def play_traffic(log: list[tuple]) -> dict:
+    """Messages and bytes the server sent per frame the player advanced, from a log of
+    ("frame", bytes, is_header, text) and ("pos", n) entries in arrival order.
+
+    Per frame: what came after the poll that saw the first advance up to the last poll
+    before the final advance, over the frames advanced in between; so neither the answer to
+    the Play click nor what follows the end of playback is counted. With fewer than three
+    advances, from the click to the last advance. Totals cover the whole window."""
+    positions = [(i, e[1]) for i, e in enumerate(log) if e[0] == "pos" and e[1] is not None]
+    if not positions:
+        return {"note": "n/a: no player position on the page"}
+    changes = [(k, abs(v - positions[k - 1][1])) for k, (_, v) in enumerate(positions)
+               if k and v != positions[k - 1][1]]
+    if not changes:
+        return {"note": "n/a: the player did not advance"}
+    if len(changes) >= 3:
+        first_k, last_k = changes[0][0], changes[-1][0] - 1
+        frames = sum(d for k, d in changes if first_k < k <= last_k)
+    else:
+        first_k, last_k = 0, changes[-1][0]
+        frames = sum(d for _, d in changes)
+    lo, hi = positions[first_k][0], positions[last_k][0]
+    messages, sent_bytes, samples = _traffic([e for e in log[lo + 1:hi + 1] if e[0] == "frame"])
+    total_messages, total_bytes, _ = _traffic(
+        [e for e in log[positions[0][0] + 1:] if e[0] == "frame"])
+    return {"frames_advanced": sum(d for _, d in changes), "frames_counted": frames,
+            "messages": messages, "bytes": sent_bytes,
+            "messages_per_frame": messages / frames, "bytes_per_frame": sent_bytes / frames,
+            "samples": samples, "total_messages": total_messages, "total_bytes": total_bytes}
+
+
+def measure_play(browser, url: str, errors: list[str], stop: threading.Event) -> dict:
+    """Open `url`, press Play and log the server's websocket frames and the player position
+    for PLAY_WINDOW_S."""
+    log: list[tuple] = []
+    page = new_page(browser, errors)
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda payload: log.append(("frame", *_frame_info(payload)))))
+    try:
+        goto_ready(page, url)
+        play = page.locator(PLAY_BUTTON_SELECTOR).first
+        try:
+            play.wait_for(timeout=5_000)
+        except Exception:  # noqa: BLE001  (a page without a player)
+            return {"note": f"n/a: no {PLAY_BUTTON_SELECTOR}"}
+        log.append(("pos", _position(page)))
+        play.click()
+        end_s = time.monotonic() + PLAY_WINDOW_S
+        while time.monotonic() < end_s and not stop.is_set():
+            page.wait_for_timeout(100)
+            log.append(("pos", _position(page)))
+        return play_traffic(log)
+    finally:
+        page.close()
+
+
+def _why(e: Exception) -> str:
+    """One line about an exception (Playwright's messages carry a call log)."""
+    return f"n/a: {type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"
+
+
+def chromium_user(chromium: str, base_url: str, under_load: bool, stop: threading.Event) -> dict:
+    """The real browser user: the slider test, and under load also the Play test. Each part
+    that cannot run reports a note ("n/a: ...") instead of numbers."""
+    from playwright.sync_api import sync_playwright
+
+    result: dict = {"slider_ms": None, "slider_note": None, "play": None, "errors": []}
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+            try:
+                page = new_page(browser, result["errors"])
+                try:
+                    goto_ready(page, base_url + SLIDER_QUERY)
+                    result["slider_ms"] = slider_to_number_ms(page, stop)
+                    if all(v is None for v in result["slider_ms"]):
+                        result["slider_note"] = (f"n/a: no {METRIC_SELECTOR} changed after the "
+                                                 f"first slider moved on {SLIDER_QUERY}")
+                except Exception as e:  # noqa: BLE001
+                    result["slider_note"] = _why(e)
+                finally:
+                    page.close()
+                if under_load and not stop.is_set():
+                    try:
+                        result["play"] = measure_play(browser, base_url + PLAY_QUERY,
+                                                      result["errors"], stop)
+                    except Exception as e:  # noqa: BLE001
+                        result["play"] = {"note": _why(e)}
+            finally:
+                browser.close()
+    except Exception as e:  # noqa: BLE001
+        result["slider_note"] = result["slider_note"] or _why(e)
+    return result
+
+
+class ChromiumThread:
+    """`chromium_user` in a thread, with a stop flag; always joined."""
+
+    def __init__(self, chromium: str, base_url: str, under_load: bool):
+        self.stop = threading.Event()
+        self.result: dict | None = None
+        self._thread = threading.Thread(
+            target=self._run, args=(chromium, base_url, under_load), daemon=True,
+            name="chromium-user")
+
+    def _run(self, *args) -> None:
+        self.result = chromium_user(*args, stop=self.stop)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def is_alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def finish(self, timeout_s: float = 30.0) -> None:
+        """Ask it to stop and wait for it."""
+        self.stop.set()
+        self._thread.join(timeout_s)
+
+
+# -- the phases -------------------------------------------------------------------------------------
+
+async def warm_up(server: PanelServer, rng: random.Random) -> dict:
+    """One visit per warm-up query, one after the other; the first is the cold page."""
+    page_s = []
+    failures = []
+    for query in server.spec.warm_queries:
+        student = Student(server, query, rng)
+        if await student.open():
+            page_s.append(student.page_s)
+        else:
+            failures.append(f"{query}: {student.failure}")
+        await student.close()
+    return {"cold_page_s": page_s[0] if page_s else None, "page_s": page_s,
+            "failures": failures}
+
+
+async def arrive(student: Student, at_s: float) -> None:
+    await asyncio.sleep(max(0.0, at_s - time.perf_counter()))
+    await student.open()
+
+
+async def close_all(students: list[Student]) -> None:
+    await asyncio.gather(*(s.close() for s in students), return_exceptions=True)
+
+
+def student_report(students: list[Student]) -> dict:
+    """What the students saw, as plain data."""
+    return {
+        "page_s": [s.page_s for s in students if s.page_s is not None],
+        "pull_s": [s.pull_s for s in students if s.pull_s is not None],
+        "doc_bytes": [s.doc_bytes for s in students if s.doc_bytes is not None],
+        "failures": [s.failure for s in students if s.failure],
+        "interactions": [asdict(m) for s in students for m in s.interactions],
+        "client_errors": [e for s in students for e in s.errors],
+    }
+
+
+async def run_classroom(server: PanelServer, args, rng: random.Random) -> dict:
+    """Warm-up, the browser alone, arrival, interaction under load, everyone leaves."""
+    result: dict = {"warm_up": await warm_up(server, rng), "students": args.students}
+    if args.chromium:
+        alone = ChromiumThread(args.chromium, server.base_url + server.app_path, False)
+        alone.start()
+        try:
+            while alone.is_alive():
+                await asyncio.sleep(0.5)
+        finally:
+            alone.finish()
+        result["chromium_alone"] = alone.result
+    await asyncio.sleep(DISCARD_WAIT_S)
+    cpu0_s = server.cpu_s()
+    await asyncio.sleep(REST_WINDOW_S)
+    result["rest_cpu_pct"] = (server.cpu_s() - cpu0_s) / REST_WINDOW_S * 100
+    result["rss_before_b"] = server.rss_bytes()
+
+    students = [Student(server, deep_link(rng), rng) for _ in range(args.students)]
+    loaded: ChromiumThread | None = None
+    try:
+        t0, cpu0_s = time.perf_counter(), server.cpu_s()
+        arrivals_s = [t0 + rng.uniform(0, args.arrival) for _ in students]
+        await asyncio.gather(*(arrive(s, at) for s, at in zip(students, arrivals_s)))
+        result["arrival_phase_s"] = time.perf_counter() - t0
+        await asyncio.sleep(1.0)
+        result["arrival_cpu_s"] = server.cpu_s() - cpu0_s
+        result["rss_open_b"] = server.rss_bytes()
+        result["sessions_open"] = sum(1 for s in students if s.failure is None)
+
+        stop = asyncio.Event()
+        received0_b = sum(s.received_bytes for s in students)
+        cpu0_s, client0_s, t1 = server.cpu_s(), time.process_time(), time.perf_counter()
+        tasks = [asyncio.create_task(s.run_interactions(stop))
+                 for s in students if s.failure is None]
+        if args.chromium:
+            loaded = ChromiumThread(args.chromium, server.base_url + server.app_path, True)
+            loaded.start()
+        await asyncio.sleep(args.duration)
+        give_up_s = time.perf_counter() + CHROMIUM_EXTRA_S
+        while loaded is not None and loaded.is_alive() and time.perf_counter() < give_up_s:
+            await asyncio.sleep(0.5)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        result["interaction_phase_s"] = time.perf_counter() - t1
+        result["server_cpu_s"] = server.cpu_s() - cpu0_s
+        result["client_cpu_s"] = time.process_time() - client0_s
+        result["interaction_bytes"] = sum(s.received_bytes for s in students) - received0_b
+    finally:
+        if loaded is not None:
+            loaded.finish()
+            result["chromium_load"] = loaded.result
+        await close_all(students)
+    await asyncio.sleep(DISCARD_WAIT_S)
+    result["rss_after_b"] = server.rss_bytes()
+    result.update(student_report(students))
+    return result
+
+
+async def run_soak(server: PanelServer, args, rng: random.Random) -> dict:
+    """`--students` seats; each seat's student stays 30-120 s, leaves, and a new one comes,
+    for `--soak` seconds. RSS every SOAK_SAMPLE_S."""
+    result: dict = {"warm_up": await warm_up(server, rng), "students": args.students}
+    await asyncio.sleep(DISCARD_WAIT_S)
+    result["rss_before_b"] = server.rss_bytes()
+    stop = asyncio.Event()
+    everyone: list[Student] = []
+    samples: list[dict] = []
+    t0 = time.perf_counter()
+
+    async def seat() -> None:
+        if await wait_event(stop, rng.uniform(0, args.arrival)):
+            return
+        while not stop.is_set():
+            student = Student(server, deep_link(rng), rng)
+            everyone.append(student)
+            try:
+                if await student.open():
+                    await student.run_interactions(
+                        stop, time.perf_counter() + rng.uniform(*SOAK_STAY_S))
+            finally:
+                await student.close()
+            if await wait_event(stop, rng.uniform(*SOAK_REJOIN_S)):
+                return
+
+    async def sampler() -> None:
+        while not await wait_event(stop, SOAK_SAMPLE_S):
+            samples.append({"t_s": time.perf_counter() - t0, "rss_b": server.rss_bytes(),
+                            "sessions": sum(1 for s in everyone if s.failure is None
+                                            and s.page_s is not None and not s.closed)})
+
+    seats = [asyncio.create_task(seat()) for _ in range(args.students)]
+    sampling = asyncio.create_task(sampler())
+    try:
+        await asyncio.sleep(args.soak)
+    finally:
+        stop.set()
+        await asyncio.gather(*seats, sampling, return_exceptions=True)
+        await close_all(everyone)
+    await asyncio.sleep(DISCARD_WAIT_S)
+    result["rss_after_b"] = server.rss_bytes()
+    result["rss_samples"] = samples
+    result["sessions_opened"] = sum(1 for s in everyone if s.failure is None)
+    result.update(student_report(everyone))
+    return result
+
+
+def measure(spec: AppSpec, args) -> dict:
+    """Serve one app, run the classroom (or the soak) against it, stop it."""
+    log_path = Path(args.log_dir) / f"{spec.key}-server.log"
+    rng = random.Random(args.seed)          # the same arrivals and pauses for every app
+    print(f"[{spec.label}] serving {spec.script} (log: {log_path})", file=sys.stderr, flush=True)
+    with PanelServer(spec, log_path) as server:
+        run = run_soak if args.soak else run_classroom
+        result = asyncio.run(run(server, args, rng))
+        result["setup_used"] = server.setup_used
+        result["server_log_errors"] = server.log_errors()
+    result["app"] = spec.key
+    result["script"] = spec.script
+    return result
+
+
+# -- the report -------------------------------------------------------------------------------------
+
+def percentile(values, q: float) -> float | None:
+    """Linear-interpolated percentile of the non-None values; None when there are none."""
+    xs = sorted(v for v in values if v is not None)
+    if not xs:
+        return None
+    k = (len(xs) - 1) * q / 100
+    lo = math.floor(k)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def _ms(values) -> list[float]:
+    return [v * 1000 for v in values if v is not None]
+
+
+def error_lines(r: dict) -> list[str]:
+    """Every error of one app's run, server log first."""
+    browser = [e for key in ("chromium_alone", "chromium_load")
+               for e in ((r.get(key) or {}).get("errors") or [])]
+    return ([f"server log: {line}" for line in r.get("server_log_errors", [])]
+            + r.get("client_errors", []) + browser)
+
+
+def summarize(r: dict) -> dict:
+    """The numbers of the table from one app's raw results (None where not measured)."""
+    moves = r.get("interactions", [])
+    first_ms = _ms(m["first_s"] for m in moves)
+    nav_ms = _ms(m["first_s"] for m in moves if m["kind"] in ("language", "step"))
+    s: dict[str, Any] = {
+        "pages_ok": len(r.get("page_s", [])), "students": r["students"],
+        "page_p50_s": percentile(r.get("page_s", []), 50),
+        "page_p95_s": percentile(r.get("page_s", []), 95),
+        "page_max_s": max(r.get("page_s") or [None]),
+        "pull_p50_s": percentile(r.get("pull_s", []), 50),
+        "pull_p95_s": percentile(r.get("pull_s", []), 95),
+        "pull_max_s": max(r.get("pull_s") or [None]),
+        "cold_page_s": r["warm_up"]["cold_page_s"],
+        "interactions": len(moves),
+        "no_reply": sum(1 for m in moves if m["first_s"] is None),
+        "rtt_p50_ms": percentile(first_ms, 50), "rtt_p95_ms": percentile(first_ms, 95),
+        "rtt_slider_p95_ms": percentile(
+            _ms(m["first_s"] for m in moves if m["kind"] == "slider"), 95),
+        "rtt_nav_p95_ms": percentile(nav_ms, 95),
+        "settled_p95_ms": percentile(_ms(m["settled_s"] for m in moves), 95),
+        "failed_sessions": len(r.get("failures", [])) + len(r["warm_up"]["failures"]),
+        "errors": len(error_lines(r)),
+    }
+    mib = {k: r[k] / MIB for k in ("rss_before_b", "rss_open_b", "rss_after_b") if k in r}
+    s.update(rss_before_mib=mib.get("rss_before_b"), rss_open_mib=mib.get("rss_open_b"),
+             rss_after_mib=mib.get("rss_after_b"))
+    opened = r.get("sessions_open") or 0
+    s["mem_per_session_mib"] = ((mib["rss_open_b"] - mib["rss_before_b"]) / opened
+                                if opened and "rss_open_b" in mib else None)
+    s["mem_after_pct"] = ((mib["rss_after_b"] / mib["rss_before_b"] - 1) * 100
+                          if "rss_after_b" in mib and "rss_before_b" in mib else None)
+    s["cpu_ms_per_interaction"] = (r["server_cpu_s"] * 1000 / len(moves)
+                                   if moves and "server_cpu_s" in r else None)
+    s["cpu_s_per_session"] = (r["arrival_cpu_s"] / opened
+                              if opened and "arrival_cpu_s" in r else None)
+    s["client_cpu_s"] = r.get("client_cpu_s")
+    s["doc_kib_p50"] = (percentile(r["doc_bytes"], 50) or 0) / 1024 if r.get("doc_bytes") else None
+    s["kib_per_interaction"] = (r["interaction_bytes"] / 1024 / len(moves)
+                                if moves and "interaction_bytes" in r else None)
+    s["rest_cpu_pct"] = r.get("rest_cpu_pct")
+    for key, prefix in (("chromium_alone", "alone"), ("chromium_load", "load")):
+        slider = (r.get(key) or {}).get("slider_ms")
+        s[f"{prefix}_p50_ms"] = percentile(slider or [], 50)
+        s[f"{prefix}_p95_ms"] = percentile(slider or [], 95)
+        s[f"{prefix}_missed"] = sum(1 for v in slider or [] if v is None)
+    play = (r.get("chromium_load") or {}).get("play") or {}
+    s["play_msgs_per_frame"] = play.get("messages_per_frame")
+    s["play_bytes_per_frame"] = play.get("bytes_per_frame")
+    samples = r.get("rss_samples") or []
+    if samples:
+        first, last = samples[0]["rss_b"] / MIB, samples[-1]["rss_b"] / MIB
+        s.update(rss_first_mib=first, rss_last_mib=last,
+                 rss_max_mib=max(x["rss_b"] for x in samples) / MIB,
+                 growth_mib=last - first, growth_pct=(last / first - 1) * 100,
+                 sessions_opened=r.get("sessions_opened"))
+    return s
+
+
+def _le(key: str, limit: float) -> Callable[[dict, dict], bool | None]:
+    def check(a, m):
+        return None if a.get(key) is None else a[key] <= limit
+    return check
+
+
+def _vs_minimal(key: str, limit: float, factor: float) -> Callable[[dict, dict], bool | None]:
+    """<= limit (if any), and <= factor x the minimal app (when it was measured)."""
+    def check(a, m):
+        if a.get(key) is None:
+            return None
+        ok = limit is None or a[key] <= limit
+        if m.get(key) is not None:
+            ok = ok and a[key] <= factor * m[key]
+        elif limit is None:
+            return None
+        return ok
+    return check
+
+
+def _all_pages(a, m) -> bool:
+    return a["pages_ok"] == a["students"]
+
+
+def _within(key: str, pct: float) -> Callable[[dict, dict], bool | None]:
+    def check(a, m):
+        return None if a.get(key) is None else abs(a[key]) <= pct
+    return check
+
+
+# (label, summary key, decimals, target text, check)
+CLASSROOM_ROWS = [
+    ("students who got their page", "pages_ok", 0, "all", _all_pages),
+    ("session: page p50 (s)", "page_p50_s", 2, "", None),
+    ("session: page p95 (s)", "page_p95_s", 2, "<= 3 s, <= 2x minimal",
+     _vs_minimal("page_p95_s", 3.0, 2.0)),
+    ("session: page max (s)", "page_max_s", 2, "", None),
+    ("session: websocket pull p50 (s)", "pull_p50_s", 2, "", None),
+    ("session: websocket pull p95 (s)", "pull_p95_s", 2, "", None),
+    ("session: websocket pull max (s)", "pull_max_s", 2, "", None),
+    ("cold first page after start (s)", "cold_page_s", 2, "", None),
+    ("document pulled per session p50 (KiB)", "doc_kib_p50", 0, "", None),
+    ("server CPU per session opened (s)", "cpu_s_per_session", 2, "", None),
+    ("interactions sent", "interactions", 0, "", None),
+    ("interactions without reply (timeout)", "no_reply", 0, "", None),
+    ("interaction round trip p50 (ms)", "rtt_p50_ms", 0, "", None),
+    ("interaction round trip p95 (ms)", "rtt_p95_ms", 0, "<= 250 ms", _le("rtt_p95_ms", 250)),
+    ("  slider moves p95 (ms)", "rtt_slider_p95_ms", 0, "", None),
+    ("  language/step changes p95 (ms)", "rtt_nav_p95_ms", 0, "", None),
+    ("interaction settled p95 (ms)", "settled_p95_ms", 0, "", None),
+    ("server CPU per interaction (ms)", "cpu_ms_per_interaction", 1, "", None),
+    ("server -> student per interaction (KiB)", "kib_per_interaction", 1, "", None),
+    ("server CPU at rest, no sessions (% of a core)", "rest_cpu_pct", 1, "", None),
+    ("load client CPU, whole phase (s)", "client_cpu_s", 1, "", None),
+    ("Chromium slider->number alone p50 (ms)", "alone_p50_ms", 0, "", None),
+    ("Chromium slider->number alone p95 (ms)", "alone_p95_ms", 0, "<= 100 ms",
+     _le("alone_p95_ms", 100)),
+    ("Chromium slider->number under load p50 (ms)", "load_p50_ms", 0, "", None),
+    ("Chromium slider->number under load p95 (ms)", "load_p95_ms", 0, "<= 2x minimal",
+     _vs_minimal("load_p95_ms", None, 2.0)),
+    ("Chromium slider moves with no change", "load_missed", 0, "", None),
+    ("server messages per Play frame", "play_msgs_per_frame", 1, "0",
+     _le("play_msgs_per_frame", 0)),
+    ("server bytes per Play frame", "play_bytes_per_frame", 0, "", None),
+    ("server RSS before (MiB)", "rss_before_mib", 0, "", None),
+    ("server RSS, all sessions open (MiB)", "rss_open_mib", 0, "", None),
+    ("server memory per session (MiB)", "mem_per_session_mib", 2, "<= 1 MiB",
+     _le("mem_per_session_mib", 1.0)),
+    ("errors", "errors", 0, "0", _le("errors", 0)),
+    ("failed sessions", "failed_sessions", 0, "0", _le("failed_sessions", 0)),
+    ("server RSS after everyone left (MiB)", "rss_after_mib", 0, "", None),
+    ("  vs before (%)", "mem_after_pct", 1, "within 10 %", _within("mem_after_pct", 10)),
+]
+
+SOAK_ROWS = [
+    ("sessions opened", "sessions_opened", 0, "", None),
+    ("failed sessions", "failed_sessions", 0, "0", _le("failed_sessions", 0)),
+    ("errors", "errors", 0, "0", _le("errors", 0)),
+    ("session: page p95 (s)", "page_p95_s", 2, "", None),
+    ("interaction round trip p95 (ms)", "rtt_p95_ms", 0, "", None),
+    ("interactions without reply (timeout)", "no_reply", 0, "", None),
+    ("server RSS before (MiB)", "rss_before_mib", 0, "", None),
+    ("server RSS, first sample (MiB)", "rss_first_mib", 0, "", None),
+    ("server RSS, last sample (MiB)", "rss_last_mib", 0, "", None),
+    ("server RSS, max sample (MiB)", "rss_max_mib", 0, "", None),
+    ("memory growth, last vs first (MiB)", "growth_mib", 1, "", None),
+    ("memory growth, last vs first (%)", "growth_pct", 1, "<= 10 %", _le("growth_pct", 10)),
+    ("server RSS after everyone left (MiB)", "rss_after_mib", 0, "", None),
+    ("  vs before (%)", "mem_after_pct", 1, "", None),
+]
+
+
+def _fmt(value, decimals: int) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:,.{decimals}f}"
+
+
+def table_lines(rows, a: dict, m: dict | None) -> list[str]:
+    """The table: measure | this app | minimal | ratio | target | result."""
+    head = ["measure", APPS["app"].label, APPS["minimal"].label, "ratio", "target", "result"]
+    body = []
+    for label, key, decimals, target, check in rows:
+        av = a.get(key) if a else None
+        mv = m.get(key) if m else None
+        ratio = (f"{av / mv:.2f}" if isinstance(av, (int, float)) and isinstance(mv, (int, float))
+                 and mv else "")
+        verdict = ""
+        if check is not None and a:
+            ok = check(a, m or {})
+            verdict = "n/a" if ok is None else ("PASS" if ok else "FAIL")
+        if key == "pages_ok":
+            cells = [f"{a['pages_ok']}/{a['students']}" if a else "",
+                     f"{m['pages_ok']}/{m['students']}" if m else ""]
+        else:
+            cells = [_fmt(av, decimals) if a else "", _fmt(mv, decimals) if m else ""]
+        body.append([label, *cells, ratio, target, verdict])
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    def line(r):
+        return " | ".join(c.ljust(w) if i in (0, 4, 5) else c.rjust(w)
+                          for i, (c, w) in enumerate(zip(r, widths)))
+    return [line(head), "-+-".join("-" * w for w in widths), *map(line, body)]
+
+
+def notes(results: dict[str, dict]) -> list[str]:
+    """What the table cannot show: failures, error lines, browser notes."""
+    out = []
+    for key, r in results.items():
+        label = APPS[key].label
+        if r.get("fatal"):
+            out.append(f"{label}: the run failed: {r['fatal']}")
+        if key == "app":
+            out.append(f"{label}: --setup {APPS[key].setup_script} "
+                       f"{'used' if r.get('setup_used') else 'not present, not used'}")
+        silent = Counter(f"{m['kind']} '{m['label']}'" for m in r.get("interactions", [])
+                         if m["first_s"] is None)
+        if silent:
+            out.append(f"{label}: moves without a reply: " + ", ".join(
+                f"{what} x{n}" for what, n in silent.most_common(5)))
+        failures = r.get("failures", []) + r["warm_up"]["failures"]
+        if failures:
+            out.append(f"{label}: {len(failures)} failed sessions, e.g. {failures[0]}")
+        errors = error_lines(r)
+        if errors:
+            out.append(f"{label}: {len(errors)} errors, first ones:")
+            out += [f"    {e[:220]}" for e in errors[:5]]
+        for phase in ("chromium_alone", "chromium_load"):
+            c = r.get(phase) or {}
+            if c.get("slider_note"):
+                out.append(f"{label}: {phase} slider {c['slider_note']}")
+            if (c.get("play") or {}).get("note"):
+                out.append(f"{label}: {phase} Play {c['play']['note']}")
+            elif c.get("play"):
+                p = c["play"]
+                out.append(f"{label}: Play advanced {p['frames_advanced']} frames; over "
+                           f"{p['frames_counted']} of them the server sent {p['messages']} "
+                           f"messages ({p['bytes']:,} bytes); from the click on, "
+                           f"{p['total_messages']} messages ({p['total_bytes']:,} bytes)")
+                out += [f"    {sample}" for sample in p["samples"]]
+        if r.get("rss_samples"):
+            out.append(f"{label}: RSS MiB every {SOAK_SAMPLE_S:.0f} s: " + ", ".join(
+                f"{x['rss_b'] / MIB:.0f}" for x in r["rss_samples"]))
+    return out
+
+
+def _interrupt(signum, frame) -> None:
+    """SIGTERM stops the run like Ctrl-C: servers and browsers are stopped on the way out."""
+    raise KeyboardInterrupt
+
+
+def main(argv=None) -> int:
+    """Parse the options, load each app in turn, print the table (and write the JSON)."""
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--students", type=int, default=100)
+    ap.add_argument("--arrival", type=float, default=10.0, help="seconds over which they arrive")
+    ap.add_argument("--duration", type=float, default=60.0, help="seconds of interaction")
+    ap.add_argument("--soak", type=float, default=0.0,
+                    help="seconds of students arriving and leaving (replaces the classroom)")
+    ap.add_argument("--apps", nargs="+", choices=list(APPS), default=list(APPS))
+    ap.add_argument("--json", type=Path, help="write the raw numbers here")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--log-dir", default=str(ROOT / "test-artifacts" / "classroom"))
+    ap.add_argument("--chromium", default=os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"),
+                    help="Chromium executable ('' to run without the browser user)")
+    args = ap.parse_args(argv)
+    if args.chromium and not Path(args.chromium).exists():
+        print(f"no Chromium at {args.chromium}: the browser rows will be n/a", file=sys.stderr)
+        args.chromium = ""
+    if args.soak:
+        args.chromium = ""
+    AsyncHTTPClient.configure(None, max_clients=args.students + 16)
+    signal.signal(signal.SIGTERM, _interrupt)
+
+    results = {}
+    for key in args.apps:
+        try:
+            results[key] = measure(APPS[key], args)
+        except Exception as e:  # noqa: BLE001  (report it and go on with the other app)
+            print(f"[{APPS[key].label}] failed: {type(e).__name__}: {e}", file=sys.stderr)
+            results[key] = {"app": key, "students": args.students,
+                            "fatal": f"{type(e).__name__}: {e}",
+                            "warm_up": {"cold_page_s": None, "page_s": [], "failures": []}}
+    summaries = {key: summarize(r) for key, r in results.items()}
+    mode = (f"soak {args.soak:.0f} s, {args.students} seats" if args.soak else
+            f"{args.students} students arriving within {args.arrival:.0f} s, "
+            f"{args.duration:.0f} s of interaction")
+    print(f"\nClassroom benchmark: {mode}; {os.cpu_count()} CPUs; Panel serve --num-threads 4")
+    rows = SOAK_ROWS if args.soak else CLASSROOM_ROWS
+    for line in table_lines(rows, summaries.get("app"), summaries.get("minimal")):
+        print(line)
+    for line in notes(results):
+        print(line)
+    if args.json:
+        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                         "results": results, "summary": summaries}, indent=1))
+        print(f"raw numbers: {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
