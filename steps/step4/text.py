@@ -4,12 +4,14 @@ from __future__ import annotations
 import math
 
 from explainer.i18n import N_, Translator
-from explainer.presets import ALL_MODELS, GPUS, GiB, TB_PER_S, TFLOPS
+from explainer.presets import ALL_MODELS, GPUS, MODELS, STEP6, GiB, TB_PER_S, TFLOPS
 
 from ..ui.components import Card, card_dicts
 from ..ui.question import question_labels
 from ..ui.stage import player_text
 from .model import BATCH_RANGE, X_RANGE, Batching, Plan, Roofline
+
+STEP6_MODEL = MODELS[STEP6["model"]]          # the model step 6 shrinks
 
 X_TICKS = (0.1, 1, 10, 100, 1000, 10000)      # FLOP per byte
 B_TICKS = (1, 2, 4, 8, 16, 32, 64, 128, 256)  # batch sizes
@@ -396,7 +398,8 @@ def shrink_links(b: Batching, lang: str, tr: Translator) -> dict:
     return dict(intro=tr._("A smaller cache per sequence raises the ceiling by the same "
                            "factor: it is the FLOPs of one sequence ÷ the bytes of its cache, "
                            "{c} FLOP/byte for {model} as it is. Step 6 shows each way on "
-                           "Llama 2 7B:", c=tr.sig(b.ceiling, 3), model=b.model.name),
+                           "{ref}:", c=tr.sig(b.ceiling, 3), model=b.model.name,
+                           ref=STEP6_MODEL.name),
                 items=items)
 
 
