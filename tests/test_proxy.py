@@ -99,6 +99,14 @@ async def _pull_doc_roots(ws_url: str, token: str, cookie: str, origin: str) -> 
         await asyncio.sleep(0.05)
 
 
+def _in_own_loop(coro):
+    """Run a coroutine on a fresh event loop in its own thread: the browser tests of the same
+    pytest run keep an event loop running in the main thread."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def open_session(proxy: str, key: str | None = None) -> Session:
     """What a browser does: the page (with the cookie when it has one), then its websocket."""
     headers = {"Cookie": f"kvsticky={key}"} if key else {}
@@ -118,7 +126,7 @@ def open_session(proxy: str, key: str | None = None) -> Session:
     assert root_ids, "the page embeds no Panel roots (the app failed to build? see the app logs)"
     token = re.search(r'"token":\s*"([^"]+)"', html).group(1)
     ws_url = proxy.replace("http://", "ws://") + "/app/ws"
-    doc_root_ids = asyncio.run(_pull_doc_roots(ws_url, token, key, proxy))
+    doc_root_ids = _in_own_loop(_pull_doc_roots(ws_url, token, key, proxy))
     return Session(key, root_ids, doc_root_ids)
 
 

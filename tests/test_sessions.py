@@ -1,13 +1,5 @@
 """Sessions: two never share state, and a closed one leaves nothing behind in the process."""
-import gc
-import socket
-import time
-import weakref
-from urllib.parse import parse_qsl
-
-import panel as pn
 import pytest
-from bokeh.client import pull_session
 
 from steps.shell import ExplainerApp
 
@@ -24,46 +16,59 @@ def test_two_sessions_never_share_state():
     assert a.steps[1].model is not b.steps[1].model
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+CLOSED_SESSIONS = r"""
+import gc, socket, sys, threading, time, weakref
+from urllib.parse import parse_qsl
+import panel as pn
+from bokeh.client import pull_session
+sys.path.insert(0, ".")
+query = sys.argv[1]
+apps = []
+
+def page():
+    from app import build
+    tmpl = build()
+    apps.append(weakref.ref(tmpl._render_items["app"][0]))
+    return tmpl
+
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+server = pn.serve({"app": page}, port=port, address="127.0.0.1", show=False, start=False,
+                  threaded=False, websocket_origin=[f"127.0.0.1:{port}"],
+                  unused_session_lifetime_milliseconds=200,
+                  check_unused_sessions_milliseconds=100)
+thread = threading.Thread(target=server.io_loop.start, daemon=True)
+server.start()
+thread.start()
+for _ in range(3):
+    session = pull_session(url=f"http://127.0.0.1:{port}/app",
+                           arguments=dict(parse_qsl(query[1:])))
+    assert session.document.roots
+    session.close()
+deadline = time.time() + 20
+while time.time() < deadline:
+    gc.collect()
+    if len(apps) == 3 and all(r() is None for r in apps):
+        break
+    time.sleep(0.3)
+print("opened", len(apps), "alive", sum(r() is not None for r in apps))
+server.io_loop.add_callback(server.stop)
+server.io_loop.add_callback(server.io_loop.stop)
+thread.join(5)
+"""
 
 
 @pytest.mark.parametrize("query", ["?step=1&lang=pl", "?step=end"])
 def test_a_closed_session_leaves_nothing_behind(query):
-    apps = []
-
-    def page():
-        from app import build
-        tmpl = build()
-        apps.append(weakref.ref(tmpl._render_items["app"][0]))
-        return tmpl
-
-    port = _free_port()
-    server = pn.serve({"app": page}, port=port, address="127.0.0.1", show=False, start=False,
-                      threaded=False, websocket_origin=[f"127.0.0.1:{port}"],
-                      unused_session_lifetime_milliseconds=200,
-                      check_unused_sessions_milliseconds=100)
-    import threading
-    thread = threading.Thread(target=server.io_loop.start, daemon=True)
-    server.start()
-    thread.start()
-    try:
-        for _ in range(3):
-            session = pull_session(url=f"http://127.0.0.1:{port}/app",
-                                   arguments=dict(parse_qsl(query[1:])))
-            assert session.document.roots
-            session.close()
-        assert len(apps) == 3
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            gc.collect()
-            if all(r() is None for r in apps):
-                break
-            time.sleep(0.3)
-        assert [r() for r in apps] == [None] * 3, "a closed session's app is still referenced"
-    finally:
-        server.io_loop.add_callback(server.stop)
-        server.io_loop.add_callback(server.io_loop.stop)
-        thread.join(5)
+    """A real server in its own process (its event loops stay out of this test run's):
+    three sessions open and close; once the server has discarded them, nothing in the
+    process still refers to their apps."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", CLOSED_SESSIONS, query], cwd=root,
+                         capture_output=True, text=True, timeout=180)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "opened 3 alive 0" in out.stdout, out.stdout + out.stderr[-3000:]

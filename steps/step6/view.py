@@ -55,7 +55,12 @@ export function render({ model }) {
   const sync = () => { s.textContent = model.title; };
   sync();
   model.on("title", sync);
-  d.appendChild(model.get_child("content"));
+  const child = model.get_child("content");
+  d.appendChild(child);
+  // the child is a component of its own: hide it explicitly while the details are closed
+  const toggle = () => { child.style.display = d.open ? "" : "none"; };
+  d.addEventListener("toggle", toggle);
+  toggle();
   return d;
 }
 """
