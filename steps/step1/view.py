@@ -9,7 +9,8 @@ from explainer.prompts import PROMPTS
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, link, shared, sync, tr_of, two_columns
+from ..ui.view import (StepView, conceal_until_revealed, link, shared, sync, tr_of,
+                       two_columns)
 from . import text
 
 FRAMES = shared(text.frames)    # built once per process, for every session
@@ -105,10 +106,8 @@ class Step1(StepView):
         self.stage = ArcStage(
             frames=pn.bind(lambda run, l: FRAMES(run, tr(l)), m.param.run, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
-            frame=m.frame, interval=900, concealed=not self.question.revealed,
-            on_nav=getattr(self.app, "navigate", None))
-        self.question.param.watch(lambda e: setattr(self.stage, "concealed", not e.new),
-                                  "revealed")
+            frame=m.frame, interval=900, concealed=not self.question.revealed)
+        conceal_until_revealed(self.stage, self.question)
         sync(self.stage, "frame", m, "frame")
 
         lead = bound(lambda l: paragraphs_html(

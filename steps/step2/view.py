@@ -12,7 +12,7 @@ from ..live import JOBS, LiveValue, served_doc
 from ..ui.components import bound, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, shared, sync, tr_of, two_columns
+from ..ui.view import StepView, conceal_until_revealed, shared, sync, tr_of, two_columns
 from . import model as mdl
 from . import text
 
@@ -162,10 +162,8 @@ class Step2(StepView):
             frames=pn.bind(lambda s: FRAMES(s[0], s[1], s[2], s[3], tr(s[4])),
                            self.shown.param.state),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
-            frame=m.frame, interval=700, concealed=not self.question.revealed,
-            on_nav=getattr(self.app, "navigate", None))
-        self.question.param.watch(lambda e: setattr(self.stage, "concealed", not e.new),
-                                  "revealed")
+            frame=m.frame, interval=700, concealed=not self.question.revealed)
+        conceal_until_revealed(self.stage, self.question)
         sync(self.stage, "frame", m, "frame")
 
         lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,

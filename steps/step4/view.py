@@ -12,7 +12,7 @@ from ..live import LiveValue
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, link, tr_of, two_columns
+from ..ui.view import StepView, conceal_until_revealed, link, tr_of, two_columns
 from . import text
 from .model import Step4Model, job, live_facts
 
@@ -229,8 +229,7 @@ class Step4(StepView):
                            live.param.value, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
             concealed=not self.question.revealed, player=False)
-        self.question.param.watch(lambda e: setattr(self.stage, "concealed", not e.new),
-                                  "revealed")
+        conceal_until_revealed(self.stage, self.question)
 
         lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,
                      css_classes=["step-lead"])

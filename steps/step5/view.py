@@ -7,7 +7,7 @@ import panel_material_ui as pmui
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, link, tr_of, two_columns
+from ..ui.view import StepView, conceal_until_revealed, link, tr_of, two_columns
 from . import text
 from explainer.hfconfig import MAX_CONFIG_CHARS
 
@@ -247,8 +247,7 @@ class Step5(StepView):
                 m.param.live, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
             concealed=not self.question.revealed, player=False)
-        self.question.param.watch(lambda e: setattr(self.stage, "concealed", not e.new),
-                                  "revealed")
+        conceal_until_revealed(self.stage, self.question)
 
         lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,
                      css_classes=["step-lead"])

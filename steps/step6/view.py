@@ -236,7 +236,7 @@ class Step6(StepView):
         self.pool = PoolStage(
             frames=pn.bind(lambda p, l: FRAMES(p, tr(l)), paged.param.value, lang),
             text=pn.bind(lambda l: text.pool_stage_text(tr(l)), lang),
-            frame=m.frame, interval=1100, on_nav=getattr(self.app, "navigate", None))
+            frame=m.frame, interval=1100)
         sync(self.pool, "frame", m, "frame")
         heading = bound(lambda l: paragraphs_html([], heading=text.part_b_heading(tr(l))), lang)
         narration = bound(lambda p, l: paragraphs_html(text.part_b_narration(p, tr(l))),

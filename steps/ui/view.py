@@ -73,6 +73,12 @@ def link(widget, model: param.Parameterized, name: str, on_change=None):
     return widget
 
 
+def conceal_until_revealed(stage, question) -> None:
+    """The stage's answer-bearing numbers show “?” until the question is answered or shown."""
+    stage.concealed = not question.revealed
+    question.param.watch(lambda e: setattr(stage, "concealed", not e.new), "revealed")
+
+
 def sync(a: param.Parameterized, a_name: str, b: param.Parameterized, b_name: str):
     """Keep two params equal, both ways."""
     def ab(e):
