@@ -176,6 +176,13 @@ def _generate(variant: str, ids: tuple, n_new: int, cache_kind: str | None,
     return tr
 
 
+def run(variant: str, ids: tuple, n_new: int, cache_kind: str | None = "fp32",
+        window: int | None = None, record_kv: bool = True) -> Trace:
+    """`generate` without the per-process cache: for measurements that keep only what they
+    need from the trace (its logits and attention rows are not held for the process's life)."""
+    return _generate(variant, tuple(ids), n_new, cache_kind, window, record_kv)
+
+
 @lru_cache(maxsize=256)
 def generate(variant: str, ids: tuple, n_new: int, cache_kind: str | None = "fp32",
              window: int | None = None, record_kv: bool = True) -> Trace:
@@ -264,16 +271,31 @@ class Throughput:
 def throughput(variant: str, prompt_tokens: int, new_tokens: int, repeats: int = 3) -> Throughput:
     """Measured on this server: prefill of `prompt_tokens` corpus tokens, then decode steps.
     Median over `repeats` fresh runs (not cached: it measures the machine)."""
+    return throughputs(variant, prompt_tokens, (new_tokens,), repeats)[new_tokens]
+
+
+def throughputs(variant: str, prompt_tokens: int, outputs: tuple, repeats: int = 3) -> dict:
+    """{new_tokens: Throughput} for several output lengths after one prompt, measured on this
+    server (not cached: it measures the machine).
+
+    One run of max(outputs) tokens gives the decode steps: a run of n tokens is one prefill
+    and n − 1 decode steps, and its first o − 1 decode steps are exactly a run of o tokens, so
+    for each o decode_s_median = the median of the first o − 1 step times. The prefill is timed
+    in `repeats` fresh runs (that one and repeats − 1 prefill-only runs): prefill_s = their
+    median. tokens/s = prompt_tokens ÷ prefill_s and 1 ÷ decode_s_median."""
     ids = corpus_ids()[:prompt_tokens]
-    pre, dec = [], []
-    for _ in range(repeats):
-        tr = _generate(variant, ids, new_tokens, "fp32", None, record_kv=False)
-        pre.append(tr.prefill_s)
-        if len(tr.decode_s):
-            dec.append(float(np.median(tr.decode_s)))
-    p, d = float(np.median(pre)), (float(np.median(dec)) if dec else float("nan"))
-    return Throughput(prompt_tokens, new_tokens - 1, p, d, prompt_tokens / p,
-                      (1.0 / d) if dec else float("nan"), str(model(variant).device))
+    run = _generate(variant, ids, max(outputs), "fp32", None, record_kv=False)
+    pre = [run.prefill_s] + [_generate(variant, ids, 1, "fp32", None, record_kv=False).prefill_s
+                             for _ in range(repeats - 1)]
+    p = float(np.median(pre))
+    device = str(model(variant).device)
+    out = {}
+    for o in outputs:
+        steps = o - 1
+        d = float(np.median(run.decode_s[:steps])) if steps > 0 else float("nan")
+        out[o] = Throughput(prompt_tokens, steps, p, d, prompt_tokens / p,
+                            (1.0 / d) if steps > 0 else float("nan"), device)
+    return out
 
 
 # -- paged memory, step by step ----------------------------------------------------------------

@@ -1,15 +1,26 @@
 """One background queue per process for work on the live model that a slider must not wait
-for (step 2's runs with and without the cache, step 6's variants and paged demo).
+for (step 2's runs with and without the cache, step 4's speed, step 6's variants and paged
+demo).
+
+A served process does this work once, at start (`panel serve app.py --setup warmup.py` runs
+`precompute`): every value a control can reach is measured before the first visitor, so no
+session ever waits for the live model or shares the server's CPU with it. Without that setup
+(tests, a plain `panel serve app.py`), a view asks for the value on screen and the queue runs
+it then.
 
 Jobs run one at a time on a daemon thread (torch already uses every core for one forward pass,
 and the runtime serialises runs anyway). A job is keyed: asking twice for the same key shares
 one Future, so every session reuses the result; `front=True` moves a waiting job to the head
-of the queue (the setting a learner is looking at jumps ahead of warm-up work).
+of the queue (the setting a learner is looking at jumps ahead of older requests). A job asked
+for by views (`owner=`) runs only while one of them still wants it: a view that moved on, or
+whose session closed, no longer counts, and a waiting job nobody wants is dropped, so a class
+dragging sliders never leaves a backlog running after it.
 """
 from __future__ import annotations
 
 import atexit
 import threading
+import weakref
 from collections import deque
 from concurrent.futures import Future
 
@@ -23,10 +34,15 @@ class LiveJobs:
         self._cv = threading.Condition()
         self._queue: deque = deque()
         self._futures: dict = {}
+        self._owners: dict = {}             # key -> WeakSet of owners (only keys with owners)
+        self._kept: set = set()             # keys submitted without an owner: always run
         self._thread = None
         self._stopping = False
 
-    def submit(self, key, fn, front: bool = False) -> Future:
+    def submit(self, key, fn, front: bool = False, owner=None) -> Future:
+        """The job's shared future. `owner`: a view that wants the result (held weakly; it
+        gives the claim back with `release` or by being collected); without one the job is
+        always run."""
         with self._cv:
             if self._stopping:              # interpreter exit: nothing new runs
                 fut = Future()
@@ -44,11 +60,36 @@ class LiveJobs:
                         self._queue.remove(item)
                         self._queue.appendleft(item)
                         break
+            if any(item[0] == key for item in self._queue):     # claims count while waiting
+                if owner is None:
+                    self._kept.add(key)
+                else:
+                    self._owners.setdefault(key, weakref.WeakSet()).add(owner)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
                 self._thread.start()
             self._cv.notify()
         return fut
+
+    def release(self, key, owner) -> None:
+        """`owner` no longer wants `key` (a waiting job nobody wants is then dropped)."""
+        with self._cv:
+            owners = self._owners.get(key)
+            if owners is not None:
+                owners.discard(owner)
+
+    def waiting(self) -> int:
+        """Jobs in the queue, not counting the running one."""
+        with self._cv:
+            return len(self._queue)
+
+    def _wanted(self, key) -> bool:
+        owners = self._owners.get(key)
+        return key in self._kept or owners is None or len(owners) > 0
+
+    def _forget_claims(self, key) -> None:
+        self._owners.pop(key, None)
+        self._kept.discard(key)
 
     def get(self, key) -> Future | None:
         """The job's future if it was ever submitted (finished or not), else None."""
@@ -74,6 +115,13 @@ class LiveJobs:
                 if self._stopping:
                     return
                 key, fn, fut = self._queue.popleft()
+                wanted = self._wanted(key)
+                self._forget_claims(key)        # claims matter only while a job waits
+                if not wanted:
+                    # nobody waits for it any more: forget it (asking again queues it anew)
+                    del self._futures[key]
+                    fut.cancel()
+                    continue
             if not fut.set_running_or_notify_cancel():
                 continue
             try:
@@ -93,10 +141,16 @@ def served_doc():
 
 
 def refresh_when_done(fut: Future, doc, fn):
-    """Call `fn` on the session's event loop once `fut` finishes (nothing if it closed)."""
+    """Call `fn` on the session's event loop once `fut` finishes (nothing if it closed).
+    The document is held weakly: a closed session is not kept alive by a job it asked for."""
     from panel.io.state import set_curdoc
+    doc_ref = weakref.ref(doc)
 
     def ready(_):
+        doc = doc_ref()
+        if doc is None:
+            return                          # the session has closed and is gone
+
         def again():
             # not before the page has loaded: an update made between building the session
             # and the browser's first render would never reach the page
@@ -129,17 +183,25 @@ class LiveValue(param.Parameterized):
         self._key = None
 
     def request(self, key, fn, front: bool = True):
+        if self._key is not None and self._key != key:
+            JOBS.release(self._key, self)   # moved on: the old job may be dropped
         self._key = key
-        fut = JOBS.submit(key, fn, front)
+        fut = JOBS.submit(key, fn, front, owner=self)
         doc = served_doc()
         if fut.done() or doc is None:
             self._settle(key, fut)
             return
         self.status = "pending"
-        refresh_when_done(fut, doc, lambda: self._settle(key, fut))
+        me = weakref.ref(self)              # a closed session's value is not kept alive
+
+        def settle():
+            value = me()
+            if value is not None:
+                value._settle(key, fut)
+        refresh_when_done(fut, doc, settle)
 
     def _settle(self, key, fut: Future):
-        if key != self._key:
+        if key != self._key or fut.cancelled():
             return
         try:
             value = fut.result()

@@ -1,6 +1,9 @@
 """One-time work per process, before the first visitor: load the models, the tokenizer and
-every catalog, and compute each step's numbers for every language's default inputs (the
-engine caches them per process, so a new session only looks them up).
+every catalog, compute each step's numbers for every language's default inputs (the engine
+caches them per process, so a new session only looks them up), and run every live-model
+measurement a control can reach (step 2's runs per language and prompt length, step 4's speed
+grid, step 6's paged pool and live settings), so that no session waits for the live model or
+shares the CPU with it.
 
 Run at server start: `panel serve app.py --setup warmup.py`.
 """
@@ -16,7 +19,40 @@ from explainer.i18n import LANGS, catalog
 from .common import translator
 
 
-def warm_all(verbose: bool = True) -> float:
+def live_jobs() -> list:
+    """(key, fn) of every live measurement a served page can ask for, the defaults first."""
+    from .step2 import model as step2
+    from .step4 import model as step4
+    from .step6 import model as step6
+    P0 = step2.Step2Model.prompt
+    jobs = [step2.live_job(lang, P0) for lang in LANGS]        # the defaults first
+    for lang in LANGS:
+        jobs += step2.live_jobs(lang)
+    jobs += step4.live_jobs()
+    for lang in LANGS:
+        jobs += step6.live_jobs(lang)
+    return jobs
+
+
+def precompute(verbose: bool = True) -> float:
+    """Run every live measurement on the shared queue (each once per process); seconds."""
+    from .live import JOBS
+    t0 = time.perf_counter()
+    futures = [JOBS.submit(key, fn) for key, fn in live_jobs()]
+    failed = 0
+    for fut in futures:
+        try:
+            fut.result()
+        except Exception:            # the view shows a failed measurement as such
+            failed += 1
+    seconds = time.perf_counter() - t0
+    if verbose:
+        print(f"KV Cache Explainer: measured {len(futures)} live settings in {seconds:.1f} s"
+              + (f" ({failed} failed)" if failed else ""), flush=True)
+    return seconds
+
+
+def warm_all(verbose: bool = True, live: bool = True) -> float:
     t0 = time.perf_counter()
     for variant in ("mha", "gqa", "mqa"):
         rt.model(variant)
@@ -33,6 +69,8 @@ def warm_all(verbose: bool = True) -> float:
                 model_class(**kw)    # its outputs are computed on init and cached per process
         except Exception as exc:     # warm-up only saves time: the step reports its own errors
             print(f"KV Cache Explainer: step {n} not warmed: {exc!r}", file=sys.stderr)
+    if live:
+        precompute(verbose)
     seconds = time.perf_counter() - t0
     if verbose:
         print(f"KV Cache Explainer: warmed up in {seconds:.1f} s", flush=True)

@@ -41,3 +41,44 @@ def test_errors_reach_the_caller_and_the_worker_survives():
     assert jobs.submit("y", lambda: 42).result(5) == 42
     jobs.stop()
     assert jobs.submit("z", lambda: 1).cancelled()  # after stop nothing new runs
+
+
+def test_a_waiting_job_nobody_wants_is_dropped():
+    """A view that moved on (release) or whose session is gone (collected) no longer counts;
+    a job another view still wants, or one asked for without an owner, runs."""
+    import gc
+
+    class Owner:
+        pass
+
+    jobs = LiveJobs("test-claims")
+    gate, started, ran = threading.Event(), threading.Event(), []
+
+    def blocker():
+        started.set()
+        gate.wait(5)
+
+    def job(name):
+        return lambda: ran.append(name) or name
+
+    jobs.submit("busy", blocker)
+    assert started.wait(5)                          # the worker is busy: the rest wait
+    a, b, c = Owner(), Owner(), Owner()
+    moved = jobs.submit("moved-on", job("moved-on"), owner=a)
+    gone = jobs.submit("gone", job("gone"), owner=b)
+    shared = jobs.submit("shared", job("shared"), owner=a)
+    jobs.submit("shared", job("never"), owner=c)
+    kept = jobs.submit("kept", job("kept"))
+    jobs.release("moved-on", a)
+    jobs.release("shared", a)                       # c still wants it
+    del b
+    gc.collect()
+    assert jobs.waiting() == 4
+    gate.set()
+    assert shared.result(5) == "shared" and kept.result(5) == "kept"
+    assert moved.cancelled() and gone.cancelled()
+    assert ran == ["shared", "kept"]
+    # asking again later queues it anew
+    assert jobs.submit("moved-on", job("moved-on"), owner=a).result(5) == "moved-on"
+    assert jobs._owners == {} and jobs._kept == set()      # nothing is held per owner
+    jobs.stop()

@@ -105,11 +105,21 @@ def test_measurement_at_the_defaults():
     assert m.prompt_text == rt.tokenizer().decode(list(prompt_ids("en", 5)))
 
 
-def test_measured_numbers_come_from_the_live_model():
+def test_measured_numbers_come_from_the_live_model(monkeypatch):
+    """Every number is a slice of the two runs `measure` made (runs not kept by the runtime's
+    trace cache: the Measurement holds what the frames show)."""
     ids = prompt_ids("en", 7)
+    runs, real = [], rt.run
+
+    def spy(*a, **k):
+        runs.append(real(*a, **k))
+        return runs[-1]
+
+    monkeypatch.setattr(rt, "run", spy)
     x = measure("en", 7).at(23)
-    u = rt.generate(VARIANT, ids, T_MAX, None, record_kv=False)
-    c = rt.generate(VARIANT, ids, T_MAX, "fp32", record_kv=False)
+    u, c = runs
+    assert (u.cache_kind, c.cache_kind, u.prompt_ids, c.prompt_ids) == (None, "fp32", ids, ids)
+    assert len(u.new_ids) == len(c.new_ids) == T_MAX
     assert x.rows_uncached == int(u.kv_rows[:23, 0].sum())
     assert x.rows_cached_all == int(c.kv_rows[:23].sum())
     assert x.time_uncached == pytest.approx(float(u.times[:23].sum()))

@@ -11,9 +11,10 @@ import pytest
 import explainer.costs as costs
 import explainer.runtime as rt
 from explainer.presets import ALL_MODELS, GB, GiB, GPUS, STEP4
-from steps.step4.model import (CURVE_BATCHES, Plan, Step4Model, batching_of,
-                               cache_per_sequence, decode_total_s, job, live_facts, measure,
-                               measure_plan, plan_of, roofline_of)
+from steps.step4.model import (CURVE_BATCHES, OUTPUT_GRID, PROMPT_GRID, Plan, Step4Model,
+                               batching_of, cache_per_sequence, decode_total_s, job,
+                               live_facts, live_jobs, measure, measure_plan, plan_of,
+                               roofline_of, speeds)
 
 
 def test_the_model_needs_no_panel():
@@ -70,14 +71,28 @@ def test_reference_figures_at_defaults():
 def test_measure_plan_respects_live_context():
     assert measure_plan(512, 256, 1024) == (512, 256)
     assert measure_plan(8192, 2048, 1024) == (768, 256)      # min(P, 768), 1024 − 768
-    assert measure_plan(16, 2048, 1024) == (16, 992)         # 1,009 possible, bucketed
-    assert measure_plan(512, 2048, 1024) == (512, 512)
-    assert measure_plan(500, 100, 1024) == (496, 96)         # buckets of 16 and 32
+    assert measure_plan(16, 2048, 1024) == (16, 256)         # the grid's largest output
+    assert measure_plan(512, 2048, 1024) == (512, 256)
+    assert measure_plan(500, 100, 1024) == (256, 64)         # rounded down to the grid
     assert measure_plan(16, 1, 1024) == (16, 2)              # at least one decode step
+    assert measure_plan(100, 40, 100) == (64, 32)            # a short live context
     for p in (16, 100, 768, 8192):
         for o in (1, 2, 33, 700, 2048):
             mp, mo = measure_plan(p, o, 1024)
             assert mp + mo - 1 <= 1024 and mp <= 768 and mo >= 2
+            assert mp in PROMPT_GRID and mo in OUTPUT_GRID
+
+
+def test_every_reachable_plan_is_one_of_few_jobs():
+    """The sliders reach only the grid: live_jobs (run at server start) covers every plan,
+    and a prompt is measured once for all its outputs."""
+    keys = {key for key, _ in live_jobs()}
+    lo_p, hi_p = STEP4["prompt_range"]
+    lo_o, hi_o = STEP4["output_range"]
+    for p in range(lo_p, hi_p + 1, 37):
+        for o in list(range(lo_o, hi_o + 1, 23)) + [hi_o]:
+            assert plan_of(p, o).key in keys
+    assert len(keys) == len(live_jobs()) <= len(PROMPT_GRID) * len(OUTPUT_GRID)
 
 
 def test_plan_says_when_the_sliders_ask_too_much():
@@ -127,7 +142,7 @@ def test_each_output_recomputes_only_on_its_inputs():
     m.output = 257                          # the same measured bucket (512, 256)
     assert m.plan is plan and m.roofline is not roof
     m.prompt = 100
-    assert m.plan is not plan and (m.plan.prompt, m.plan.output) == (96, 256)
+    assert m.plan is not plan and (m.plan.prompt, m.plan.output) == (64, 256)
     assert roofline_of(100, 257, "h100", "llama2-7b", 1) is m.roofline   # shared by sessions
     # the batch moves the decode point only: the batch curve and the plan stay
     roof, batching, plan = m.roofline, m.batching, m.plan
@@ -142,24 +157,39 @@ def test_each_output_recomputes_only_on_its_inputs():
 def test_the_measurement_is_the_runtime_own(monkeypatch):
     calls = []
 
-    def spy(variant, p, o, repeats=3):
-        calls.append((variant, p, o))
-        return rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu")
+    def spy(variant, p, outputs, repeats=3):
+        calls.append((variant, p, outputs))
+        return {o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0 + o, "cpu")
+                for o in outputs}
 
-    monkeypatch.setattr(rt, "throughput", spy)
-    plan = plan_of(8192, 2048)
-    key, fn = job(plan)
-    assert key == ("step4", (768, 256))
-    res = fn()
-    assert calls == [("mha", 768, 256)] and res.decode_tokens_per_s == 500.0
+    monkeypatch.setattr(rt, "throughputs", spy)
+    speeds.cache_clear()
+    try:
+        key, fn = job(plan_of(8192, 2048))
+        assert key == ("step4", (768, 256))
+        assert fn().decode_tokens_per_s == 756.0
+        assert job(plan_of(8192, 3))[1]().decode_tokens_per_s == 502.0
+        # one run per prompt: every output of the grid that fits after 768 tokens
+        assert calls == [("mha", 768, OUTPUT_GRID)]
+    finally:
+        speeds.cache_clear()
 
 
 def test_a_real_measurement_of_a_small_bucket():
     res = measure(plan_of(32, 3))
     assert isinstance(res, rt.Throughput)
-    assert (res.prompt_tokens, res.decode_steps) == (32, 2)
+    assert (res.prompt_tokens, res.decode_steps) == (32, 1)
     assert res.prefill_tokens_per_s > 0 and res.decode_tokens_per_s > 0
     assert res.device == rt.model_facts("mha")["device"]
+
+
+def test_one_run_gives_every_output_as_its_prefix():
+    """throughputs: the decode median of output o is over the run's first o − 1 steps."""
+    got = rt.throughputs("mha", 16, (2, 8, 32), repeats=2)
+    assert [got[o].decode_steps for o in (2, 8, 32)] == [1, 7, 31]
+    assert len({got[o].prefill_s for o in got}) == 1           # one prefill median
+    assert all(t.decode_tokens_per_s == pytest.approx(1 / t.decode_s_median)
+               for t in got.values())
 
 
 # -- decode against the batch: every figure from its formula ----------------------------------

@@ -13,7 +13,7 @@ from explainer.i18n import LANGS, Translator
 from steps import live as live_mod
 from steps.live import LiveJobs
 from steps.step4 import text
-from steps.step4.model import batching_of, live_facts, plan_of, roofline_of
+from steps.step4.model import batching_of, live_facts, plan_of, roofline_of, speeds
 
 FAKE = rt.Throughput(512, 255, 0.05, 0.004, 10_240.0, 250.0, "cpu")
 
@@ -196,12 +196,15 @@ def fresh(monkeypatch):
     monkeypatch.setattr(live_mod, "JOBS", jobs)
     calls = []
 
-    def fake(variant, p, o, repeats=3):
-        calls.append((p, o))
-        return rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu")
+    def fake(variant, p, outputs, repeats=3):
+        calls.append(p)
+        return {o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu")
+                for o in outputs}
 
-    monkeypatch.setattr(rt, "throughput", fake)
+    monkeypatch.setattr(rt, "throughputs", fake)
+    speeds.cache_clear()
     yield calls
+    speeds.cache_clear()
     jobs.stop()
 
 
@@ -225,17 +228,17 @@ def test_the_view_builds_and_binds(fresh):
                               "model": "model", "batch": "batch"}
     assert view.url_state() == {"prompt": 512, "output": 256, "gpu": "illustrative",
                                 "model": "llama2-7b", "batch": 1}
-    assert view.live.status == "ready" and fresh == [(512, 256)]
+    assert view.live.status == "ready" and fresh == [512]
     assert card(view, "measured_decode")["value"] == "500 tokens/s"
     assert view.stage.concealed and card(view, "decode_bound")["hidden"]
     view.question.choose(1)
     assert not view.stage.concealed
-    m.param.update(prompt=32, output=3)             # a new bucket is measured
-    assert fresh[-1] == (32, 3)
+    m.param.update(prompt=32, output=3)             # a new grid point is measured
+    assert fresh[-1] == 32
     assert norm(card(view, "measured_prefill")["value"]) == "3,200 tokens/s"
     assert view.stage.frames[0]["fig"]["points"][1]["x"] == m.roofline.decode.intensity
     m.gpu = "h100"
-    assert fresh[-1] == (32, 3) and len(fresh) == 2      # the GPU does not re-measure
+    assert fresh[-1] == 32 and len(fresh) == 2           # the GPU does not re-measure
     app.lang = "pl"
     assert card(view, "prefill_tokens")["value"] == "32"
     assert view.question.content["options"][0] == Translator("pl")._("Prefill")
@@ -244,14 +247,14 @@ def test_the_view_builds_and_binds(fresh):
 def test_a_slider_move_never_waits_for_the_measurement(fresh, monkeypatch):
     """In a served session the new bucket shows “measuring…” at once and settles later."""
     gate, pending = threading.Event(), []
-    real = rt.throughput
+    fake = rt.throughputs            # the fixture's stand-in
 
-    def slow(variant, p, o, repeats=3):
-        if (p, o) != (512, 256):
+    def slow(variant, p, outputs, repeats=3):
+        if p != 512:
             gate.wait(30)
-        return real(variant, p, o, repeats)
+        return fake(variant, p, outputs, repeats)
 
-    monkeypatch.setattr(rt, "throughput", slow)
+    monkeypatch.setattr(rt, "throughputs", slow)
     app, view = build()
     monkeypatch.setattr(live_mod, "served_doc", lambda: object())
     monkeypatch.setattr(live_mod, "refresh_when_done",
@@ -273,7 +276,7 @@ def test_a_failed_measurement_shows_a_dash_and_says_so(fresh, monkeypatch):
     def broken(*a, **k):
         raise RuntimeError("no model")
 
-    monkeypatch.setattr(rt, "throughput", broken)
+    monkeypatch.setattr(rt, "throughputs", broken)
     app, view = build()
     assert view.live.status == "failed"
     assert card(view, "measured_decode")["value"] == "–"

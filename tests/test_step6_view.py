@@ -115,7 +115,7 @@ def test_a_pending_measurement_shows_the_last_result(view, monkeypatch):
     assert before is not None
     pending = Future()
     monkeypatch.setattr(live_mod, "served_doc", lambda: Doc())
-    monkeypatch.setattr(live_mod.JOBS, "submit", lambda key, fn, front=False: pending)
+    monkeypatch.setattr(live_mod.JOBS, "submit", lambda key, fn, front=False, owner=None: pending)
     m.kv_heads = 8
     assert m.live.status == "pending" and m.live.value is before
     c = html(view.tabs.objects[2])

@@ -6,8 +6,9 @@ per-step breakdown of `explainer.costs` that the two grids draw, and its totals.
 
 The live model measures the same counts (`measure`): one greedy run of T_MAX tokens without a
 cache and one with it, per (language, P). A run of T_MAX tokens contains every shorter run as
-its first T steps, so every frame is a slice of the same two traces. `measure` blocks; the
-view queues it (steps/live.py) so that a served session never waits for it.
+its first T steps, so every frame is a slice of the same two traces. `measure` blocks: a
+served process runs every (language, P) at start (`live_jobs`, by `--setup warmup.py`), and
+otherwise the view queues it (steps/live.py), so that a served session never waits for it.
 """
 from __future__ import annotations
 
@@ -158,14 +159,13 @@ def warm_up_model() -> None:
 
 @lru_cache(maxsize=len(LANGS) * (P_MAX - P_MIN + 1))
 def measure(lang: str, P: int) -> Measurement:
-    """Run the live model (blocking): uncached and cached generation of T_MAX tokens.
-
-    Called with the arguments `rt.compare_cached_uncached` uses, so that comparison is a lookup
-    in the runtime's trace cache."""
+    """Run the live model (blocking): uncached and cached generation of T_MAX tokens (the
+    runs `rt.compare_cached_uncached` compares). The traces are not kept: the Measurement
+    holds every number a frame shows."""
     warm_up_model()
     ids = prompt_ids(lang, P)
-    u = rt.generate(VARIANT, ids, T_MAX, None, record_kv=False)
-    c = rt.generate(VARIANT, ids, T_MAX, "fp32", record_kv=False)
+    u = rt.run(VARIANT, ids, T_MAX, None, record_kv=False)
+    c = rt.run(VARIANT, ids, T_MAX, "fp32", record_kv=False)
     dl = np.maximum.accumulate(np.abs(u.logits - c.logits).max(axis=1))
     same = np.logical_and.accumulate(np.array(u.new_ids) == np.array(c.new_ids))
     decode = rt.tokenizer().decode
@@ -184,6 +184,16 @@ def measure(lang: str, P: int) -> Measurement:
             dlogit=float(dl[T - 1]), same=bool(same[T - 1])))
     return Measurement(lang=lang, P=P, prompt_ids=ids, prompt_text=decode(list(ids)),
                        frames=tuple(frames))
+
+
+def live_job(lang: str, P: int) -> tuple:
+    """(key, fn) of the live measurement of (lang, P), shared by every session."""
+    return ("step2", lang, P), lambda: measure(lang, P)
+
+
+def live_jobs(lang: str) -> list:
+    """(key, fn) of every measurement the P slider can reach in `lang`."""
+    return [live_job(lang, P) for P in range(P_MIN, P_MAX + 1)]
 
 
 # -- the controls ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import param
 
 from explainer import presets
 
-from ..live import JOBS, LiveValue, served_doc
+from ..live import LiveValue
 from ..ui.components import bound, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
@@ -112,14 +112,6 @@ function extra(box, f, ctx) {
 """
 
 
-def warm(lang: str):
-    """In a served session: queue every prompt length of `lang` behind the one on screen, so
-    that moving P rarely waits for the live model (JOBS runs each key once per process)."""
-    P0 = presets.STEP2["P"]
-    for P in sorted(range(mdl.P_MIN, mdl.P_MAX + 1), key=lambda p: (abs(p - P0), p)):
-        JOBS.submit(("step2", lang, P), lambda P=P: mdl.measure(lang, P))
-
-
 class Shown(param.Parameterized):
     """What the stage shows, changed once per change of state (one send of the frames)."""
     state = param.Tuple(default=None, allow_None=True, length=5,
@@ -187,9 +179,7 @@ class Step2(StepView):
             return                  # the model is mid-update: its last output calls again
         if self._asked != m.live_args:
             self._asked = lang_P = m.live_args
-            self.live.request(("step2", *lang_P), lambda: mdl.measure(*lang_P))
-            if served_doc() is not None:
-                warm(lang_P[0])
+            self.live.request(*mdl.live_job(*lang_P))
         value = self.live.value
         ready = (self.live.status == "ready" and value is not None
                  and (value.lang, value.P) == tuple(m.live_args))

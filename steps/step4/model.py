@@ -11,9 +11,10 @@ Three outputs, each recomputed only when what it depends on changes:
   passes, where more batch stops paying, how many sequences fit in the GPU's memory, and how
   a smaller cache per sequence (fewer KV heads, a smaller precision, a window) raises the
   ceiling; it does not depend on the batch slider;
-- `plan` (prompt, output): the (prompt, output) bucket the live model is measured with (it
-  holds at most 1,024 positions). The measurement itself is slow: the view asks for it
-  through `steps.live.LiveValue` (`job(plan)`), so no slider move waits for it.
+- `plan` (prompt, output): the point of a small grid the live model is measured at (it
+  holds at most 1,024 positions). The measurement itself is slow: a served process measures
+  the whole grid at start (`live_jobs`, run by `--setup warmup.py`), and otherwise the view
+  asks for it through `steps.live.LiveValue` (`job(plan)`), so no slider move waits for it.
 
 A model's own sliding window (Mistral, Gemma) is applied to every decode step's cache read;
 mixture-of-experts models read only the experts their batch uses (`costs.decode_batch_cost`).
@@ -33,9 +34,11 @@ from explainer.presets import ALL_MODELS, GPUS, STEP4, GPUPreset, ModelPreset
 MODEL = STEP4["model"]           # Llama 2 7B, the reference model (the default)
 PRECISION = "fp16"               # weights and cache
 VARIANT = "mha"                  # the live model measured here
-LIVE_PROMPT_MAX = 768            # at most this many prompt tokens are measured ...
-PROMPT_BUCKET = 16               # ... rounded down to a multiple of this
-OUTPUT_BUCKET = 32               # outputs above this are rounded down to a multiple of it
+# the live model is measured at these prompt and output lengths (a slider value is rounded
+# down to one of them): 7 prompts, each one run whose decode steps give every output length
+PROMPT_GRID = (16, 32, 64, 128, 256, 512, 768)
+OUTPUT_GRID = (2, 4, 8, 16, 32, 64, 128, 256)
+LIVE_PROMPT_MAX = PROMPT_GRID[-1]   # at most this many prompt tokens are measured
 BATCH_RANGE = (1, 256)           # the batch slider
 X_RANGE = (0.07, 20000)          # FLOP per byte shown on the roofline
 # the batch sizes of the batch curve: about eight per doubling, 1 .. 256
@@ -150,20 +153,21 @@ def live_facts() -> dict:
                 weights=weights)
 
 
+def _down_to(grid: tuple, n: int) -> int:
+    """The largest grid value ≤ n (the smallest if n is below them all)."""
+    return max((g for g in grid if g <= n), default=grid[0])
+
+
 def measure_plan(prompt: int, output: int, max_len: int | None = None) -> tuple[int, int]:
     """(prompt tokens, output tokens) measured on the live model for the slider values.
 
-    min(prompt, 768) prompt tokens and min(output, context − those) outputs, bucketed
-    (prompt down to a multiple of 16, outputs above 32 down to a multiple of 32) so that
-    nearby slider values share one measurement; at least 2 outputs, so one decode step runs.
-    """
+    Each is rounded down to PROMPT_GRID / OUTPUT_GRID, the output also to what the live
+    context leaves after the prompt (p + o − 1 ≤ max_len), so that every slider value shares
+    one of a few measurements; at least 2 outputs, so one decode step runs."""
     max_len = max_len or live_facts()["max_len"]
-    p = min(prompt, LIVE_PROMPT_MAX, max_len - 2)
-    p = max(PROMPT_BUCKET, p - p % PROMPT_BUCKET) if p >= PROMPT_BUCKET else max(1, p)
-    o = min(output, max_len + 1 - p)        # p + o - 1 positions are needed
-    if o > OUTPUT_BUCKET:
-        o -= o % OUTPUT_BUCKET
-    return p, max(2, o)
+    p = _down_to(PROMPT_GRID, min(prompt, max_len - 2))
+    o = _down_to(OUTPUT_GRID, min(output, max_len + 1 - p))
+    return p, o
 
 
 def plan_of(prompt: int, output: int) -> Plan:
@@ -173,15 +177,31 @@ def plan_of(prompt: int, output: int) -> Plan:
     return Plan(prompt=p, output=o, clamped=clamped, max_len=max_len)
 
 
+@lru_cache(maxsize=len(PROMPT_GRID))
+def speeds(prompt: int) -> dict:
+    """{output: rt.Throughput} of the live model after `prompt` tokens, for every output of
+    the grid the context allows (slow: measured once per process, on the job thread)."""
+    max_len = live_facts()["max_len"]
+    outputs = tuple(o for o in OUTPUT_GRID if prompt + o - 1 <= max_len)
+    return rt.throughputs(VARIANT, prompt, outputs)
+
+
 def measure(plan: Plan) -> rt.Throughput:
     """Prefill and decode speed of the live model on this server (slow: run it as a job)."""
-    return rt.throughput(VARIANT, plan.prompt, plan.output)
+    return speeds(plan.prompt)[plan.output]
 
 
 def job(plan: Plan) -> tuple:
-    """(key, fn) for `LiveValue.request`: one measurement per bucket, shared by every
+    """(key, fn) for `LiveValue.request`: one measurement per grid point, shared by every
     session."""
     return plan.key, lambda: measure(plan)
+
+
+def live_jobs() -> list:
+    """(key, fn) of every measurement a slider can reach: the whole grid."""
+    max_len = live_facts()["max_len"]
+    return [job(Plan(p, o, False, max_len)) for p in PROMPT_GRID for o in OUTPUT_GRID
+            if p + o - 1 <= max_len]
 
 
 def _point(c: costs.BatchDecodeCost, g: GPUPreset) -> costs.RooflinePoint:

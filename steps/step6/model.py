@@ -11,9 +11,10 @@ Part B (measured): a real paged block pool of the live model (`rt.paged_demo`), 
 event, computed once and played in the browser; the reservation it replaces is computed.
 Part C (measured): the same three choices run on the live model (`rt.variant_effect`).
 
-Parts B and C run on the live model in the background queue (`steps.live`) when their part is
-shown (a served page sets `eager`: then always); their LiveValues are made on first use, so
-Part A alone never imports them.
+Parts B and C run on the live model: a served process runs them all at start (`live_jobs`,
+by `--setup warmup.py`); otherwise the background queue (`steps.live`) runs them when their
+part is shown (a served page sets `eager`: then always). Their LiveValues are made on first
+use, so Part A alone never imports them.
 """
 from __future__ import annotations
 
@@ -395,19 +396,16 @@ def live_key(s: LiveSetting) -> tuple:
     return ("step6-live",) + s.key
 
 
-def prefetch(lang: str):
-    """Queue Parts B and C's live work in the background, the paged pool first (each job runs
-    once per process; a job a learner is waiting for jumps ahead)."""
-    from steps.live import JOBS
-    JOBS.submit(paged_key(), lambda: paged_pool(PAGED_VARIANT))
+def live_jobs(lang: str) -> list:
+    """(key, fn) of every live run Parts B and C can show in `lang`: the paged pool and each
+    distinct live setting (settings that run the same way share one run)."""
+    out = {paged_key(): lambda: paged_pool(PAGED_VARIANT)}
     for kv in KV_CHOICES:
-        for prec in ("fp16", "int8", "int4"):
-            s = live_setting(kv, prec, 0, lang)
-            JOBS.submit(live_key(s), lambda s=s: measure(*s.key))
-        for w in WINDOW_CHOICES:
-            if w:
-                s = live_setting(kv, "fp16", w, lang)
-                JOBS.submit(live_key(s), lambda s=s: measure(*s.key))
+        for prec in PRECISION_CHOICES:
+            for w in WINDOW_CHOICES:
+                s = live_setting(kv, prec, w, lang)
+                out.setdefault(live_key(s), lambda s=s: measure(*s.key))
+    return list(out.items())
 
 
 # == the model ====================================================================================

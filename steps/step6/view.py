@@ -20,7 +20,7 @@ from ..ui.view import StepView, link, shared, sync, tr_of, two_columns
 from . import text
 
 FRAMES = shared(text.paged_frames)    # built once per process, for every session
-from .model import PARTS, Step6Model, prefetch
+from .model import PARTS, Step6Model
 
 # the step's own templates (an SVG bar chart, the head groups, the two continuations); they
 # may include the kit's
@@ -156,10 +156,9 @@ class Step6(StepView):
         m, lang = self.model, self.app.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
         if served_doc() is not None:
-            # warm what the other parts need, and keep their numbers current while another
-            # part is shown: a part's numbers are then in place before its tab is drawn
-            # (an update that lands while a tab's content is being created can be lost)
-            prefetch(m.lang)
+            # keep the other parts' numbers current while one part is shown: a part's numbers
+            # are then in place before its tab is drawn (an update that lands while a tab's
+            # content is being created can be lost)
             m.eager = True
         m.live_values()
 
