@@ -6,6 +6,7 @@ deep link. The models, tokenizer and traces live in explainer/ and are shared by
 import panel as pn
 import panel_material_ui  # noqa: F401  (the Material design for every component)
 
+from steps.release import session_closed
 from steps.shell import ExplainerApp
 
 pn.extension(reconnect=True)
@@ -30,6 +31,8 @@ class Page(pn.Template):
 
 
 def build():
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        pn.state.on_session_destroyed(session_closed)   # memory back once a class leaves
     query = dict(pn.state.session_args or {}) if pn.state.curdoc else {}
     headers = pn.state.headers or {}
     app = ExplainerApp(query=query, accept_language=headers.get("Accept-Language"))

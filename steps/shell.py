@@ -155,6 +155,55 @@ class StepNav(pn.custom.JSComponent):
     """
 
 
+class PrevNext(pn.custom.JSComponent):
+    """Previous and Next under the step: two plain buttons drawn in the browser (one small
+    model instead of two Material buttons, a row and a spacer); a click sends -1/+1."""
+
+    prev_label = param.String(default="Previous")
+    next_label = param.String(default="Next")
+    at_start = param.Boolean(default=False, doc="Previous is disabled")
+    at_end = param.Boolean(default=False, doc="Next is disabled")
+
+    _esm = """
+    export function render({ model }) {
+      const row = document.createElement("div");
+      row.className = "prevnext";
+      const make = (cls, arrow, d) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "player-btn nav-btn " + cls;
+        const a = document.createElement("span");
+        a.setAttribute("aria-hidden", "true");
+        a.textContent = arrow;
+        const t = document.createElement("span");
+        b.append(...(d < 0 ? [a, t] : [t, a]));
+        b.addEventListener("click", () => model.send_msg(d));
+        row.appendChild(b);
+        return [b, t];
+      };
+      const [prev, prevText] = make("nav-prev", "\u2190", -1);
+      const [next, nextText] = make("nav-next primary", "\u2192", 1);
+      const draw = () => {
+        prevText.textContent = model.prev_label;
+        nextText.textContent = model.next_label;
+        prev.disabled = model.at_start;
+        next.disabled = model.at_end;
+      };
+      draw();
+      model.on(["prev_label", "next_label", "at_start", "at_end"], draw);
+      return row;
+    }
+    """
+
+    def __init__(self, on_nav, **params):
+        super().__init__(**params)
+        self._on_nav = on_nav
+
+    def _handle_msg(self, msg):
+        if msg in (-1, 1):
+            self._on_nav(msg)
+
+
 def controls_of(view):
     """The Parameterized that holds a step's URL controls: its view-model."""
     return getattr(view, "model", view)
@@ -214,17 +263,13 @@ class ExplainerApp(pn.viewable.Viewer):
             self._stepper = StepNav(active=st.step - 1, sizing_mode="stretch_width",
                                     stylesheets=[stylesheet()])
             self._stepper.param.watch(self._stepper_moved, "active")
-            self._prev = pmui.Button(icon="arrow_back", variant="outlined")
-            self._next = pmui.Button(icon="arrow_forward", color="primary", variant="contained")
-            self._prev.on_click(lambda e: self.go(-1))
-            self._next.on_click(lambda e: self.go(1))
             css = dict(css_classes=["no-print"], stylesheets=[stylesheet()])
             self._stepper.param.update(**css)
+            self._prevnext = PrevNext(self.go, sizing_mode="stretch_width", **css)
             parts = [pn.FlexBox(self._title, self._lang, justify_content="space-between",
                                 align_items="center", sizing_mode="stretch_width", **css),
                      self._stepper, self._notice, self._heading, self._body,
-                     pn.Row(self._prev, pn.Spacer(sizing_mode="stretch_width"), self._next,
-                            sizing_mode="stretch_width", **css), self._keys]
+                     self._prevnext, self._keys]
             if not st.present:
                 parts.insert(-1, bound(self._faq_html, lang, css_classes=["faq", "no-print"]))
         classes = ["kv-root"] + (["embed"] if st.embed else []) + \
@@ -362,8 +407,8 @@ class ExplainerApp(pn.viewable.Viewer):
         if not self.state.embed:
             self._stepper.param.update(items=[t._(s) for s in STEP_TITLES] + [t._(END_TITLE)],
                                        active=n - 1, label=t._("Steps"))
-            self._prev.param.update(label=t._("Previous"), disabled=n == 1)
-            self._next.param.update(label=t._("Next"), disabled=n == END)
+            self._prevnext.param.update(prev_label=t._("Previous"), next_label=t._("Next"),
+                                        at_start=n == 1, at_end=n == END)
         self._heading.object = self._heading_html(t, n)
         self._notice.object = notices_html(self.notice_texts(t))
 

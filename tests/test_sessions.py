@@ -72,3 +72,30 @@ def test_a_closed_session_leaves_nothing_behind(query):
                          capture_output=True, text=True, timeout=180)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "opened 3 alive 0" in out.stdout, out.stdout + out.stderr[-3000:]
+
+
+def test_closing_sessions_releases_memory_once(monkeypatch):
+    """A class leaving schedules one collection + malloc_trim, not one per session."""
+    import asyncio
+
+    import steps.release as rel
+    runs = []
+    monkeypatch.setattr(rel, "DELAY_S", 0.05)
+    monkeypatch.setattr(rel, "release_memory",
+                        lambda: (runs.append(1), rel.__dict__.__setitem__("_scheduled", False)))
+
+    async def leave(n):
+        for _ in range(n):
+            rel.session_closed(None)
+        await asyncio.sleep(0.3)
+
+    asyncio.run(leave(30))
+    assert runs == [1]
+    asyncio.run(leave(2))                       # a later leaver: once more
+    assert runs == [1, 1]
+
+
+def test_release_memory_really_runs():
+    import steps.release as rel
+    rel.release_memory()
+    assert rel._LIBC is not None                # glibc: the freed pages go back

@@ -236,7 +236,7 @@ def test_the_view_builds_and_binds():
     assert {"per_token", "kv_cache", "weights", "total", "fits", "max_sequences",
             "live_measured", "live_formula", "live_weights"} <= keys
     view.question.choose(1)
-    assert not view.stage.concealed and "Right." in view.question._feedback.object
+    assert not view.stage.concealed and view.question.feedback().startswith("Right. ")
     m.model = "llama3.1-8b"                      # a new question: the answer hides again
     assert view.stage.concealed
     m.context = 8192

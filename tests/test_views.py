@@ -17,3 +17,22 @@ def test_no_english_tooltip(step, lang):
     for widget in layout.select(MaterialComponent):
         desc = getattr(widget, "description", None)
         assert not desc or desc.strip() not in english, (type(widget).__name__, desc)
+
+
+def test_a_label_from_before_a_language_switch_is_ignored():
+    """A click that races a relabel sends an old-language label: no failed callback."""
+    import panel_material_ui as pmui
+    import param
+
+    from steps.ui.view import link
+
+    class M(param.Parameterized):
+        window = param.Selector(default=0, objects=[0, 1024])
+
+    m = M()
+    w = link(pmui.RadioButtonGroup(options={"full": 0, "1,024 tokens": 1024}, value=0), m,
+             "window")
+    w._process_events({"value": "1.024 tokens"})          # the Dutch label, a moment late
+    assert (w.value, m.window) == (0, 0)
+    w._process_events({"value": "1,024 tokens"})
+    assert (w.value, m.window) == (1024, 1024)

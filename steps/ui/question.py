@@ -5,35 +5,114 @@ language: {"key", "prompt", "options", "correct", "explain"} (+ the translated "
 "right", "wrong", "show" labels). Whatever answers the question stays concealed (`revealed`
 is False) until the learner picks an option or presses “Show me”. A new `key` (the state the
 question is about changed) asks again.
+
+One small component drawn in the browser: the question, one button per option, “Show me” and
+the feedback. A click shows the feedback at once, in the page; the server hears only the
+answer (one message) and un-conceals the step's visual. Everything is drawn with
+`textContent`, so no text is ever read as markup.
 """
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
-from .components import pane, render
+from .components import stylesheet
+
+QUESTION_JS = r"""
+export function render({ model }) {
+  const box = document.createElement("div");
+  box.className = "question-box";
+  const q = document.createElement("p");
+  q.className = "question";
+  const answers = document.createElement("div");
+  answers.className = "answers";
+  const show = document.createElement("span");
+  show.className = "show-me";
+  const showBtn = document.createElement("button");
+  showBtn.type = "button";
+  showBtn.className = "q-btn q-text";
+  showBtn.addEventListener("click", () => { model.shown = true; });
+  show.appendChild(showBtn);
+  const feedback = document.createElement("div");
+  feedback.className = "feedback";
+  const said = document.createElement("p");
+  said.setAttribute("role", "status");
+  said.setAttribute("aria-live", "polite");
+  feedback.appendChild(said);
+  box.append(q, answers, show, feedback);
+
+  const draw = () => {
+    const v = model.view || {};
+    const opts = v.options || [];
+    const answer = model.answer;
+    const lead = document.createElement("strong");
+    lead.textContent = (v.lead || "") + ":";
+    q.replaceChildren(lead, document.createTextNode(" " + (v.prompt || "")));
+    if (answers.children.length !== opts.length) {
+      answers.replaceChildren();
+      opts.forEach((_, i) => {
+        const wrap = document.createElement("span");
+        wrap.className = "answer answer-" + i;
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "q-btn";
+        b.addEventListener("click", () => { model.answer = i; });
+        wrap.appendChild(b);
+        answers.appendChild(wrap);
+      });
+    }
+    opts.forEach((o, i) => {
+      const b = answers.children[i].firstChild;
+      const chosen = answer === i;
+      b.textContent = o;
+      b.setAttribute("aria-pressed", chosen ? "true" : "false");
+      b.classList.toggle("chosen", chosen);
+      b.classList.toggle("q-right", chosen && i === v.correct);
+      b.classList.toggle("q-wrong", chosen && i !== v.correct);
+    });
+    const revealed = answer !== null && answer !== undefined || model.shown;
+    showBtn.textContent = v.show || "";
+    show.hidden = revealed;
+    let state = "", head = "";
+    if (answer !== null && answer !== undefined) {
+      [state, head] = answer === v.correct ? ["right", v.right] : ["wrong", v.wrong];
+    } else if (model.shown) {
+      state = "shown";
+    }
+    said.className = state || "feedback-empty";
+    said.replaceChildren();
+    if (state) {
+      if (head) {
+        const h = document.createElement("strong");
+        h.textContent = head;
+        said.append(h, document.createTextNode(" "));
+      }
+      said.append(document.createTextNode(v.explain || ""));
+    }
+  };
+  draw();
+  model.on(["view", "answer", "shown"], draw);
+  return box;
+}
+"""
 
 
-class Question(pn.viewable.Viewer):
+class Question(pn.custom.JSComponent):
 
-    content = param.Dict(default={}, allow_refs=True)
+    content = param.Dict(default={}, allow_refs=True, doc="the question (server side)")
+    view = param.Dict(default={}, doc="what the browser draws: the content's words")
     answer = param.Integer(default=None, allow_None=True)
     shown = param.Boolean(default=False, doc="“Show me” pressed")
     revealed = param.Boolean(default=False, doc="answered or shown")
 
+    _esm = QUESTION_JS
+    _rename = {"content": None, "revealed": None}
+
     def __init__(self, **params):
+        params.setdefault("stylesheets", [stylesheet()])
+        params.setdefault("sizing_mode", "stretch_width")
         super().__init__(**params)
         self._key = self.content.get("key")
-        self._text = pane(css_classes=["question-text"])
-        self._buttons = pn.FlexBox(gap="8px", css_classes=["answers"])
-        self._show = pmui.Button(label="", size="small", variant="text",
-                                 css_classes=["show-me"])
-        self._show.on_click(lambda e: self.param.update(shown=True))
-        self._feedback = pane(css_classes=["feedback"])
-        self._layout = pn.Column(self._text, self._buttons, self._show, self._feedback,
-                                 css_classes=["question-box"], sizing_mode="stretch_width",
-                                 stylesheets=self._text.stylesheets)
         self.param.watch(self._changed, ["content", "answer", "shown"])
         self._render()
 
@@ -52,35 +131,19 @@ class Question(pn.viewable.Viewer):
         c = self.content
         if not c:
             return
+        view = {k: c[k] for k in ("lead", "prompt", "options", "correct", "explain", "right",
+                                  "wrong", "show")}
+        if view != self.view:
+            self.view = view
         self.revealed = self.answer is not None or self.shown
-        self._text.object = render("question.html.j2", lead=c["lead"], prompt=c["prompt"])
-        opts = c["options"]
-        if len(self._buttons.objects) != len(opts):
-            buttons = []
-            for i in range(len(opts)):
-                b = pmui.Button(label="", size="small", variant="outlined",
-                                css_classes=["answer", f"answer-{i}"])
-                b.on_click(lambda e, i=i: self.choose(i))
-                buttons.append(b)
-            self._buttons.objects = buttons
-        for i, (b, o) in enumerate(zip(self._buttons.objects, opts)):
-            chosen = self.answer == i
-            b.param.update(label=o, variant="contained" if chosen else "outlined",
-                           color=("success" if i == c["correct"] else "error")
-                           if chosen else "primary")
-        self._show.param.update(label=c["show"], visible=not self.revealed)
-        if self.answer is None and not self.shown:
-            state, head = "", ""
-        elif self.answer is None:
-            state, head = "shown", ""
-        else:
-            ok = self.answer == c["correct"]
-            state, head = ("right", c["right"]) if ok else ("wrong", c["wrong"])
-        self._feedback.object = render("feedback.html.j2", state=state, head=head,
-                                       explain=c["explain"])
 
-    def __panel__(self):
-        return self._layout
+    def feedback(self) -> str:
+        """The feedback's words as the page shows them (“” until answered or shown)."""
+        c = self.content
+        if self.answer is None:
+            return c.get("explain", "") if self.shown else ""
+        head = c["right"] if self.answer == c["correct"] else c["wrong"]
+        return f"{head} {c['explain']}"
 
 
 def question_labels(tr) -> dict:

@@ -70,7 +70,24 @@ def link(widget, model: param.Parameterized, name: str, on_change=None):
             widget.value = event.new
     widget.param.watch(to_model, "value")
     model.param.watch(to_widget, name)
+    ignore_stale_labels(widget)
     return widget
+
+
+def ignore_stale_labels(widget) -> None:
+    """A choice widget sends the label of the option picked. A click that races a language
+    switch (the labels are being replaced) sends a label of the old language: ignore it (the
+    page shows the new labels an instant later) instead of failing the callback."""
+    labels = getattr(widget, "labels", None)
+    if labels is None:
+        return
+    process = widget._process_property_change
+
+    def known_labels_only(msg):
+        if "value" in msg and msg["value"] not in widget.labels:
+            msg = {k: v for k, v in msg.items() if k != "value"}
+        return process(msg)
+    widget._process_property_change = known_labels_only
 
 
 def conceal_until_revealed(stage, question) -> None:
