@@ -34,7 +34,19 @@ def step_class(n: int):
     return getattr(importlib.import_module(module), name)
 
 
-class KeyNav(pn.custom.JSComponent):
+class Navigator(pn.custom.JSComponent):
+    """A browser-drawn component whose messages -1/+1 move to the previous/next step."""
+
+    def __init__(self, on_nav, **params):
+        super().__init__(**params)
+        self._on_nav = on_nav
+
+    def _handle_msg(self, msg):
+        if msg in (-1, 1):
+            self._on_nav(msg)
+
+
+class KeyNav(Navigator):
     """←/→ anywhere on the page (except inside a text field, slider or menu) send -1/+1;
     keeps <html lang> and the document title in step with the session's language, and the
     address bar's query string in step with the state (replaceState: no reload, no history
@@ -104,14 +116,6 @@ class KeyNav(pn.custom.JSComponent):
     }
     """
 
-    def __init__(self, on_nav, **params):
-        super().__init__(**params)
-        self._on_nav = on_nav
-
-    def _handle_msg(self, msg):
-        if msg in (-1, 1):
-            self._on_nav(msg)
-
 
 class StepNav(pn.custom.JSComponent):
     """The numbered steps as a list of buttons: every step is in the Tab order, the current
@@ -155,7 +159,7 @@ class StepNav(pn.custom.JSComponent):
     """
 
 
-class PrevNext(pn.custom.JSComponent):
+class PrevNext(Navigator):
     """Previous and Next under the step: two plain buttons drawn in the browser (one small
     model instead of two Material buttons, a row and a spacer); a click sends -1/+1."""
 
@@ -194,14 +198,6 @@ class PrevNext(pn.custom.JSComponent):
       return row;
     }
     """
-
-    def __init__(self, on_nav, **params):
-        super().__init__(**params)
-        self._on_nav = on_nav
-
-    def _handle_msg(self, msg):
-        if msg in (-1, 1):
-            self._on_nav(msg)
 
 
 def controls_of(view):
