@@ -99,7 +99,7 @@ SOAK_REJOIN_S = (0.0, 5.0)
 SOAK_SAMPLE_S = 60.0
 
 # -- timeouts and server settings ----------------------------------------------------------------
-SERVER_START_TIMEOUT_S = 180.0
+SERVER_START_TIMEOUT_S = 600.0   # --setup measures the live model first
 PAGE_TIMEOUT_S = 120.0
 CONNECT_TIMEOUT_S = 30.0
 PULL_TIMEOUT_S = 60.0

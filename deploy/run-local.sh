@@ -15,7 +15,8 @@
 #   KV_APP_PORT       port of the first app process; app i listens on KV_APP_PORT+i-1
 #                     (default 5101)
 #   KV_RUN_DIR        run directory: rendered nginx.conf, PID files, logs (default deploy/.run)
-#   KV_START_TIMEOUT  seconds to wait for every process to answer (default 180)
+#   KV_START_TIMEOUT  seconds to wait for every process to answer (default 600: each
+#                     measures the live model at start, about 1-2 minutes on 2 cores)
 #
 # App i runs:  panel serve app.py --address 127.0.0.1 --port KV_APP_PORT+i-1 --num-threads 4
 #              --allow-websocket-origin 127.0.0.1:PORT --allow-websocket-origin localhost:PORT
@@ -32,7 +33,7 @@ PANEL=${PANEL:-$ROOT/.venv/bin/panel}
 NGINX_CMD=${NGINX_BIN:-$(command -v nginx || echo /usr/sbin/nginx)}
 unset NGINX  # never pass $NGINX to nginx: it would parse it as inherited socket numbers
 APP_PORT=${KV_APP_PORT:-5101}
-START_TIMEOUT=${KV_START_TIMEOUT:-180}
+START_TIMEOUT=${KV_START_TIMEOUT:-600}
 PIDS="$RUN_DIR/pids"
 
 die() { echo "run-local.sh: $*" >&2; exit 1; }

@@ -22,7 +22,14 @@ from pathlib import Path
 
 from babel import Locale, negotiate_locale
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import parse_pattern
+
+@lru_cache(maxsize=None)
+def _pattern(fmt: str):
+    """Babel's parsed number pattern, once per format (what format_decimal and
+    format_percent parse on every call)."""
+    return parse_pattern(fmt)
+
 
 LOCALES = Path(__file__).resolve().parent.parent / "locales"
 LANGS = {"en": "English", "id": "Bahasa Indonesia", "pl": "Polski", "nl": "Nederlands"}
@@ -117,7 +124,7 @@ class Translator:
         if x is None or (isinstance(x, float) and not math.isfinite(x)):
             return "–"
         fmt = "#,##0" + ("." + "0" * digits if digits > 0 else "")
-        return format_decimal(x, format=fmt, locale=self.locale)
+        return _pattern(fmt).apply(x, self.locale, numbering_system="latn")
 
     def int(self, n) -> str:
         return self.num(round(n), 0)
@@ -131,7 +138,7 @@ class Translator:
 
     def pct(self, x: float, digits: int = 0) -> str:
         fmt = "#,##0" + ("." + "0" * digits if digits else "") + "%"
-        return format_percent(x, format=fmt, locale=self.locale)
+        return _pattern(fmt).apply(x, self.locale, numbering_system="latn")
 
     def times(self, x: float, digits: int = 1) -> str:
         """A ratio: 10,0×."""

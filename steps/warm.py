@@ -1,15 +1,16 @@
 """One-time work per process, before the first visitor: load the models, the tokenizer and
 every catalog, compute each step's numbers for every language's default inputs (the engine
-caches them per process, so a new session only looks them up), and run every live-model
+caches them per process, so a new session only looks them up), run every live-model
 measurement a control can reach (step 2's runs per language and prompt length, step 4's speed
 grid, step 6's paged pool and live settings), so that no session waits for the live model or
-shares the CPU with it.
+shares the CPU with it, and build step 2's played frames for each of them.
 
 Run at server start: `panel serve app.py --setup warmup.py`.
 """
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 
@@ -52,8 +53,33 @@ def precompute(verbose: bool = True) -> float:
     return seconds
 
 
-def warm_all(verbose: bool = True, live: bool = True) -> float:
+def warm_frames(verbose: bool = True) -> float:
+    """Build and pack step 2's played frames for every prompt length in every language (its
+    view's `warm`), as sessions would on first sight: 0.2 s a set, the costliest frames to
+    build. Steps 1 and 3 build a set in a few hundredths of a second and have hundreds of
+    states, so they build theirs when first shown. Seconds."""
     t0 = time.perf_counter()
+    n = 0
+    for step in (2,):
+        view = importlib.import_module(f"steps.step{step}.view")
+        for lang in LANGS:
+            n += view.warm(lang)
+    seconds = time.perf_counter() - t0
+    if verbose:
+        print(f"KV Cache Explainer: built {n} sets of frames in {seconds:.1f} s", flush=True)
+    return seconds
+
+
+def measure_at_start() -> bool:
+    """KV_EXPLAINER_MEASURE_AT_START=0 skips the live measurements at start (each is then
+    made the first time a page shows it): for quick tries and tests that start servers."""
+    return os.environ.get("KV_EXPLAINER_MEASURE_AT_START", "1").strip() not in ("0", "no",
+                                                                               "false")
+
+
+def warm_all(verbose: bool = True, live: bool | None = None) -> float:
+    t0 = time.perf_counter()
+    live = measure_at_start() if live is None else live
     for variant in ("mha", "gqa", "mqa"):
         rt.model(variant)
     rt.tokenizer()
@@ -67,10 +93,15 @@ def warm_all(verbose: bool = True, live: bool = True) -> float:
             for lang in LANGS if model_class is not None else ():
                 kw = {"lang": lang} if "lang" in model_class.param else {}
                 model_class(**kw)    # its outputs are computed on init and cached per process
+                if "example" in model_class.param:      # every example prompt's run, too
+                    lo, hi = model_class.param.example.bounds
+                    for example in range(lo, hi + 1):
+                        model_class(**kw, example=example)
         except Exception as exc:     # warm-up only saves time: the step reports its own errors
             print(f"KV Cache Explainer: step {n} not warmed: {exc!r}", file=sys.stderr)
     if live:
         precompute(verbose)
+        warm_frames(verbose)
     seconds = time.perf_counter() - t0
     if verbose:
         print(f"KV Cache Explainer: warmed up in {seconds:.1f} s", flush=True)

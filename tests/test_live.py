@@ -82,3 +82,34 @@ def test_a_waiting_job_nobody_wants_is_dropped():
     assert jobs.submit("moved-on", job("moved-on"), owner=a).result(5) == "moved-on"
     assert jobs._owners == {} and jobs._kept == set()      # nothing is held per owner
     jobs.stop()
+
+
+def test_measuring_at_start_can_be_turned_off(monkeypatch):
+    from steps.warm import measure_at_start
+    monkeypatch.delenv("KV_EXPLAINER_MEASURE_AT_START", raising=False)
+    assert measure_at_start()
+    for off in ("0", "no", "false"):
+        monkeypatch.setenv("KV_EXPLAINER_MEASURE_AT_START", off)
+        assert not measure_at_start()
+    monkeypatch.setenv("KV_EXPLAINER_MEASURE_AT_START", "1")
+    assert measure_at_start()
+
+
+def test_every_live_setting_a_page_can_ask_for_is_measured_at_start():
+    """The start-up list covers each step's reachable keys (their count pins the grid)."""
+    from explainer.i18n import LANGS
+    from steps.step2 import model as step2
+    from steps.step4 import model as step4
+    from steps.step6 import model as step6
+    from steps.warm import live_jobs
+    keys = {key for key, _ in live_jobs()}
+    assert {("step2", lang, P) for lang in LANGS
+            for P in range(step2.P_MIN, step2.P_MAX + 1)} <= keys
+    assert {key for key, _ in step4.live_jobs()} <= keys
+    for lang in LANGS:
+        for kv in step6.KV_CHOICES:
+            for prec in step6.PRECISION_CHOICES:
+                for w in step6.WINDOW_CHOICES:
+                    assert step6.live_key(step6.live_setting(kv, prec, w, lang)) in keys
+        assert step6.paged_key() in keys
+    assert len(keys) == 4 * 16 + 56 + 1 + sum(len(step6.live_jobs(lang)) - 1 for lang in LANGS)

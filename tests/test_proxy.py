@@ -167,6 +167,7 @@ def test_sessions_stick_to_one_process_and_survive_a_dead_backend(tmp_path):
     panel = Path(sys.executable).with_name("panel")
     env = {**os.environ, "KV_RUN_DIR": str(run_dir), "KV_APP_PORT": str(app_port),
            "KV_EXPLAINER_DEVICE": "cpu", "NGINX_BIN": NGINX, "KV_START_TIMEOUT": "90",
+           "KV_EXPLAINER_MEASURE_AT_START": "0",
            "PANEL": str(panel) if panel.exists() else f"{sys.executable} -m panel"}
     proxy = f"http://127.0.0.1:{proxy_port}"
     backends = {f"127.0.0.1:{app_port + i}" for i in range(APPS)}

@@ -86,3 +86,20 @@ def test_unanswered_question_follows_the_sliders(step):
     assert "30" in step.question.content["prompt"]
     step.question.param.update(shown=True)           # “Show me”
     assert step.question.revealed and not step.stage.concealed
+
+
+def test_server_start_builds_each_measured_prompt_length_once(monkeypatch):
+    """`warm` builds and packs the frames of every prompt length whose measurement is done;
+    a session showing that state then gets the very same frames (nothing built)."""
+    from steps.live import LiveJobs
+    from steps.step2 import model as mdl
+    from steps.step2 import view as v
+    jobs = LiveJobs("test-warm2")
+    monkeypatch.setattr(v, "JOBS", jobs)
+    key, fn = mdl.live_job("nl", 5)
+    measured = jobs.submit(key, fn).result(60)
+    assert v.warm("nl") == 1                      # only P = 5 has been measured
+    m = mdl.Step2Model(lang="nl", prompt=5)
+    built = v.FRAMES(m.run, measured, "ready", "", v.tr_of("nl"))
+    assert v.FRAMES(m.run, measured, "ready", "", v.tr_of("nl")) is built
+    jobs.stop()

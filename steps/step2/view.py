@@ -8,16 +8,31 @@ import param
 
 from explainer import presets
 
-from ..live import LiveValue
+from ..live import JOBS, LiveValue
 from ..ui.components import bound, paragraphs_html
 from ..ui.question import Question
-from ..ui.stage import Stage
-from ..ui.view import StepView, conceal_until_revealed, shared, sync, tr_of, two_columns
+from ..ui.stage import Stage, prepare
+from ..ui.view import (StepView, conceal_until_revealed, every_state, shared, sync, tr_of,
+                       two_columns)
 from . import model as mdl
 from . import text
 
 FRAMES = shared(text.frames)    # built once per process, for every session
 from .model import Step2Model
+
+
+def warm(lang: str) -> int:
+    """Server start: the frames of every prompt length in `lang` with its measurement (run
+    just before by `steps.warm.precompute`), built and packed as a session shows them.
+    Returns how many sets."""
+    m, n = Step2Model(lang=lang), 0
+    for _ in every_state(m, "prompt"):
+        fut = JOBS.get(mdl.live_job(lang, m.prompt)[0])
+        if fut is None or not fut.done() or fut.cancelled() or fut.exception() is not None:
+            continue
+        prepare(FRAMES(m.run, fut.result(), "ready", "", tr_of(lang)))
+        n += 1
+    return n
 
 
 class GridStage(Stage):

@@ -13,7 +13,7 @@ from ..ui.view import (StepView, conceal_until_revealed, link, shared, sync, tr_
                        two_columns)
 from . import text
 
-FRAMES = shared(text.frames)    # built once per process, for every session
+FRAMES = shared(text.frames, maxsize=1024)    # built once per process, for every session
 from .model import N_EXAMPLES, Step3Model
 
 

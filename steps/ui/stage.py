@@ -126,7 +126,8 @@ export function render({ model, el }) {
   let i = model.frame;
   let timer = null;
 
-  let F = unpack(model.frames);          // the frames, unpacked once per change
+  const frames = () => unpack(JSON.parse(model.frames || "[]"));
+  let F = frames();                      // the frames, parsed and unpacked once per change
   const count = () => F.length;
   const clamp = (k) => Math.max(0, Math.min(count() - 1, k));
 
@@ -245,7 +246,7 @@ export function render({ model, el }) {
 
   // a control changed the frames (a slider, the language): show them and, unless playing,
   // say what changed in the live region
-  model.on("frames", () => { F = unpack(model.frames); show(); if (!timer) announce(); });
+  model.on("frames", () => { F = frames(); show(); if (!timer) announce(); });
   model.on("text", () => show());
   model.on("concealed", () => show());
   model.on("frame", () => {
@@ -322,13 +323,27 @@ def _base36(i: int) -> str:
             return out
 
 
-_packed = shared(pack, maxsize=128)     # once per frames object, for every session showing it
+def packed_json(frames: list) -> str:
+    """The packed frames as one JSON text: Bokeh sends a string as it is, where a nested
+    list would be walked value by value (looking for models inside) on every change."""
+    return json.dumps(pack(frames), ensure_ascii=False, separators=(",", ":"))
+
+
+_packed = shared(packed_json, maxsize=2048)  # once per frames object, for every session
+
+
+def prepare(frames: list) -> list:
+    """Pack `frames` now (server start), so that the first session that shows them only
+    looks them up; returns them."""
+    _packed(frames)
+    return frames
 
 
 class Stage(pn.custom.JSComponent):
     """Frames computed on the server, played in the browser (see the module docstring)."""
 
-    frames = param.List(default=[], doc="every frame of the current inputs")
+    frames = param.Parameter(default=[], doc="every frame of the current inputs (a list; "
+                             "the browser receives it packed, as one JSON text)")
     frame = param.Integer(default=0, doc="where playback stopped (synced on stop, not per tick)")
     text = param.Dict(default={}, doc="static labels in the session's language")
     interval = param.Integer(default=900, doc="milliseconds between frames while playing")

@@ -50,6 +50,16 @@ class StepView(pn.viewable.Viewer):
         raise NotImplementedError
 
 
+def every_state(model: param.Parameterized, *names: str):
+    """Set `model` to every combination of the named Integer params' values (their bounds),
+    yielding after each: what a server warms at start, one state at a time."""
+    import itertools
+    ranges = [range(model.param[n].bounds[0], model.param[n].bounds[1] + 1) for n in names]
+    for values in itertools.product(*ranges):
+        model.param.update(**dict(zip(names, values)))
+        yield values
+
+
 def tr_of(lang: str):
     return translator(lang)
 
