@@ -20,8 +20,11 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 
 from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
+from .ui import resources
 from .ui.components import bound, notices_html, pane, render, style_widgets, stylesheet
 from .ui.stage import Stage
+
+resources.install()     # each Material class's stylesheet looked up once, not once per page
 
 STEP_MODULES = {i: (f"steps.step{i}", f"Step{i}") for i in range(1, 7)}
 STEP_MODULES[END] = ("steps.ending", "KeyIdeas")

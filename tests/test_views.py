@@ -36,3 +36,23 @@ def test_a_label_from_before_a_language_switch_is_ignored():
     assert (w.value, m.window) == (0, 0)
     w._process_events({"value": "1,024 tokens"})
     assert (w.value, m.window) == (1024, 1024)
+
+
+def test_material_stylesheets_are_looked_up_once_and_stay_the_same(monkeypatch):
+    """The memoized lookup gives Panel's own answer, per class and resource mode."""
+    import panel_material_ui as pmui
+    from panel.io import resources as panel_resources
+
+    import steps.shell  # noqa: F401  (installs it)
+    from steps.ui import resources
+    classes = (pmui.Select, pmui.Button, pmui.IntSlider, pmui.Tabs)
+    for mode in ("server", "cdn"):
+        monkeypatch.setattr(panel_resources, "RESOURCE_MODE", mode)
+        for cls in classes:
+            assert cls._bundle_css == resources._ORIGINAL.f(cls)
+            assert (cls, mode) in resources._memo
+    monkeypatch.setattr(resources.config, "autoreload", True)
+    calls = []
+    monkeypatch.setattr(resources, "_ORIGINAL", type("P", (), {"f": staticmethod(
+        lambda cls: calls.append(cls) or [])})())
+    assert pmui.Select._bundle_css == [] and calls == [pmui.Select]   # autoreload: always asked
