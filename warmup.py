@@ -6,6 +6,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from steps.warm import warm_all  # noqa: E402
+from steps.warm import freeze_shared, warm_all  # noqa: E402
 
 warm_all()
+freeze_shared()

@@ -113,3 +113,13 @@ def test_every_live_setting_a_page_can_ask_for_is_measured_at_start():
                     assert step6.live_key(step6.live_setting(kv, prec, w, lang)) in keys
         assert step6.paged_key() in keys
     assert len(keys) == 4 * 16 + 56 + 1 + sum(len(step6.live_jobs(lang)) - 1 for lang in LANGS)
+
+
+def test_the_warm_up_is_frozen_out_of_the_collectors_sight():
+    import gc
+
+    from steps.warm import freeze_shared
+    try:
+        assert freeze_shared() > 0 and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
