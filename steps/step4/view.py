@@ -8,11 +8,13 @@ import jinja2
 import panel as pn
 import panel_material_ui as pmui
 
+from explainer.i18n import N_
+
 from ..live import LiveValue
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, conceal_until_revealed, link, tr_of, two_columns
+from ..ui.view import StepView, conceal_until_revealed, int_slider, link, tr_of, two_columns
 from . import text
 from .model import Step4Model, job, live_facts
 
@@ -195,23 +197,18 @@ class Step4(StepView):
         m, lang = self.model, self.app.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
-        prompt = pmui.IntSlider.from_param(
-            m.param.prompt, step=16, description="", sizing_mode="stretch_width", min_width=200,
-            label=pn.bind(lambda l: tr(l)._("Prompt length (tokens)"), lang))
-        output = pmui.IntSlider.from_param(
-            m.param.output, step=1, description="", sizing_mode="stretch_width", min_width=200,
-            label=pn.bind(lambda l: tr(l)._("Output tokens"), lang))
+        prompt = int_slider(m.param.prompt, N_("Prompt length (tokens)"), lang, step=16)
+        output = int_slider(m.param.output, N_("Output tokens"), lang)
         gpu = link(pmui.Select(options=pn.bind(lambda l: text.gpu_options(tr(l)), lang),
                                value=m.gpu, sizing_mode="stretch_width", min_width=200,
                                label=pn.bind(lambda l: tr(l)._("GPU"), lang)), m, "gpu")
-        batch = pmui.IntSlider.from_param(
-            m.param.batch, step=1, description="", sizing_mode="stretch_width", min_width=200,
-            label=pn.bind(lambda l: tr(l)._("Batch size (sequences)"), lang))
+        batch = int_slider(m.param.batch, N_("Batch size (sequences)"), lang)
         model = link(pmui.Select(options=pn.bind(lambda l: text.model_options(tr(l)), lang),
                                  value=m.model, sizing_mode="stretch_width", min_width=200,
                                  label=pn.bind(lambda l: tr(l)._("Model"), lang)), m, "model")
 
-        # the live model's speed: measured in the background, one job per bucket
+        # the live model's speed: one measurement per grid point, made at server start
+        # (or, without it, in the background)
         self.live = live = LiveValue()
         # asked once the page has loaded: a measurement that settled while the page's models
         # were still being built (threaded sessions) never reached the stage in the browser

@@ -4,10 +4,12 @@ from __future__ import annotations
 import panel as pn
 import panel_material_ui as pmui
 
+from explainer.i18n import N_
+
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, conceal_until_revealed, link, tr_of, two_columns
+from ..ui.view import StepView, conceal_until_revealed, int_slider, link, tr_of, two_columns
 from . import text
 from explainer.hfconfig import MAX_CONFIG_CHARS
 
@@ -187,12 +189,9 @@ class Step5(StepView):
         m, lang = self.model, self.app.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
-        context = pmui.IntSlider.from_param(
-            m.param.context, step=256, description="", sizing_mode="stretch_width", min_width=200,
-            label=pn.bind(lambda l: tr(l)._("Context length (tokens per sequence)"), lang))
-        batch = pmui.IntSlider.from_param(
-            m.param.batch, step=1, description="", sizing_mode="stretch_width", min_width=200,
-            label=pn.bind(lambda l: tr(l)._("Batch size (sequences)"), lang))
+        context = int_slider(m.param.context, N_("Context length (tokens per sequence)"), lang,
+                             step=256)
+        batch = int_slider(m.param.batch, N_("Batch size (sequences)"), lang)
         model = link(pmui.Select(options=pn.bind(lambda l: text.model_options(tr(l)), lang),
                                  value=m.model, sizing_mode="stretch_width", min_width=200,
                                  label=pn.bind(lambda l: tr(l)._("Model"), lang)), m, "model")

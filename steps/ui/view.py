@@ -64,6 +64,15 @@ def tr_of(lang: str):
     return translator(lang)
 
 
+def int_slider(p: param.Integer, label: str, lang, step: int = 1, min_width: int = 200):
+    """A Material slider bound to an Integer param, labelled by the msgid `label` (mark it
+    with `N_`) in the session's language `lang` (a reference)."""
+    import panel_material_ui as pmui
+    return pmui.IntSlider.from_param(
+        p, step=step, description="", sizing_mode="stretch_width", min_width=min_width,
+        label=pn.bind(lambda l: tr_of(l)._(label), lang))
+
+
 def link(widget, model: param.Parameterized, name: str, on_change=None):
     """Two-way link of a widget's value and a model param (widgets whose options are
     translated cannot come from `from_param`). `on_change(value)` replaces the plain set."""
