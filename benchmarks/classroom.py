@@ -302,10 +302,22 @@ class Control:
     disabled: bool = False
     label: str = ""
     stale_after: int | None = None  # relabelling expected since this move (a language switch)
+    key: str | None = None          # one control of a step's `Controls`: its name there
+    group: dict | None = None       # ... and the values of all of them (shared, language-free)
 
     def update(self, attr: str, new) -> None:
         """Follow a change the server made (a language switch relabels options, and the
         value with them, without sending the value; a step may change a slider's range)."""
+        if self.key is not None:
+            if attr == "values":
+                self.group.clear()
+                self.group.update(decode_map(new))
+                self.value = self.group.get(self.key, self.value)
+            elif attr == "spec" and isinstance(new, list):
+                for entry in map(decode_map, new):
+                    if entry.get("name") == self.key:
+                        self.label = str(entry.get("label", self.label))
+            return
         if attr in ("value", "active"):
             self.value = new
         elif attr in ("start", "end", "step") and _is_number(new):
@@ -361,10 +373,45 @@ def option_values(options: list) -> list:
     return [o[0] if isinstance(o, list) and o else o for o in options]
 
 
-def classify(obj: dict, defaults: dict[str, dict]) -> Control | None:
-    """The control a serialized model is, or None."""
+def decode_map(value) -> dict:
+    """A Bokeh-serialized dict ({"type": "map", "entries": [[k, v], ...]}) as a dict."""
+    if isinstance(value, dict) and value.get("type") == "map":
+        return {k: v for k, v in value.get("entries", [])}
+    return value if isinstance(value, dict) else {}
+
+
+def classify_controls(obj: dict, attrs: dict) -> list[Control]:
+    """The controls of a step's `Controls` component (steps/ui/controls.py): per entry of its
+    `spec`, a choice, a row of options, a slider or a text field, whose value lives in the
+    component's `values`."""
+    group = decode_map(attrs.get("values"))
+    found = []
+    for entry in map(decode_map, attrs.get("spec") or []):
+        key, kind = entry.get("name"), entry.get("kind")
+        if key not in group:
+            continue
+        common = dict(key=key, group=group, attrs=("values",),
+                      label=str(entry.get("label") or key))
+        if kind in ("select", "radio"):
+            options = entry.get("options") or []
+            values = [o[0] for o in options if isinstance(o, list) and o]
+            labels = {str(o[1]) for o in options if isinstance(o, list) and len(o) > 1}
+            is_language = len(LANGUAGE_LABELS.intersection(labels)) >= 2
+            found.append(Control("language" if is_language else "choice", obj["id"],
+                                 group[key], options=values, **common))
+        elif kind == "range" and all(_is_number(entry.get(k)) for k in ("start", "end")):
+            step = entry.get("step") if _is_number(entry.get("step")) else 1
+            found.append(Control("slider", obj["id"], group[key], start=entry["start"],
+                                 end=entry["end"], step=step, **common))
+    return found
+
+
+def classify(obj: dict, defaults: dict[str, dict]) -> Control | list[Control] | None:
+    """The control a serialized model is (a list for a step's `Controls`), or None."""
     name = obj["name"]
     attrs = {**defaults.get(name, {}), **obj.get("attributes", {})}
+    if "spec" in attrs and "values" in attrs:
+        return classify_controls(obj, attrs)
     common = {"disabled": attrs.get("disabled") is True,
               "label": str(attrs.get("label") or attrs.get("name") or name)}
     if "Stepper" in name and isinstance(attrs.get("active"), int):
@@ -400,12 +447,13 @@ def find_controls(node, defaults: dict[str, dict]) -> list[Control]:
     owners = {o["attributes"]["data"]["id"]: o["id"] for o in objects
               if isinstance(o.get("attributes", {}).get("data"), dict)
               and "id" in o["attributes"]["data"]}
-    found: dict[str, Control] = {}
+    found: dict[tuple, Control] = {}
     for obj in objects:
-        control = classify(obj, defaults)
-        if control is not None and control.model_id not in found:
-            control.owner_id = owners.get(control.model_id)
-            found[control.model_id] = control
+        classified = classify(obj, defaults)
+        for control in (classified if isinstance(classified, list) else [classified]):
+            if control is not None and (control.model_id, control.key) not in found:
+                control.owner_id = owners.get(control.model_id)
+                found[(control.model_id, control.key)] = control
     return list(found.values())
 
 
@@ -420,7 +468,12 @@ def bokeh_event(name: str, entries: list) -> dict:
 def change_messages(kind: str, control: Control, new) -> list[dict]:
     """The PATCH-DOC contents a browser sends for a move. A stepper click is a component
     event (which the server answers with the new step) followed by the `active` change;
-    every other move is a change of the control's value attribute(s)."""
+    every other move is a change of the control's value attribute(s); a control of a step's
+    `Controls` sends its name and new value as one component message, as the browser does."""
+    if control.key is not None and control.owner_id is not None:
+        msg = {"type": "map", "entries": [["name", control.key], ["value", new]]}
+        return [bokeh_event("data_event", [["model", {"id": control.owner_id}],
+                                           ["data", msg]])]
     changes = [{"kind": "ModelChanged", "model": {"id": control.model_id}, "attr": a, "new": new}
                for a in control.attrs]
     if kind != "step" or control.owner_id is None:
@@ -569,13 +622,16 @@ class Student:
     def _follow(self, content: str, learn: bool) -> None:
         """Apply the server's changes to the known controls; with `learn`, also add the
         controls the patch defines. Parses the patch only when it concerns them."""
-        by_id = {c.model_id: c for c in self.controls}
+        by_id: dict[str, list[Control]] = {}
+        for c in self.controls:
+            by_id.setdefault(c.model_id, []).append(c)
         if not learn and not any(f'"{model_id}"' in content for model_id in by_id):
             return
         patch = json.loads(content)
         for event in patch.get("events", []):
-            control = by_id.get((event.get("model") or {}).get("id"))
-            if control is not None and event.get("kind") == "ModelChanged":
+            if event.get("kind") != "ModelChanged":
+                continue
+            for control in by_id.get((event.get("model") or {}).get("id"), []):
                 control.update(event.get("attr"), event.get("new"))
         if learn:
             self.controls += [c for c in find_controls(patch, self._defaults)
@@ -653,13 +709,15 @@ class Student:
         kind, control, new = choice
         messages = change_messages(kind, control, new)
         control.value = new
+        if control.group is not None:
+            control.group[control.key] = new
         self._discovering = kind == "step"
         if kind == "step":          # the step's controls leave the page; learn the new ones
             self.controls = [c for c in self.controls if c.kind in ("stepper", "language")]
         number = len(self.interactions)
         if kind == "language":      # Select labels follow the language: wait for the new ones
             for c in self.controls:
-                if c.kind == "choice":
+                if c.kind == "choice" and c.key is None:     # Material: values are labels
                     c.stale_after = number
         self._pending = asyncio.get_running_loop().create_future()
         move = Interaction(kind, control.label, time.perf_counter())

@@ -13,7 +13,6 @@ import importlib
 from urllib.parse import urlencode
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
 from explainer.i18n import LANGS, N_, negotiate, normalize_lang
@@ -21,6 +20,7 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
 from .ui import resources
+from .ui.controls import Controls, choice
 from .ui.components import bound, notices_html, pane, render, style_widgets, stylesheet
 from .ui.stage import Stage
 
@@ -253,20 +253,20 @@ class ExplainerApp(pn.viewable.Viewer):
             parts = [self._bar, self._notice, self._heading, self._body, self._keys]
         else:
             self._title = bound(lambda l: render("title.html.j2",
-                                                 title=self.tr_(l, "KV Cache Explainer")), lang, css_classes=["app-title"], min_width=220,
-                                styles={"flex": "1 1 240px"})
-            self._lang = pmui.Select(options={name: code for code, name in LANGS.items()},
-                                     value=st.lang, width=200,
-                                     label=pn.bind(lambda l: self.tr_(l, "Language"), lang))
-            self._lang.param.watch(lambda e: setattr(self.state, "lang", e.new), "value")
+                                                 title=self.tr_(l, "KV Cache Explainer")), lang, css_classes=["app-title"],
+                                styles={"flex": "1 1 240px", "min-width": "0"})
+            self._lang = Controls(st, [choice(
+                "lang", N_("Language"), lambda t: {name: code for code, name in LANGS.items()},
+                size="narrow")], lang=lang, css_classes=["controls", "lang-choice"],
+                sizing_mode=None, width=210)
             self._stepper = StepNav(active=st.step - 1, sizing_mode="stretch_width",
                                     stylesheets=[stylesheet()])
             self._stepper.param.watch(self._stepper_moved, "active")
             css = dict(css_classes=["no-print"], stylesheets=[stylesheet()])
             self._stepper.param.update(**css)
             self._prevnext = PrevNext(self.go, sizing_mode="stretch_width", **css)
-            parts = [pn.FlexBox(self._title, self._lang, justify_content="space-between",
-                                align_items="center", sizing_mode="stretch_width", **css),
+            parts = [pn.Row(self._title, self._lang, sizing_mode="stretch_width",
+                            css_classes=["no-print", "title-bar"], stylesheets=[stylesheet()]),
                      self._stepper, self._notice, self._heading, self._body,
                      self._prevnext, self._keys]
             if not st.present:
@@ -388,8 +388,6 @@ class ExplainerApp(pn.viewable.Viewer):
         self._body.objects = [self._view(self.state.step)]
 
     def _lang_changed(self, event):
-        if not self.state.embed:
-            self._lang.value = event.new
         self.render()
         self._push_url()
 

@@ -38,21 +38,35 @@ def test_a_label_from_before_a_language_switch_is_ignored():
     assert (w.value, m.window) == (1024, 1024)
 
 
-def test_material_stylesheets_are_looked_up_once_and_stay_the_same(monkeypatch):
-    """The memoized lookup gives Panel's own answer, per class and resource mode."""
+def test_component_bundles_and_stylesheets_are_looked_up_once_and_stay_the_same(monkeypatch):
+    """The memoized lookups give Panel's own answers, per class, attribute and resource mode;
+    with autoreload on, Panel is asked every time."""
     import panel_material_ui as pmui
     from panel.io import resources as panel_resources
 
     import steps.shell  # noqa: F401  (installs it)
+    from steps.shell import KeyNav, PrevNext
     from steps.ui import resources
-    classes = (pmui.Select, pmui.Button, pmui.IntSlider, pmui.Tabs)
+    from steps.ui.question import Question
+    lookups = [(pmui.Select, "_bundle_css"), (pmui.Button, "_bundle_css"),
+               (pmui.IntSlider, "_bundle_path"), (pmui.Tabs, "_bundle_path"),
+               (KeyNav, "_bundle_css"), (PrevNext, "_bundle_path"), (Question, "_bundle_css")]
     for mode in ("server", "cdn"):
         monkeypatch.setattr(panel_resources, "RESOURCE_MODE", mode)
-        for cls in classes:
-            assert cls._bundle_css == resources._ORIGINAL.f(cls)
-            assert (cls, mode) in resources._memo
+        for cls, attr in lookups:
+            owner = next(o for o in (resources.MaterialComponent, resources.ReactiveESM)
+                         if issubclass(cls, o))
+            def answer(lookup):
+                try:
+                    return lookup()
+                except (AttributeError, ValueError) as error:      # inline code: no bundle
+                    return type(error)
+            expected = answer(lambda: resources.LOOKUPS[(owner, attr)].f(cls))
+            assert answer(lambda: getattr(cls, attr)) == expected
+            assert answer(lambda: getattr(cls, attr)) == expected      # the remembered answer
+            assert (cls, attr, mode) in resources._memo
     monkeypatch.setattr(resources.config, "autoreload", True)
     calls = []
-    monkeypatch.setattr(resources, "_ORIGINAL", type("P", (), {"f": staticmethod(
-        lambda cls: calls.append(cls) or [])})())
+    original = resources.LOOKUPS[(resources.MaterialComponent, "_bundle_css")]
+    monkeypatch.setattr(original, "f", lambda cls: calls.append(cls) or [])
     assert pmui.Select._bundle_css == [] and calls == [pmui.Select]   # autoreload: always asked

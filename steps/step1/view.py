@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 
 from explainer.prompts import PROMPTS
 
+from explainer.i18n import N_
+
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
+from ..ui.controls import Controls, choice, text_field
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import (StepView, conceal_until_revealed, link, shared, sync, tr_of,
+from ..ui.view import (StepView, conceal_until_revealed, shared, sync, tr_of,
                        two_columns)
 from . import text
 
@@ -78,28 +80,21 @@ class Step1(StepView):
         m, lang = self.model, self.app.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
-        example = pmui.Select(options=pn.bind(lambda l: {p: i for i, p in
-                                                         enumerate(PROMPTS[l])}, lang),
-                              value=None if m.text.strip() else m.example,
-                              label=pn.bind(lambda l: tr(l)._("Example prompt"), lang),
-                              sizing_mode="stretch_width", max_width=360)
-        link(example, m, "example",
-             on_change=lambda v: m.param.update(example=v, text="", frame=0))
-        typed = pmui.TextInput(value=m.text, max_length=MAX_CHARS, sizing_mode="stretch_width",
-                               max_width=360,
-                               label=pn.bind(lambda l: tr(l)._("Or type your own prompt"), lang),
-                               placeholder=pn.bind(lambda l: tr(l)._(
-                                   "Type a few words, then press Enter"), lang))
-        typed.param.watch(lambda e: e.new != m.text and m.param.update(text=e.new, frame=0),
-                          "value")
-        m.param.watch(lambda e: setattr(example, "value", None) if e.new.strip() else None,
-                      "text")
-        layer = link(pmui.Select(options=pn.bind(lambda l: text.layer_options(tr(l)), lang),
-                                 value=m.layer, width=200,
-                                 label=pn.bind(lambda l: tr(l)._("Layer"), lang)), m, "layer")
-        head = link(pmui.Select(options=pn.bind(lambda l: text.head_options(tr(l)), lang),
-                                value=m.head, width=200,
-                                label=pn.bind(lambda l: tr(l)._("Head"), lang)), m, "head")
+        def pick_example(v):
+            m.param.update(example=v, text="", frame=0)
+
+        controls = Controls(m, [
+            choice("example", N_("Example prompt"),
+                   lambda t: {p: i for i, p in enumerate(PROMPTS[t.lang])}, size="wide",
+                   on_change=pick_example, also=("text",),
+                   shown=lambda m: None if m.text.strip() else m.example),
+            text_field("text", N_("Or type your own prompt"),
+                       placeholder=N_("Type a few words, then press Enter"),
+                       max_length=MAX_CHARS, size="wide",
+                       on_change=lambda v: m.param.update(text=v, frame=0)),
+            choice("layer", N_("Layer"), text.layer_options, size="narrow"),
+            choice("head", N_("Head"), text.head_options, size="narrow"),
+        ], lang=lang)
 
         self.question = Question(content=pn.bind(
             lambda run, l: text.question(run.prompt_len, tr(l)), m.param.run, lang))
@@ -121,8 +116,6 @@ class Step1(StepView):
                           css_classes=["narration"])
         facts = bound(lambda l: paragraphs_html([text.facts(tr(l))]), lang,
                       css_classes=["live-facts"])
-        controls = pn.FlexBox(example, typed, layer, head, gap="8px",
-                              sizing_mode="stretch_width")
         return two_columns(
             [lead, orientation, self.question, narration, controls, notices, facts],
             [self.stage, legend])

@@ -3,13 +3,13 @@ session's language; the two grids are drawn and played in the browser."""
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 import param
 
 from explainer import presets
 
 from ..live import JOBS, LiveValue
 from ..ui.components import bound, paragraphs_html
+from ..ui.controls import Controls, slider
 from ..ui.question import Question
 from ..ui.stage import Stage, prepare
 from ..ui.view import (StepView, conceal_until_revealed, every_state, shared, sync, tr_of,
@@ -142,10 +142,9 @@ class Step2(StepView):
         m, lang = self.model, self.app.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
-        sliders = [pmui.IntSlider.from_param(
-            m.param[name], description="", sizing_mode="stretch_width", min_width=220,
-            label=pn.bind(lambda l, name=name: text.slider_labels(tr(l))[name], lang))
-            for name in ("tokens", "prompt")]
+        controls = Controls(m, [
+            slider(name, lambda t, name=name: text.slider_labels(t)[name])
+            for name in ("tokens", "prompt")], lang=lang)
 
         # the live measurement of (lang, P): queued, never waited for in a served session
         self.live = LiveValue()
@@ -182,7 +181,6 @@ class Step2(StepView):
                           css_classes=["narration"])
         facts = bound(lambda l: paragraphs_html(text.facts(tr(l))), lang,
                       css_classes=["live-facts"])
-        controls = pn.FlexBox(*sliders, gap="8px", sizing_mode="stretch_width")
         return two_columns([lead, self.question, howto, controls, narration, facts],
                            [self.stage])
 

@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import panel as pn
-import panel_material_ui as pmui
 
 from explainer.prompts import PROMPTS
 
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
+from ..ui.controls import Controls, choice
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import (StepView, conceal_until_revealed, link, shared, sync, tr_of,
+from ..ui.view import (StepView, conceal_until_revealed, shared, sync, tr_of,
                        two_columns)
 from . import text
 
@@ -107,19 +107,14 @@ class Step3(StepView):
         m, lang = self.model, self.app.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
-        example = link(pmui.Select(options=pn.bind(lambda l: {p: i for i, p in enumerate(
-                                       PROMPTS[l][:N_EXAMPLES])}, lang),
-                                   value=m.example, sizing_mode="stretch_width", max_width=360,
-                                   label=pn.bind(lambda l: text.labels(tr(l))["example"], lang)),
-                       m, "example", on_change=lambda v: m.param.update(example=v, frame=0))
-        layer = link(pmui.Select(options=pn.bind(lambda l: text.layer_options(tr(l)), lang),
-                                 value=m.layer, width=160,
-                                 label=pn.bind(lambda l: text.labels(tr(l))["layer"], lang)),
-                     m, "layer")
-        head = link(pmui.Select(options=pn.bind(lambda l: text.head_options(tr(l)), lang),
-                                value=m.head, width=160,
-                                label=pn.bind(lambda l: text.labels(tr(l))["head"], lang)),
-                    m, "head")
+        controls = Controls(m, [
+            choice("example", lambda t: text.labels(t)["example"],
+                   lambda t: {p: i for i, p in enumerate(PROMPTS[t.lang][:N_EXAMPLES])},
+                   size="wide", on_change=lambda v: m.param.update(example=v, frame=0)),
+            choice("layer", lambda t: text.labels(t)["layer"], text.layer_options,
+                   size="narrow"),
+            choice("head", lambda t: text.labels(t)["head"], text.head_options, size="narrow"),
+        ], lang=lang)
 
         self.question = Question(content=pn.bind(
             lambda run, l: text.question(run.prompt_len, tr(l)), m.param.run, lang))
@@ -144,7 +139,6 @@ class Step3(StepView):
         legend = bound(lambda l: legend_html(text.legend(tr(l))), lang)
         note = bound(lambda run, l: paragraphs_html(text.figure_note(run, tr(l))), m.param.run,
                      lang, css_classes=["live-facts"])
-        controls = pn.FlexBox(example, layer, head, gap="8px", sizing_mode="stretch_width")
         return two_columns(
             [lead, self.question, narration, controls, details, notices, facts],
             [self.stage, legend, note])

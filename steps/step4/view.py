@@ -6,15 +6,15 @@ from pathlib import Path
 
 import jinja2
 import panel as pn
-import panel_material_ui as pmui
 
 from explainer.i18n import N_
 
 from ..live import LiveValue
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
+from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, conceal_until_revealed, int_slider, link, tr_of, two_columns
+from ..ui.view import StepView, conceal_until_revealed, tr_of, two_columns
 from . import text
 from .model import Step4Model, job, live_facts
 
@@ -197,15 +197,13 @@ class Step4(StepView):
         m, lang = self.model, self.app.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
-        prompt = int_slider(m.param.prompt, N_("Prompt length (tokens)"), lang, step=16)
-        output = int_slider(m.param.output, N_("Output tokens"), lang)
-        gpu = link(pmui.Select(options=pn.bind(lambda l: text.gpu_options(tr(l)), lang),
-                               value=m.gpu, sizing_mode="stretch_width", min_width=200,
-                               label=pn.bind(lambda l: tr(l)._("GPU"), lang)), m, "gpu")
-        batch = int_slider(m.param.batch, N_("Batch size (sequences)"), lang)
-        model = link(pmui.Select(options=pn.bind(lambda l: text.model_options(tr(l)), lang),
-                                 value=m.model, sizing_mode="stretch_width", min_width=200,
-                                 label=pn.bind(lambda l: tr(l)._("Model"), lang)), m, "model")
+        controls = Controls(m, [
+            slider("prompt", N_("Prompt length (tokens)"), step=16),
+            slider("output", N_("Output tokens")),
+            slider("batch", N_("Batch size (sequences)")),
+            choice("model", N_("Model"), text.model_options),
+            choice("gpu", N_("GPU"), text.gpu_options),
+        ], lang=lang)
 
         # the live model's speed: one measurement per grid point, made at server start
         # (or, without it, in the background)
@@ -250,8 +248,6 @@ class Step4(StepView):
                 live.param.value, lang)
         live_notes = bound(measured, *refs, "notes")
         live_words = bound(measured, *refs, "paras", css_classes=["live-facts", "live-speed"])
-        controls = pn.FlexBox(prompt, output, batch, model, gpu, gap="8px",
-                              sizing_mode="stretch_width")
         return two_columns(
             [lead, self.question, controls, notices, narration, shrink, live_notes, live_words],
             [self.stage, legend, note])

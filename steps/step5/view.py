@@ -6,10 +6,11 @@ import panel_material_ui as pmui
 
 from explainer.i18n import N_
 
-from ..ui.components import bound, legend_html, notices_html, paragraphs_html
+from ..ui.components import style_widgets, bound, legend_html, notices_html, paragraphs_html
+from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, conceal_until_revealed, int_slider, link, tr_of, two_columns
+from ..ui.view import StepView, conceal_until_revealed, tr_of, two_columns
 from . import text
 from explainer.hfconfig import MAX_CONFIG_CHARS
 
@@ -189,54 +190,25 @@ class Step5(StepView):
         m, lang = self.model, self.app.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
-        context = int_slider(m.param.context, N_("Context length (tokens per sequence)"), lang,
-                             step=256)
-        batch = int_slider(m.param.batch, N_("Batch size (sequences)"), lang)
-        model = link(pmui.Select(options=pn.bind(lambda l: text.model_options(tr(l)), lang),
-                                 value=m.model, sizing_mode="stretch_width", min_width=200,
-                                 label=pn.bind(lambda l: tr(l)._("Model"), lang)), m, "model")
-        gpu = link(pmui.Select(options=pn.bind(lambda l: text.gpu_options(GPU_KEYS, tr(l)),
-                                               lang),
-                               value=m.gpu, sizing_mode="stretch_width", min_width=200,
-                               label=pn.bind(lambda l: tr(l)._("GPU for “how many fit”"),
-                                             lang)), m, "gpu")
+        controls = Controls(m, [
+            slider("context", N_("Context length (tokens per sequence)"), step=256),
+            slider("batch", N_("Batch size (sequences)")),
+            choice("model", N_("Model"), text.model_options),
+            choice("gpu", N_("GPU for “how many fit”"),
+                   lambda t: text.gpu_options(GPU_KEYS, t)),
+        ], lang=lang)
 
-        # your model: a pasted config.json, read on request
-        area = pmui.TextAreaInput(
-            value="", rows=7, max_length=MAX_CONFIG_CHARS + 1, sizing_mode="stretch_width",
-            placeholder='{"num_hidden_layers": 32, "num_attention_heads": 32, '
-                        '"num_key_value_heads": 8, "head_dim": 128, ...}',
-            label=pn.bind(lambda l: tr(l)._("config.json of your model"), lang),
-            css_classes=["config-text"])
-        params = pmui.FloatInput(
-            value=None, start=0, sizing_mode="stretch_width", min_width=200,
-            label=pn.bind(lambda l: text.params_label(tr(l)), lang),
-            css_classes=["config-params"])
-        read = pmui.Button(label=pn.bind(lambda l: tr(l)._("Read this config"), lang),
-                           variant="contained", css_classes=["config-read"])
+        # your model: a pasted config.json, read on request; its widgets are made the first
+        # time the model list is on “your model” (most pages never need them)
+        custom_box = pn.Column(visible=pn.bind(lambda mdl: mdl == CUSTOM, m.param.model),
+                               sizing_mode="stretch_width", css_classes=["your-model"])
 
-        def read_config(_event):
-            text = area.value_input if area.value_input is not None else area.value
-            # an empty (or zero) parameter count means “count them from the config”
-            text, pb = text or "", (params.value or None)
-            if (text, pb) == (m.config, m.params_b):
-                m.param.trigger("config")         # read again: show it again
-            else:
-                m.param.update(config=text, params_b=pb)
-        read.on_click(read_config)
-
-        def yours(parsed, link, spec, bill, l, part):
-            paras, notes = text.custom_lines(parsed, link, spec, bill, tr(l))
-            return notices_html(notes) if part == "notes" else paragraphs_html(paras)
-        refs = (m.param.parsed, m.param.custom_model, m.param.spec, m.param.bill, lang)
-        custom_box = pn.Column(
-            pn.FlexBox(area, gap="8px", sizing_mode="stretch_width"),
-            pn.FlexBox(params, read, gap="8px", align_items="center",
-                       sizing_mode="stretch_width"),
-            bound(yours, *refs, "notes", css_classes=["config-problems"]),
-            bound(yours, *refs, "paras", css_classes=["live-facts", "config-fields"]),
-            visible=pn.bind(lambda mdl: mdl == CUSTOM, m.param.model),
-            sizing_mode="stretch_width", css_classes=["your-model"])
+        def fill(*_):
+            if m.model == CUSTOM and not custom_box.objects:
+                custom_box.objects = self._your_model()
+                style_widgets(custom_box)
+        m.param.watch(fill, "model")
+        fill()
 
         self.question = Question(content=pn.bind(
             lambda spec, l: text.question(spec, tr(l)), m.param.spec, lang))
@@ -266,8 +238,43 @@ class Step5(StepView):
             m.param.spec, m.param.bill, lang, css_classes=["formula-headline"])
         legend = bound(lambda spec, l: legend_html(text.legend(spec, tr(l))), m.param.spec,
                        lang)
-        controls = pn.FlexBox(context, batch, model, gpu, gap="8px",
-                              sizing_mode="stretch_width")
         return two_columns(
             [lead, self.question, controls, custom_box, info, notices, narration, live],
             [formula, legend, self.stage])
+
+    def _your_model(self) -> list:
+        """The “your model” box: a config.json to paste, a parameter count, a button."""
+        m, lang = self.model, self.app.param.lang
+        tr = lambda l: tr_of(l)  # noqa: E731
+        area = pmui.TextAreaInput(
+            value="", rows=7, max_length=MAX_CONFIG_CHARS + 1, sizing_mode="stretch_width",
+            placeholder='{"num_hidden_layers": 32, "num_attention_heads": 32, '
+                        '"num_key_value_heads": 8, "head_dim": 128, ...}',
+            label=pn.bind(lambda l: tr(l)._("config.json of your model"), lang),
+            css_classes=["config-text"])
+        params = pmui.FloatInput(
+            value=None, start=0, sizing_mode="stretch_width", min_width=200,
+            label=pn.bind(lambda l: text.params_label(tr(l)), lang),
+            css_classes=["config-params"])
+        read = pmui.Button(label=pn.bind(lambda l: tr(l)._("Read this config"), lang),
+                           variant="contained", css_classes=["config-read"])
+
+        def read_config(_event):
+            text = area.value_input if area.value_input is not None else area.value
+            # an empty (or zero) parameter count means “count them from the config”
+            text, pb = text or "", (params.value or None)
+            if (text, pb) == (m.config, m.params_b):
+                m.param.trigger("config")         # read again: show it again
+            else:
+                m.param.update(config=text, params_b=pb)
+        read.on_click(read_config)
+
+        def yours(parsed, link, spec, bill, l, part):
+            paras, notes = text.custom_lines(parsed, link, spec, bill, tr(l))
+            return notices_html(notes) if part == "notes" else paragraphs_html(paras)
+        refs = (m.param.parsed, m.param.custom_model, m.param.spec, m.param.bill, lang)
+        return [area,
+                pn.FlexBox(params, read, gap="8px", align_items="center",
+                           sizing_mode="stretch_width"),
+                bound(yours, *refs, "notes", css_classes=["config-problems"]),
+                bound(yours, *refs, "paras", css_classes=["live-facts", "config-fields"])]

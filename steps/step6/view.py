@@ -14,9 +14,10 @@ from ..live import served_doc
 from ..ui import components
 from ..ui.components import (bound, legend_html, metrics_html, notices_html, paragraphs_html,
                              stylesheet)
+from ..ui.controls import Controls, segments
 from ..ui.question import Question
 from ..ui.stage import Stage
-from ..ui.view import StepView, link, shared, sync, tr_of, two_columns
+from ..ui.view import StepView, shared, sync, tr_of, two_columns
 from . import text
 
 FRAMES = shared(text.paged_frames)    # built once per process, for every session
@@ -178,25 +179,14 @@ class Step6(StepView):
                          css_classes=["step", "step-6"])
 
     # -- controls (Part A and Part C each show them) -------------------------------------------
-    def _controls(self) -> pn.FlexBox:
-        m, lang = self.model, self.app.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
-        kw = dict(size="small", sizing_mode="stretch_width", sx=NO_CAPS)
-        kv = link(pmui.RadioButtonGroup(
-            options=pn.bind(lambda l: text.kv_options(tr(l)), lang), value=m.kv_heads,
-            label=pn.bind(lambda l: text.control_labels(tr(l))["kv_heads"], lang), **kw),
-            m, "kv_heads")
-        prec = link(pmui.RadioButtonGroup(
-            options=text.precision_options(), value=m.precision,
-            label=pn.bind(lambda l: text.control_labels(tr(l))["precision"], lang), **kw),
-            m, "precision")
-        win = link(pmui.RadioButtonGroup(
-            options=pn.bind(lambda l: text.window_options(tr(l)), lang), value=m.window,
-            label=pn.bind(lambda l: text.control_labels(tr(l))["window"], lang), **kw),
-            m, "window")
-        return pn.FlexBox(*(pn.Column(w, min_width=200, sizing_mode="stretch_width",
-                                      styles={"flex": "1 1 200px"}) for w in (kv, prec, win)),
-                          sizing_mode="stretch_width", gap="4px 12px")
+    def _controls(self) -> Controls:
+        labels = text.control_labels
+        return Controls(self.model, [
+            segments("kv_heads", lambda t: labels(t)["kv_heads"], text.kv_options),
+            segments("precision", lambda t: labels(t)["precision"],
+                     lambda t: text.precision_options()),
+            segments("window", lambda t: labels(t)["window"], text.window_options),
+        ], lang=self.app.param.lang)
 
     def _all_numbers(self, fn, *refs) -> AllNumbers:
         lang = self.app.param.lang

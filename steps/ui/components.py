@@ -8,6 +8,7 @@ when one of the references it was bound to changes. Markup lives in `templates/*
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import jinja2
@@ -56,6 +57,12 @@ def stylesheet() -> str:
     doc = pn.state.curdoc
     if doc is None or doc.session_context is None:
         return APP_CSS
+    return _stylesheet_url(pn.state.rel_path)
+
+
+@lru_cache(maxsize=8)
+def _stylesheet_url(rel_path) -> str:
+    """The URL depends only on the page's path prefix (`rel_path`): worked out once each."""
     from panel.io.resources import component_resource_path
     return component_resource_path(AppStyle, "_stylesheets", "app.css")
 

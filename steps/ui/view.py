@@ -128,7 +128,7 @@ def sync(a: param.Parameterized, a_name: str, b: param.Parameterized, b_name: st
     b.param.watch(ba, b_name)
 
 
-def two_columns(explain: list, visual: list) -> pn.FlexBox:
+def two_columns(explain: list, visual: list) -> pn.Row:
     """The reading layout: the explanation, question and controls on one side, the visual
     (sticky) on the other; one column on narrow screens (the columns wrap)."""
     css = [stylesheet()]
@@ -138,5 +138,5 @@ def two_columns(explain: list, visual: list) -> pn.FlexBox:
     right = pn.Column(*visual, css_classes=["step-visual"], sizing_mode="stretch_width",
                       styles={"flex": "1.3 1 420px", "min-width": "0", "position": "sticky",
                               "top": "4px", "align-self": "flex-start"}, stylesheets=css)
-    return pn.FlexBox(left, right, gap="24px", flex_wrap="wrap", align_items="flex-start",
-                      sizing_mode="stretch_width", css_classes=["step-grid"])
+    return pn.Row(left, right, sizing_mode="stretch_width", css_classes=["step-grid"],
+                  stylesheets=css)      # a row that wraps (assets/app.css, .step-grid)

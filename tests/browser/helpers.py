@@ -30,8 +30,8 @@ def wait_cds(page, name, column, predicate_js):
 
 
 def choose_language(page, name):
-    page.get_by_role("combobox").first.click()
-    page.locator("li", has_text=name).first.click()
+    """The language menu is the page's first drop-down list."""
+    page.get_by_role("combobox").first.select_option(label=name)
 
 
 def nudge_slider(page, index, key="ArrowRight", times=1):
@@ -39,7 +39,7 @@ def nudge_slider(page, index, key="ArrowRight", times=1):
     s.focus()
     for _ in range(times):
         page.keyboard.press(key)
-    s.blur()                      # a Material slider commits its value when it lets go
+    s.blur()
 
 
 def wait_url(page, fragment):
