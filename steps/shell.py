@@ -49,22 +49,12 @@ class Navigator(pn.custom.JSComponent):
             self._on_nav(msg)
 
 
-class KeyNav(Navigator):
-    """←/→ anywhere on the page (except inside a text field, slider or menu) send -1/+1;
-    keeps <html lang> and the document title in step with the session's language, and the
-    address bar's query string in step with the state (replaceState: no reload, no history
-    entry per slider move)."""
-
-    lang = param.String(default="en")
-    title = param.String(default="")
-    query = param.String(default="", doc="the URL query string that reflects the state")
-    embed = param.Boolean(default=False, doc="tell the parent frame the content height")
-    present = param.Boolean(default=False, doc="PageDown/PageUp move between steps")
-
-    _esm = """
+# ←/→ (and PageDown/PageUp when presenting) -> -1/+1; <html lang>, the title and the address
+# bar follow the model; embedded, the parent frame hears the content's height
+KEYS_JS = """
     const SKIP_ROLES = ["slider", "radio", "tab", "combobox", "listbox", "option", "menuitem",
                         "spinbutton", "textbox"];
-    export function render({ model }) {
+    function listen(model) {
       const onkey = (e) => {
         if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
         if (model.present && (e.key === "PageDown" || e.key === "PageUp")) {
@@ -113,9 +103,72 @@ class KeyNav(Navigator):
         window.removeEventListener("keydown", onkey);
         if (ro) ro.disconnect();
       });
+    }
+    """
+
+
+class KeyNav(Navigator):
+    """←/→ anywhere on the page (except inside a text field, slider or menu) send -1/+1;
+    keeps <html lang> and the document title in step with the session's language, and the
+    address bar's query string in step with the state (replaceState: no reload, no history
+    entry per slider move)."""
+
+    lang = param.String(default="en")
+    title = param.String(default="")
+    query = param.String(default="", doc="the URL query string that reflects the state")
+    embed = param.Boolean(default=False, doc="tell the parent frame the content height")
+    present = param.Boolean(default=False, doc="PageDown/PageUp move between steps")
+
+    _esm = KEYS_JS + """
+    export function render({ model }) {
+      listen(model);
       const el = document.createElement("span");
       el.hidden = true;
       return el;
+    }
+    """
+
+
+class PrevNext(KeyNav):
+    """Previous and Next under the step: two plain buttons drawn in the browser (one small
+    model instead of two Material buttons, a row and a spacer); a click sends -1/+1. It also
+    does all that KeyNav does: one model for both (a page without the buttons, embedded in a
+    course page, has a KeyNav alone)."""
+
+    prev_label = param.String(default="Previous")
+    next_label = param.String(default="Next")
+    at_start = param.Boolean(default=False, doc="Previous is disabled")
+    at_end = param.Boolean(default=False, doc="Next is disabled")
+
+    _esm = KEYS_JS + """
+    export function render({ model }) {
+      listen(model);
+      const row = document.createElement("div");
+      row.className = "prevnext";
+      const make = (cls, arrow, d) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "player-btn nav-btn " + cls;
+        const a = document.createElement("span");
+        a.setAttribute("aria-hidden", "true");
+        a.textContent = arrow;
+        const t = document.createElement("span");
+        b.append(...(d < 0 ? [a, t] : [t, a]));
+        b.addEventListener("click", () => model.send_msg(d));
+        row.appendChild(b);
+        return [b, t];
+      };
+      const [prev, prevText] = make("nav-prev", "\u2190", -1);
+      const [next, nextText] = make("nav-next primary", "\u2192", 1);
+      const draw = () => {
+        prevText.textContent = model.prev_label;
+        nextText.textContent = model.next_label;
+        prev.disabled = model.at_start;
+        next.disabled = model.at_end;
+      };
+      draw();
+      model.on(["prev_label", "next_label", "at_start", "at_end"], draw);
+      return row;
     }
     """
 
@@ -158,47 +211,6 @@ class StepNav(pn.custom.JSComponent):
       draw();
       model.on(["items", "active", "label"], draw);
       return nav;
-    }
-    """
-
-
-class PrevNext(Navigator):
-    """Previous and Next under the step: two plain buttons drawn in the browser (one small
-    model instead of two Material buttons, a row and a spacer); a click sends -1/+1."""
-
-    prev_label = param.String(default="Previous")
-    next_label = param.String(default="Next")
-    at_start = param.Boolean(default=False, doc="Previous is disabled")
-    at_end = param.Boolean(default=False, doc="Next is disabled")
-
-    _esm = """
-    export function render({ model }) {
-      const row = document.createElement("div");
-      row.className = "prevnext";
-      const make = (cls, arrow, d) => {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "player-btn nav-btn " + cls;
-        const a = document.createElement("span");
-        a.setAttribute("aria-hidden", "true");
-        a.textContent = arrow;
-        const t = document.createElement("span");
-        b.append(...(d < 0 ? [a, t] : [t, a]));
-        b.addEventListener("click", () => model.send_msg(d));
-        row.appendChild(b);
-        return [b, t];
-      };
-      const [prev, prevText] = make("nav-prev", "\u2190", -1);
-      const [next, nextText] = make("nav-next primary", "\u2192", 1);
-      const draw = () => {
-        prevText.textContent = model.prev_label;
-        nextText.textContent = model.next_label;
-        prev.disabled = model.at_start;
-        next.disabled = model.at_end;
-      };
-      draw();
-      model.on(["prev_label", "next_label", "at_start", "at_end"], draw);
-      return row;
     }
     """
 
@@ -247,8 +259,9 @@ class ExplainerApp(pn.viewable.Viewer):
         self._heading = pane(css_classes=["step-heading"])
         self._notice = pane()
         self._body = pn.Column(sizing_mode="stretch_width", css_classes=["step-body"])
-        self._keys = KeyNav(self.go, lang=st.lang, embed=st.embed, present=st.present)
+        keys = dict(lang=st.lang, embed=st.embed, present=st.present)
         if st.embed:
+            self._keys = KeyNav(self.go, **keys)
             self._bar = pane(css_classes=["embed-bar"])
             parts = [self._bar, self._notice, self._heading, self._body, self._keys]
         else:
@@ -264,13 +277,13 @@ class ExplainerApp(pn.viewable.Viewer):
             self._stepper.param.watch(self._stepper_moved, "active")
             css = dict(css_classes=["no-print"], stylesheets=[stylesheet()])
             self._stepper.param.update(**css)
-            self._prevnext = PrevNext(self.go, sizing_mode="stretch_width", **css)
+            self._keys = self._prevnext = PrevNext(self.go, sizing_mode="stretch_width",
+                                                   **keys, **css)
             parts = [pn.Row(self._title, self._lang, sizing_mode="stretch_width",
                             css_classes=["no-print", "title-bar"], stylesheets=[stylesheet()]),
-                     self._stepper, self._notice, self._heading, self._body,
-                     self._prevnext, self._keys]
+                     self._stepper, self._notice, self._heading, self._body, self._prevnext]
             if not st.present:
-                parts.insert(-1, bound(self._faq_html, lang, css_classes=["faq", "no-print"]))
+                parts.append(bound(self._faq_html, lang, css_classes=["faq", "no-print"]))
         classes = ["kv-root"] + (["embed"] if st.embed else []) + \
                   (["present"] if st.present else [])
         self._layout = pn.Column(*parts, sizing_mode="stretch_width", css_classes=classes,

@@ -118,6 +118,16 @@ def test_the_browser_sends_one_message_per_change(setup):
     assert m.tokens == 48
 
 
+def test_changes_handled_out_of_order_keep_the_newest(setup):
+    """Three quick key presses handled by three threads, the last one first."""
+    m, c = setup
+    for value, seq in ((64, 3), (32, 1), (48, 2)):
+        c._handle_msg({"name": "tokens", "value": value, "seq": seq})
+    assert m.tokens == 64 and c.values["tokens"] == 64
+    c._handle_msg({"name": "layer", "value": 2, "seq": 1})     # another control: its own order
+    assert m.layer == 2
+
+
 def test_the_model_changing_by_itself_updates_the_values(setup):
     m, c = setup
     m.param.update(layer=4, window=1024)

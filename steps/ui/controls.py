@@ -21,6 +21,7 @@ widget per control: a tenth of the models a session's page needs.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -48,10 +49,11 @@ export function render({ model }) {
   // a value sent and not yet confirmed: the server's older values do not move the control
   // back meanwhile (a slider moved by several key presses in a row)
   const pending = {};
+  let seq = 0;                           // the order of the changes, for the server
 
   const send = (name, value) => {
     pending[name] = [value, Date.now()];
-    model.send_msg({ name, value });
+    model.send_msg({ name, value, seq: ++seq });
   };
   const fmt = (v) => {
     try { return Number(v).toLocaleString(model.lang || "en"); } catch (e) { return String(v); }
@@ -215,6 +217,8 @@ class Controls(pn.custom.JSComponent):
         params.setdefault("sizing_mode", "stretch_width")
         params.setdefault("css_classes", ["controls"])
         self._target = target
+        self._lock = threading.Lock()
+        self._seq: dict[str, int] = {}
         self._controls = {c.name: c for c in controls}
         self._lang_ref = lang
         super().__init__(**params)
@@ -290,9 +294,21 @@ class Controls(pn.custom.JSComponent):
         return True, value[: c.max_length] if c.max_length else value
 
     def _handle_msg(self, msg) -> None:
-        """A learner's change: {"name": control, "value": new value}."""
-        if isinstance(msg, dict):
-            self.move(msg.get("name"), msg.get("value"))
+        """A learner's change: {"name": control, "value": new value, "seq": its number}.
+
+        A server with `--num-threads` handles messages on several threads at once: three
+        quick key presses on a slider can be handled out of order. So the changes of one
+        component are applied one at a time, and a change older than one already applied
+        to the same control (a smaller `seq`) is dropped."""
+        if not isinstance(msg, dict):
+            return
+        name, seq = msg.get("name"), msg.get("seq")
+        with self._lock:
+            if isinstance(seq, int) and not isinstance(seq, bool) and isinstance(name, str):
+                if seq <= self._seq.get(name, 0):
+                    return
+                self._seq[name] = seq
+            self.move(name, msg.get("value"))
 
     def move(self, name, value) -> None:
         """Apply a learner's change to the control `name`, if it is one the control can
