@@ -167,14 +167,32 @@ class Step6(StepView):
                      css_classes=["step-lead"])
         self.question = Question(content=pn.bind(
             lambda q, l: text.question(q, tr(l)), m.param.question, lang))
-        parts = [self._part_a(), self._part_b(), self._part_c()]
+        # a part is made the first time it is shown (most visits see one part)
+        builders = (self._part_a, self._part_b, self._part_c)
+        parts = [pn.Column(sizing_mode="stretch_width") for _ in PARTS]
+
+        def show(part: str):
+            i = PARTS.index(part)
+            if not parts[i].objects:
+                parts[i].objects = [builders[i]()]
+                if self._layout is not None:
+                    self.adopt_stages()
+        show(m.part)
         self.tabs = pmui.Tabs(*zip(text.part_titles(tr(self.app.lang)), parts), dynamic=True,
                               active=PARTS.index(m.part), sizing_mode="stretch_width",
                               sx={**NO_CAPS, "& > .MuiBox-root": {"overflow": "visible"}})
         self.app.param.watch(lambda e: setattr(self.tabs, "_names",
                                                text.part_titles(tr(e.new))), "lang")
-        self.tabs.param.watch(lambda e: setattr(m, "part", PARTS[e.new]), "active")
-        m.param.watch(lambda e: setattr(self.tabs, "active", PARTS.index(e.new)), "part")
+
+        def tab_chosen(e):
+            show(PARTS[e.new])
+            m.part = PARTS[e.new]
+
+        def part_changed(e):
+            show(e.new)
+            self.tabs.active = PARTS.index(e.new)
+        self.tabs.param.watch(tab_chosen, "active")
+        m.param.watch(part_changed, "part")
         return pn.Column(lead, self.tabs, sizing_mode="stretch_width",
                          css_classes=["step", "step-6"])
 

@@ -38,13 +38,18 @@ class StepView(pn.viewable.Viewer):
         if self._layout is None:          # built when first shown, not before
             self._layout = self.build()
             style_widgets(self._layout)
-            from .stage import Stage
-            for part in vars(self).values():     # presenter keys reach the stepper
-                if isinstance(part, Stage):
-                    part.present = getattr(self.app, "present", False)
-                    if part._on_nav is None:
-                        part._on_nav = getattr(self.app, "navigate", None)
+            self.adopt_stages()
         return self._layout
+
+    def adopt_stages(self) -> None:
+        """Presenter keys on the step's stages reach the stepper (again after a part of the
+        step is built late)."""
+        from .stage import Stage
+        for part in vars(self).values():
+            if isinstance(part, Stage):
+                part.present = getattr(self.app, "present", False)
+                if part._on_nav is None:
+                    part._on_nav = getattr(self.app, "navigate", None)
 
     def build(self) -> pn.viewable.Viewable:
         raise NotImplementedError
