@@ -302,6 +302,7 @@ class Control:
     disabled: bool = False
     label: str = ""
     stale_after: int | None = None  # relabelling expected since this move (a language switch)
+    click: bool = False             # a stepper that hears a click event before the change
     key: str | None = None          # one control of a step's `Controls`: its name there
     group: dict | None = None       # ... and the values of all of them (shared, language-free)
 
@@ -414,11 +415,13 @@ def classify(obj: dict, defaults: dict[str, dict]) -> Control | list[Control] | 
         return classify_controls(obj, attrs)
     common = {"disabled": attrs.get("disabled") is True,
               "label": str(attrs.get("label") or attrs.get("name") or name)}
-    if "Stepper" in name and isinstance(attrs.get("active"), int):
+    if ("Stepper" in name or "StepNav" in name) and isinstance(attrs.get("active"), int):
+        # a Material Stepper, or the app's StepNav (its buttons set `active` directly)
         items = attrs.get("items")
         if isinstance(items, list) and len(items) > 1:
             return Control("stepper", obj["id"], attrs["active"], ("active",),
-                           options=list(range(len(items))), **common)
+                           options=list(range(len(items))), click="Stepper" in name,
+                           **common)
         return None
     if "value" not in attrs:
         return None
@@ -466,8 +469,9 @@ def bokeh_event(name: str, entries: list) -> dict:
 
 
 def change_messages(kind: str, control: Control, new) -> list[dict]:
-    """The PATCH-DOC contents a browser sends for a move. A stepper click is a component
-    event (which the server answers with the new step) followed by the `active` change;
+    """The PATCH-DOC contents a browser sends for a move. A Material stepper's click is a
+    component event (which the server answers with the new step) followed by the `active`
+    change; the app's StepNav sends the `active` change alone;
     every other move is a change of the control's value attribute(s); a control of a step's
     `Controls` sends its name and new value as one component message, as the browser does."""
     if control.key is not None and control.owner_id is not None:
@@ -476,7 +480,7 @@ def change_messages(kind: str, control: Control, new) -> list[dict]:
                                            ["data", msg]])]
     changes = [{"kind": "ModelChanged", "model": {"id": control.model_id}, "attr": a, "new": new}
                for a in control.attrs]
-    if kind != "step" or control.owner_id is None:
+    if kind != "step" or control.owner_id is None or not control.click:
         return [{"events": changes}]
     click = {"type": "map", "entries": [["type", "click"], ["item", new]]}
     return [bokeh_event("data_event", [["model", {"id": control.owner_id}], ["data", click]]),

@@ -256,14 +256,13 @@ class ExplainerApp(pn.viewable.Viewer):
         self._apply_query(query, accept_language)
         st, lang = self.state, self.state.param.lang
         # -- widgets
-        self._heading = pane(css_classes=["step-heading"])
-        self._notice = pane()
+        self._heading = pane(css_classes=["step-heading"])     # notices about the URL, heading
         self._body = pn.Column(sizing_mode="stretch_width", css_classes=["step-body"])
         keys = dict(lang=st.lang, embed=st.embed, present=st.present)
         if st.embed:
             self._keys = KeyNav(self.go, **keys)
             self._bar = pane(css_classes=["embed-bar"])
-            parts = [self._bar, self._notice, self._heading, self._body, self._keys]
+            parts = [self._bar, self._heading, self._body, self._keys]
         else:
             self._title = bound(lambda l: render("title.html.j2",
                                                  title=self.tr_(l, "KV Cache Explainer")), lang, css_classes=["app-title"],
@@ -281,7 +280,7 @@ class ExplainerApp(pn.viewable.Viewer):
                                                    **keys, **css)
             parts = [pn.Row(self._title, self._lang, sizing_mode="stretch_width",
                             css_classes=["no-print", "title-bar"], stylesheets=[stylesheet()]),
-                     self._stepper, self._notice, self._heading, self._body, self._prevnext]
+                     self._stepper, self._heading, self._body, self._prevnext]
             if not st.present:
                 parts.append(bound(self._faq_html, lang, css_classes=["faq", "no-print"]))
         classes = ["kv-root"] + (["embed"] if st.embed else []) + \
@@ -419,8 +418,8 @@ class ExplainerApp(pn.viewable.Viewer):
                                        active=n - 1, label=t._("Steps"))
             self._prevnext.param.update(prev_label=t._("Previous"), next_label=t._("Next"),
                                         at_start=n == 1, at_end=n == END)
-        self._heading.object = self._heading_html(t, n)
-        self._notice.object = notices_html(self.notice_texts(t))
+        self._heading.object = (notices_html(self.notice_texts(t)) +
+                                self._heading_html(t, n))
 
     def _heading_html(self, t, n: int) -> str:
         if n == END:

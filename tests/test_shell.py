@@ -26,8 +26,8 @@ def test_bad_values_fall_back_with_translated_escaped_free_notices():
     assert len(notices) == 3
     assert any("evil" in n for n in notices) and any("999" in n for n in notices)
     assert all("parametr" in n.lower() or "wartość" in n.lower() for n in notices)  # Polish
-    assert "<script>" not in app._notice.object               # rendered escaped
-    assert "&lt;" not in app._notice.object or "evil" in app._notice.object
+    assert "<script>" not in app._heading.object               # rendered escaped
+    assert "&lt;" not in app._heading.object or "evil" in app._heading.object
 
 
 def test_unknown_step_and_language():
