@@ -70,3 +70,44 @@ def test_component_bundles_and_stylesheets_are_looked_up_once_and_stay_the_same(
     original = resources.LOOKUPS[(resources.MaterialComponent, "_bundle_css")]
     monkeypatch.setattr(original, "f", lambda cls: calls.append(cls) or [])
     assert pmui.Select._bundle_css == [] and calls == [pmui.Select]   # autoreload: always asked
+
+
+def test_the_pages_component_resources_are_listed_once_and_stay_the_same(monkeypatch):
+    """Every page lists the same stylesheets and scripts as Panel's own lookup would."""
+    from panel.io.resources import Resources
+
+    import steps.shell  # noqa: F401  (installs it)
+    from steps.ui import resources
+    assert Resources.extra_resources is resources._extra_resources
+    for mode in ("server", "cdn"):
+        res = Resources(mode=mode)
+        for kind in ("__css__", "_bundle_css", "__javascript__", "__javascript_modules__"):
+            expected = ["already there"]
+            resources._ORIGINAL_EXTRA(res, expected, kind)
+            for _ in range(2):                   # the first answer, then the remembered one
+                got = ["already there"]
+                res.extra_resources(got, kind)
+                assert got == expected, (mode, kind)
+    assert any(k[0] == "extra" for k in resources._memo)
+
+
+def test_a_documents_data_model_definitions_are_encoded_once_and_stay_the_same():
+    """Every page's document carries the same definitions as Bokeh's own encoding."""
+    from bokeh.core.has_props import MetaHasProps
+    from bokeh.core.serialization import Serializer
+    from bokeh.document import Document
+
+    import steps.shell  # noqa: F401  (installs it)
+    from steps.ui import resources
+    app = steps.shell.ExplainerApp(query={"step": "1"})
+    doc = Document()
+    app.__panel__().server_doc(doc)
+    assert Serializer._encoders[MetaHasProps] is resources._model_def
+    first, second = doc.to_json(deferred=False), doc.to_json(deferred=False)
+    try:
+        Serializer._encoders[MetaHasProps] = resources._ORIGINAL_DEF
+        bokehs = doc.to_json(deferred=False)
+    finally:
+        Serializer._encoders[MetaHasProps] = resources._model_def
+    assert first == second == bokehs
+    assert len(first["defs"]) > 20 and any(v for v in resources._model_defs.values())

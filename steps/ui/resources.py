@@ -1,7 +1,8 @@
 """Panel works out, for every page it serves, the bundle and the stylesheet of every
 browser-drawn component class (about 600 Material classes and every `JSComponent`: path joins
 and file checks each), and again for every component it draws: a sixth of what a page cost the
-server here. The answers depend only on the class and the resource mode, and cannot change
+server here; then it lists them all for the page (`Resources.extra_resources`), another
+tenth. The answers depend only on the class and the resource mode, and cannot change
 while a server runs without `--autoreload`; so each is worked out once per class and mode.
 With autoreload on (a developer editing components), Panel's own answer is used every time.
 """
@@ -9,8 +10,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from bokeh.core.has_props import MetaHasProps
+from bokeh.core.serialization import Ref, Serializer
+from bokeh.core.types import ID
 from panel.config import config
 from panel.custom import ReactiveESM
+from panel.io.resources import Resources
 from panel.util import classproperty
 from panel_material_ui.base import MaterialComponent
 
@@ -52,8 +57,64 @@ def _memoized(owner: type, attr: str):
     return lookup
 
 
+_ORIGINAL_EXTRA = Resources.extra_resources
+
+
+def _extra_resources(self, resources, resource_type):
+    """Panel's `Resources.extra_resources` (the stylesheets and scripts of every component
+    class whose extension is loaded), remembered per resource type, mode, path prefix, set of
+    loaded extensions and set of component classes: the same for every page of a server."""
+    from panel.io.state import state
+    from panel.reactive import ReactiveCustomBase, ReactiveMetaBase
+    from panel.util import _descendents
+    if config.autoreload:
+        return _ORIGINAL_EXTRA(self, resources, resource_type)
+    extensions = state._extensions
+    key = ("extra", resource_type, self.mode, state.rel_path,
+           frozenset(ReactiveMetaBase._loaded_extensions),
+           None if extensions is None else frozenset(extensions),
+           len(_descendents(ReactiveCustomBase, concrete=True)))
+    if key not in _memo:
+        found: list = []
+        _ORIGINAL_EXTRA(self, found, resource_type)
+        _memo[key] = tuple(found)
+    for resource in _memo[key]:
+        if resource not in resources:
+            resources.append(resource)
+
+
+_ORIGINAL_DEF = Serializer._encoders[MetaHasProps]
+_model_defs: dict = {}
+
+
+def _model_def(cls, serializer: Serializer):
+    """Bokeh's encoding of a model class. Every document it sends lists the definition of
+    every data-model class of the process (about 160 here: each browser-drawn component
+    class has one), a sixth of a session's CPU when each page encoded them again. A
+    definition depends only on its class: it is encoded once and the same (read-only)
+    encoding is reused. Classes that extend another data model, or whose defaults carry
+    binary buffers, are encoded as Bokeh does."""
+    from bokeh.core.has_props import is_DataModel
+    if config.autoreload or not is_DataModel(cls):
+        return _ORIGINAL_DEF(cls, serializer)
+    cached = _model_defs.get(cls)
+    if cached is None:
+        fresh = Serializer()
+        rep = _ORIGINAL_DEF(cls, fresh)
+        cached = _model_defs[cls] = (rep if rep.get("extends") is None and not fresh.buffers
+                                     else False)
+    if cached is False:
+        return _ORIGINAL_DEF(cls, serializer)
+    serializer.add_ref(cls, Ref(id=ID(cls.__qualified_model__)))
+    return cached
+
+
 def install() -> None:
     """Use the memoized lookups (idempotent)."""
     for (owner, attr), original in LOOKUPS.items():
         if owner.__dict__[attr] is original:
             setattr(owner, attr, classproperty(_memoized(owner, attr)))
+    if Resources.__dict__["extra_resources"] is _ORIGINAL_EXTRA:
+        Resources.extra_resources = _extra_resources
+    if Serializer._encoders[MetaHasProps] is _ORIGINAL_DEF:
+        Serializer._encoders[MetaHasProps] = _model_def
