@@ -111,3 +111,29 @@ def test_a_documents_data_model_definitions_are_encoded_once_and_stay_the_same()
         Serializer._encoders[MetaHasProps] = resources._model_def
     assert first == second == bokehs
     assert len(first["defs"]) > 20 and any(v for v in resources._model_defs.values())
+
+
+def test_design_modifiers_are_remembered_and_each_caller_gets_its_own_copy():
+    import panel as pn
+    from panel_material_ui.theme import MaterialDesign
+
+    import steps.shell  # noqa: F401  (installs it)
+    from steps.ui import resources
+    pane = pn.pane.HTML("x")
+    theme = MaterialDesign().theme
+    for isolated in (None, True):
+        expected = resources._ORIGINAL_MODIFIERS.__func__(MaterialDesign, pane, theme, isolated)
+        got = MaterialDesign._get_modifiers(pane, theme=theme, isolated=isolated)
+        assert got == expected
+        got[0].setdefault("stylesheets", []).append("changed by a caller")
+        assert MaterialDesign._get_modifiers(pane, theme=theme, isolated=isolated) == expected
+
+
+def test_a_missing_attribute_of_a_component_model_is_a_plain_attribute_error():
+    from panel.models.esm import ReactiveESM
+
+    import steps.shell  # noqa: F401  (installs it)
+    model = ReactiveESM()
+    assert getattr(model, "frames", None) is None
+    with pytest.raises(AttributeError, match="unexpected attribute 'frames'"):
+        model.frames

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable
 
 import panel as pn
@@ -202,6 +203,16 @@ def text_field(name, label, placeholder=None, max_length=None, **kw) -> Control:
     return Control(name, "text", label, placeholder=placeholder, max_length=max_length, **kw)
 
 
+def _is_shared(fn) -> bool:
+    """A module-level function (not a lambda or a closure made per session)."""
+    return "<" not in getattr(fn, "__qualname__", "<")
+
+
+@lru_cache(maxsize=256)
+def _options_of(fn, lang: str) -> list:
+    return [(value, label) for label, value in fn(translator(lang)).items()]
+
+
 class Controls(pn.custom.JSComponent):
     """A step's controls (see the module doc)."""
 
@@ -252,8 +263,11 @@ class Controls(pn.custom.JSComponent):
 
     @staticmethod
     def _options(c: Control, tr: Translator) -> list:
-        """[(value, label)] from the text layer's {label: value}."""
-        return [(value, label) for label, value in c.options(tr).items()]
+        """[(value, label)] from the text layer's {label: value}; a text-layer function's
+        answer is worked out once per language and process (a language switch relabels
+        every session's controls)."""
+        return _options_of(c.options, tr.lang) if _is_shared(c.options) else \
+            [(value, label) for label, value in c.options(tr).items()]
 
     def _bound(self, c: Control, i: int):
         given = (c.start, c.end)[i]
