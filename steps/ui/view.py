@@ -69,51 +69,6 @@ def tr_of(lang: str):
     return translator(lang)
 
 
-def int_slider(p: param.Integer, label: str, lang, step: int = 1, min_width: int = 200):
-    """A Material slider bound to an Integer param, labelled by the msgid `label` (mark it
-    with `N_`) in the session's language `lang` (a reference)."""
-    import panel_material_ui as pmui
-    return pmui.IntSlider.from_param(
-        p, step=step, description="", sizing_mode="stretch_width", min_width=min_width,
-        label=pn.bind(lambda l: tr_of(l)._(label), lang))
-
-
-def link(widget, model: param.Parameterized, name: str, on_change=None):
-    """Two-way link of a widget's value and a model param (widgets whose options are
-    translated cannot come from `from_param`). `on_change(value)` replaces the plain set."""
-    def to_model(event):
-        if event.new is None or event.new == getattr(model, name):
-            return
-        if on_change:
-            on_change(event.new)
-        else:
-            setattr(model, name, event.new)
-
-    def to_widget(event):
-        if widget.value != event.new:
-            widget.value = event.new
-    widget.param.watch(to_model, "value")
-    model.param.watch(to_widget, name)
-    ignore_stale_labels(widget)
-    return widget
-
-
-def ignore_stale_labels(widget) -> None:
-    """A choice widget sends the label of the option picked. A click that races a language
-    switch (the labels are being replaced) sends a label of the old language: ignore it (the
-    page shows the new labels an instant later) instead of failing the callback."""
-    labels = getattr(widget, "labels", None)
-    if labels is None:
-        return
-    process = widget._process_property_change
-
-    def known_labels_only(msg):
-        if "value" in msg and msg["value"] not in widget.labels:
-            msg = {k: v for k, v in msg.items() if k != "value"}
-        return process(msg)
-    widget._process_property_change = known_labels_only
-
-
 def conceal_until_revealed(stage, question) -> None:
     """The stage's answer-bearing numbers show “?” until the question is answered or shown."""
     stage.concealed = not question.revealed
