@@ -130,3 +130,19 @@ def test_a_missing_attribute_of_a_component_model_is_a_plain_attribute_error():
     assert getattr(model, "frames", None) is None
     with pytest.raises(AttributeError, match="unexpected attribute 'frames'"):
         model.frames
+
+
+def test_a_pane_update_that_arrives_after_its_model_left_is_dropped():
+    """A change made on a worker thread reaches the page a tick later: if the step was
+    left meanwhile, the pane's model is gone and nothing fails."""
+    from bokeh.document import Document
+
+    from steps.ui.components import pane
+    p = pane("<p>one</p>")
+    doc = Document()
+    p.server_doc(doc)
+    (ref, (model, parent)), = p._models.items()
+    root = doc.get_model_by_id(ref)
+    p._cleanup(root)                            # the learner moved on
+    assert ref not in p._models
+    p._update_object(ref, doc, root, parent, None)       # the late update: no KeyError

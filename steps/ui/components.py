@@ -67,11 +67,23 @@ def _stylesheet_url(rel_path) -> str:
     return component_resource_path(AppStyle, "_stylesheets", "app.css")
 
 
+class Pane(pn.pane.HTML):
+    """An HTML pane whose late updates are safe: a change made on a worker thread reaches the
+    page on the next tick of the server's loop; if the learner has moved to another step
+    meanwhile, the pane's model is gone and the update has nothing left to do (Panel would
+    fail the callback with a KeyError)."""
+
+    def _update_object(self, ref, doc, root, parent, comm) -> None:
+        if ref not in self._models:
+            return
+        super()._update_object(ref, doc, root, parent, comm)
+
+
 def pane(obj="", **kw) -> pn.pane.HTML:
     """An HTML pane with the app's stylesheet; `obj` may be a string or a bound function."""
     kw.setdefault("sizing_mode", "stretch_width")
     kw.setdefault("margin", (0, 0))
-    return pn.pane.HTML(obj, stylesheets=[stylesheet()], **kw)
+    return Pane(obj, stylesheets=[stylesheet()], **kw)
 
 
 def style_widgets(layout) -> None:
