@@ -215,6 +215,11 @@ class StepNav(pn.custom.JSComponent):
     """
 
 
+def language_options(tr) -> dict:
+    """Each language by its own name (the same in every language)."""
+    return {name: code for code, name in LANGS.items()}
+
+
 def controls_of(view):
     """The Parameterized that holds a step's URL controls: its view-model."""
     return getattr(view, "model", view)
@@ -267,9 +272,9 @@ class ExplainerApp(pn.viewable.Viewer):
             self._title = bound(lambda l: render("title.html.j2",
                                                  title=self.tr_(l, "KV Cache Explainer")), lang, css_classes=["app-title"],
                                 styles={"flex": "1 1 240px", "min-width": "0"})
-            self._lang = Controls(st, [choice(
-                "lang", N_("Language"), lambda t: {name: code for code, name in LANGS.items()},
-                size="narrow")], lang=lang, css_classes=["controls", "lang-choice"],
+            self._lang = Controls(st, [choice("lang", N_("Language"), language_options,
+                                              size="narrow")],
+                                  lang=lang, css_classes=["controls", "lang-choice"],
                 sizing_mode=None, width=210)
             self._stepper = StepNav(active=st.step - 1, sizing_mode="stretch_width",
                                     stylesheets=[stylesheet()])

@@ -222,8 +222,8 @@ class Controls(pn.custom.JSComponent):
 
     _esm = CONTROLS_JS
 
-    def __init__(self, target: param.Parameterized, controls: list[Control], lang=None,
-                 **params):
+    def __init__(self, target: param.Parameterized, controls: list[Control],
+                 lang: param.Parameter | None = None, **params):
         params.setdefault("stylesheets", [stylesheet()])
         params.setdefault("sizing_mode", "stretch_width")
         params.setdefault("css_classes", ["controls"])
@@ -231,12 +231,10 @@ class Controls(pn.custom.JSComponent):
         self._lock = threading.Lock()
         self._seq: dict[str, int] = {}
         self._controls = {c.name: c for c in controls}
-        self._lang_ref = lang
         super().__init__(**params)
-        if lang is not None:
-            self.lang = lang.owner.lang if hasattr(lang, "owner") else str(lang)
-            if hasattr(lang, "owner"):
-                lang.owner.param.watch(lambda e: self._relabel(e.new), lang.name)
+        if lang is not None:            # a reference to the session's language parameter
+            self.lang = getattr(lang.owner, lang.name)
+            lang.owner.param.watch(lambda e: self._relabel(e.new), lang.name)
         self._relabel(self.lang)
         self.values = {c.name: self._browser_value(c) for c in controls}
         watched = {n for c in controls for n in (c.name, *c.also)}
@@ -250,7 +248,7 @@ class Controls(pn.custom.JSComponent):
             label = c.label(tr) if callable(c.label) else tr._(c.label)
             entry = {"name": c.name, "kind": c.kind, "label": label, "size": c.size}
             if c.options is not None:
-                entry["options"] = [[v, str(label)] for v, label in self._options(c, tr)]
+                entry["options"] = [[v, str(text)] for v, text in self._options(c, tr)]
             if c.kind == "range":
                 entry.update(start=self._bound(c, 0), end=self._bound(c, 1), step=c.step)
             if c.kind == "text":

@@ -26,7 +26,6 @@ LOOKUPS = {(MaterialComponent, "_bundle_css"): MaterialComponent.__dict__["_bund
            (ReactiveESM, "_bundle_css"): ReactiveESM.__dict__["_bundle_css"],
            (MaterialComponent, "_bundle_path"): MaterialComponent.__dict__["_bundle_path"],
            (ReactiveESM, "_bundle_path"): ReactiveESM.__dict__["_bundle_path"]}
-_ORIGINAL = LOOKUPS[(MaterialComponent, "_bundle_css")]
 _memo: dict = {}
 
 
