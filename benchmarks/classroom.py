@@ -27,9 +27,12 @@ when that file exists), output to test-artifacts/classroom/<app>-server.log, and
    the browser sends them). Round trip = change sent -> first PATCH-DOC of that session (for
    a step change: the first one that brings the new step's models); settled = change sent
    -> last PATCH-DOC before its next move. Meanwhile the Chromium user repeats the slider
-   test under load, then opens PLAY_QUERY, presses Play and counts the server's websocket
-   messages and bytes per frame the player advanced;
-5. everyone leaves; after the server's unused-session check has run, memory vs before.
+   test under load, then opens PLAY_QUERY, waits until the server has answered what the page
+   sent while loading, presses Play and counts the server's websocket messages and bytes per
+   frame the player advanced;
+5. everyone leaves; memory vs before, AFTER_WAIT_S after the last student left (by then the
+   server's unused-session check has discarded their sessions and the app has handed the
+   freed memory back).
 
 Server CPU is utime+stime of the server process (/proc/PID/stat) over the interaction phase
 divided by the interactions sent (the Chromium user's page loads and Play are included in
@@ -109,6 +112,8 @@ CLOSE_TIMEOUT_S = 5.0
 SESSION_LIFETIME_MS = 15_000   # Bokeh's default: a session may wait this long for its socket
 CHECK_UNUSED_MS = 1_000
 DISCARD_WAIT_S = (SESSION_LIFETIME_MS + 2 * CHECK_UNUSED_MS) / 1000 + 2
+AFTER_WAIT_S = 60.0            # "after everyone left": RSS this long after the last student left
+AFTER_SAMPLE_S = 5.0           # (sampled meanwhile: the notes show how it fell)
 REST_WINDOW_S = 5.0            # server CPU with no sessions, measured before the students come
 CHROMIUM_EXTRA_S = 120.0       # the load goes on at most this long for an unfinished browser
 BROWSER_TIMEOUT_MS = 60_000
@@ -116,6 +121,7 @@ SLIDER_MOVES = 10
 SLIDER_GIVE_UP = 2           # moves in a row that changed no number: report n/a
 SLIDER_WAIT_MS = 10_000
 PLAY_WINDOW_S = 10.0
+PLAY_QUIET_WAIT_S = 30.0     # before Play: wait this long at most for answers to what the page sent
 PLAY_SAMPLES = 3             # server messages during Play shown in the notes
 PLAY_SAMPLE_CHARS = 160
 MAX_WS_MESSAGE_BYTES = 256 * 1024 * 1024
@@ -918,13 +924,30 @@ def play_traffic(log: list[tuple]) -> dict:
             "samples": samples, "total_messages": total_messages, "total_bytes": total_bytes}
 
 
+def _header_ids(payload, key: str) -> str | None:
+    """The `key` ("msgid" or "reqid") of a Bokeh message header frame, else None."""
+    if isinstance(payload, bytes) or len(payload) >= 400 or '"msgtype"' not in payload:
+        return None
+    try:
+        return json.loads(payload).get(key)
+    except ValueError:
+        return None
+
+
 def measure_play(browser, url: str, errors: list[str], stop: threading.Event) -> dict:
-    """Open `url`, press Play and log the server's websocket frames and the player position
-    for PLAY_WINDOW_S."""
+    """Open `url`, wait until the server has answered every message the page sent while it
+    loaded (so that a late answer is not taken for Play's traffic), press Play and log the
+    server's websocket frames and the player position for PLAY_WINDOW_S."""
     log: list[tuple] = []
+    sent: set[str] = set()
+    answered: set[str] = set()
+
+    def on_socket(ws) -> None:
+        ws.on("framesent", lambda p: sent.add(_header_ids(p, "msgid")))
+        ws.on("framereceived", lambda p: (answered.add(_header_ids(p, "reqid")),
+                                          log.append(("frame", *_frame_info(p)))))
     page = new_page(browser, errors)
-    page.on("websocket", lambda ws: ws.on(
-        "framereceived", lambda payload: log.append(("frame", *_frame_info(payload)))))
+    page.on("websocket", on_socket)
     try:
         goto_ready(page, url)
         play = page.locator(PLAY_BUTTON_SELECTOR).first
@@ -932,13 +955,19 @@ def measure_play(browser, url: str, errors: list[str], stop: threading.Event) ->
             play.wait_for(timeout=5_000)
         except Exception:  # noqa: BLE001  (a page without a player)
             return {"note": f"n/a: no {PLAY_BUTTON_SELECTOR}"}
+        quiet_by = time.monotonic() + PLAY_QUIET_WAIT_S
+        while (sent - {None}) - answered and time.monotonic() < quiet_by and not stop.is_set():
+            page.wait_for_timeout(100)
+        unanswered = len((sent - {None}) - answered)
         log.append(("pos", _position(page)))
         play.click()
         end_s = time.monotonic() + PLAY_WINDOW_S
         while time.monotonic() < end_s and not stop.is_set():
             page.wait_for_timeout(100)
             log.append(("pos", _position(page)))
-        return play_traffic(log)
+        result = play_traffic(log)
+        result["unanswered_before_play"] = unanswered
+        return result
     finally:
         page.close()
 
@@ -1098,8 +1127,16 @@ async def run_classroom(server: PanelServer, args, rng: random.Random) -> dict:
             loaded.finish()
             result["chromium_load"] = loaded.result
         await close_all(students)
+    t_left = time.perf_counter()
     await asyncio.sleep(DISCARD_WAIT_S)
-    result["rss_after_b"] = server.rss_bytes()
+    trail = []
+    while True:           # the server may still be closing sessions and handing memory back
+        trail.append((time.perf_counter() - t_left, server.rss_bytes()))
+        if trail[-1][0] >= AFTER_WAIT_S:
+            break
+        await asyncio.sleep(AFTER_SAMPLE_S)
+    result["rss_after_b"] = trail[-1][1]
+    result["rss_after_trail"] = trail
     result.update(student_report(students))
     return result
 
@@ -1408,8 +1445,14 @@ def notes(results: dict[str, dict]) -> list[str]:
                 out.append(f"{label}: Play advanced {p['frames_advanced']} frames; over "
                            f"{p['frames_counted']} of them the server sent {p['messages']} "
                            f"messages ({p['bytes']:,} bytes); from the click on, "
-                           f"{p['total_messages']} messages ({p['total_bytes']:,} bytes)")
+                           f"{p['total_messages']} messages ({p['total_bytes']:,} bytes)"
+                           + (f"; {p['unanswered_before_play']} of the page's own messages "
+                              f"were still unanswered at the click"
+                              if p.get("unanswered_before_play") else ""))
                 out += [f"    {sample}" for sample in p["samples"]]
+        if r.get("rss_after_trail"):
+            out.append(f"{label}: RSS MiB after everyone left, at " + ", ".join(
+                f"{t:.0f} s {b / MIB:.0f}" for t, b in r["rss_after_trail"]))
         if r.get("rss_samples"):
             out.append(f"{label}: RSS MiB every {SOAK_SAMPLE_S:.0f} s: " + ", ".join(
                 f"{x['rss_b'] / MIB:.0f}" for x in r["rss_samples"]))
