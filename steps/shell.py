@@ -255,7 +255,8 @@ class ExplainerApp(pn.viewable.Viewer):
         super().__init__(**params)
         self.state = AppState()
         self.state.navigate = self.go          # presenter keys on a stage reach the stepper
-        self.steps: dict[int, object] = {}
+        self.steps: dict[int, object] = {}     # the step on screen -> its view (one entry)
+        self._saved: dict[int, dict] = {}      # steps visited before -> what they restore
         self.notices: list[tuple[str, dict]] = []
         query = {k: _first(v) for k, v in (query or {}).items()}
         self._apply_query(query, accept_language)
@@ -381,8 +382,9 @@ class ExplainerApp(pn.viewable.Viewer):
 
     # -- navigation ------------------------------------------------------------------------
     def _view(self, n: int):
+        """The view of step `n`, built from what an earlier visit saved."""
         if n not in self.steps:
-            view = step_class(n)(self.state)
+            view = step_class(n)(self.state, saved=self._saved.get(n))
             if view.url_names:
                 controls_of(view).param.watch(self._push_url, list(view.url_names))
             self.steps[n] = view
@@ -402,9 +404,15 @@ class ExplainerApp(pn.viewable.Viewer):
         self._push_url()
 
     def _show_step(self):
-        self._body.objects = [self._view(self.state.step)]
+        """Show the current step; the step left keeps only what it saves (numbers)."""
+        n = self.state.step
+        for k in [k for k in self.steps if k != n]:
+            self._saved[k] = self.steps.pop(k).saved()
+        self._body.objects = [self._view(n)]
 
     def _lang_changed(self, event):
+        for view in self.steps.values():
+            view.lang = event.new
         self.render()
         self._push_url()
 

@@ -1,19 +1,52 @@
 """Sessions: two never share state, and a closed one leaves nothing behind in the process."""
 import pytest
 
+from steps.common import translator
 from steps.shell import ExplainerApp
+from steps.step1 import text as step1_text
 
 
 def test_two_sessions_never_share_state():
     a, b = ExplainerApp(query={"step": "1"}), ExplainerApp(query={"step": "1"})
     a.__panel__(), b.__panel__()
+    assert a.steps[1].stage is not b.steps[1].stage
+    assert a.steps[1].model is not b.steps[1].model
     a.state.lang = "pl"
     a.steps[1].model.frame = 4
     a.go(1)
     assert (b.state.lang, b.state.step, b.steps[1].model.frame) == ("en", 1, 0)
     assert b.steps[1].stage.frames[0]["cards"][0]["value"] == "5"
-    assert a.steps[1].stage is not b.steps[1].stage
-    assert a.steps[1].model is not b.steps[1].model
+
+
+def test_a_step_left_is_dropped_and_comes_back_as_it_was():
+    """Leaving a step keeps its numbers (inputs, position, the question's answer), not its
+    panes; a language switch elsewhere costs it nothing, and coming back shows it in the
+    language of the page."""
+    import gc
+    import weakref
+    app = ExplainerApp(query={"step": "1", "lang": "en"})
+    app.__panel__()
+    one = app.steps[1]
+    one.model.param.update(example=2, layer=3, head=4, frame=7)
+    one.question.choose(1)
+    left = weakref.ref(one)
+    del one
+    app.go(1)
+    assert list(app.steps) == [2]
+    gc.collect()
+    assert left() is None                         # the view and everything it built are gone
+    app.state.lang = "nl"                         # nothing of step 1 works on this
+    app.steps[2].model.prompt = 12
+    app.go(-1)
+    back = app.steps[1]
+    assert (back.model.example, back.model.layer, back.model.head, back.model.frame) == \
+        (2, 3, 4, 7)
+    assert back.question.answer == 1 and back.question.revealed and not back.stage.concealed
+    assert back.lang == back.model.lang == "nl"
+    assert back.stage.text == step1_text.stage_text(translator("nl"))
+    assert app.url_query().startswith("?step=1&lang=nl&example=2")
+    app.go(1)
+    assert app.steps[2].model.prompt == 12        # and step 2 kept its own
 
 
 CLOSED_SESSIONS = r"""

@@ -130,7 +130,7 @@ def test_the_view_builds_and_binds():
     assert view.stage.frame == 4
     view.stage.frame = 6                    # the browser stopped at frame 6
     assert view.model.frame == 6
-    app.lang = "id"
+    view.lang = "id"                        # the shell sets it while the step is shown
     assert view.model.lang == "id"
     assert view.stage.frames[0]["cards"][0]["value"] == "4"
     assert view.question.content["options"][2] == "5"

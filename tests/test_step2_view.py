@@ -57,7 +57,7 @@ def test_prompt_length_recomputes_the_frames_once(step):
 
 
 def test_language_switch_translates_the_frames(step):
-    step.app.lang = "pl"
+    step.lang = "pl"
     assert step.model.lang == "pl"
     f = step.stage.frames[63]
     assert f["cards"][0]["value"].replace("\u00a0", " ") == "2 336"

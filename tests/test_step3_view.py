@@ -27,7 +27,7 @@ def test_the_view_builds_and_binds():
     run = view.model.run
     view.model.param.update(layer=1, head=2)
     assert view.model.run is not run and view.stage.frames[0]["fig"]["weights"][-1] > 0.99
-    app.lang = "pl"
+    view.lang = "pl"
     assert view.model.lang == "pl"
     assert view.stage.frames[0]["cards"][0]["value"] == "3"
     assert view.question.content["options"] == ["3", "6", "12"]

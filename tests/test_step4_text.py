@@ -239,7 +239,7 @@ def test_the_view_builds_and_binds(fresh):
     assert view.stage.frames[0]["fig"]["points"][1]["x"] == m.roofline.decode.intensity
     m.gpu = "h100"
     assert fresh[-1] == 32 and len(fresh) == 2           # the GPU does not re-measure
-    app.lang = "pl"
+    view.lang = "pl"
     assert card(view, "prefill_tokens")["value"] == "32"
     assert view.question.content["options"][0] == Translator("pl")._("Prefill")
 

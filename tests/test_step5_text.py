@@ -243,7 +243,7 @@ def test_the_view_builds_and_binds():
     cards = {c["key"]: c for c in view.stage.frames[0]["cards"]}
     assert norm(cards["kv_cache"]["value"]) == "1.1 GB (1 GiB)"
     assert view.stage.frames[0]["fig"]["curve"]["now"]["x"] == 8192
-    app.lang = "pl"
+    view.lang = "pl"
     assert m.lang == "pl"
     cards = {c["key"]: c for c in view.stage.frames[0]["cards"]}
     assert norm(cards["kv_cache"]["value"]) == "1,1 GB (1 GiB)"

@@ -93,10 +93,10 @@ def test_language_switch_translates_in_place(view):
     from explainer.i18n import Translator
     from steps.step6 import text
     tabs = view.tabs
-    view.app.lang = "pl"
+    view.lang = "pl"
     assert tabs._names == text.part_titles(Translator("pl"))
     assert "16 384" in html(tabs.objects[0]).replace("\u00a0", " ").replace("\u202f", " ")
-    view.app.lang = "en"
+    view.lang = "en"
 
 
 def test_a_pending_measurement_shows_the_last_result(view, monkeypatch):

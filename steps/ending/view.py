@@ -19,4 +19,4 @@ class KeyIdeas(StepView):
             tr = tr_of(lang)
             return render("ending.html.j2", heading=text.heading(tr), intro=text.intro(tr),
                           items=text.takeaways(tr, lang), formula=text.formula(ex, tr))
-        return bound(page, self.app.param.lang, css_classes=["key-ideas"])
+        return bound(page, self.param.lang, css_classes=["key-ideas"])

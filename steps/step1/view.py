@@ -77,7 +77,7 @@ class Step1(StepView):
                  "head": "head"}
 
     def build(self):
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
         def pick_example(v):

@@ -139,7 +139,7 @@ class Step2(StepView):
     url_names = {"tokens": "tokens", "prompt": "prompt"}
 
     def build(self):
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
         controls = Controls(m, [
@@ -155,11 +155,14 @@ class Step2(StepView):
         self._refresh()
 
         # the question: about the state on screen until answered, then kept as answered
-        self._q_state = (m.prompt, m.tokens)
+        asked = self._saved.get("question") or {}
+        answered_before = asked.get("answer") is not None or bool(asked.get("shown"))
+        self._q_state = tuple(self._saved.get("asked_about", (m.prompt, m.tokens)))
         self.question = None
 
         def content(P, T, l):
-            if self.question is None or not self.question.revealed:
+            revealed = answered_before if self.question is None else self.question.revealed
+            if not revealed:
                 self._q_state = (P, T)
             return text.question(*self._q_state, tr(l))
         self.question = Question(content=pn.bind(content, m.param.prompt, m.param.tokens, lang))
@@ -183,6 +186,12 @@ class Step2(StepView):
                       css_classes=["live-facts"])
         return two_columns([lead, self.question, howto, controls, narration, facts],
                            [self.stage])
+
+    def saved(self) -> dict:
+        state = super().saved()
+        if hasattr(self, "_q_state"):           # built: what the question was asked about
+            state["asked_about"] = self._q_state
+        return state
 
     def _refresh(self, *events):
         """Ask for the live measurement of the state on screen and publish what the stage

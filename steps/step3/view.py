@@ -104,7 +104,7 @@ class Step3(StepView):
     url_names = {"example": "example", "frame": "frame", "layer": "layer", "head": "head"}
 
     def build(self):
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
         controls = Controls(m, [

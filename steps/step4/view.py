@@ -194,7 +194,7 @@ class Step4(StepView):
                  "batch": "batch"}
 
     def build(self):
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
         controls = Controls(m, [

@@ -185,9 +185,10 @@ class Step5(StepView):
     model_class = Step5Model
     url_names = {"context": "context", "batch": "batch", "model": "model", "gpu": "gpu",
                  "custom": "custom"}
+    kept = ("config", "params_b")     # a pasted config is never in the link
 
     def build(self):
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
 
         controls = Controls(m, [
@@ -244,16 +245,16 @@ class Step5(StepView):
 
     def _your_model(self) -> list:
         """The “your model” box: a config.json to paste, a parameter count, a button."""
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
         area = pmui.TextAreaInput(
-            value="", rows=7, max_length=MAX_CONFIG_CHARS + 1, sizing_mode="stretch_width",
+            value=m.config, rows=7, max_length=MAX_CONFIG_CHARS + 1, sizing_mode="stretch_width",
             placeholder='{"num_hidden_layers": 32, "num_attention_heads": 32, '
                         '"num_key_value_heads": 8, "head_dim": 128, ...}',
             label=pn.bind(lambda l: tr(l)._("config.json of your model"), lang),
             css_classes=["config-text"])
         params = pmui.FloatInput(
-            value=None, start=0, sizing_mode="stretch_width", min_width=200,
+            value=m.params_b, start=0, sizing_mode="stretch_width", min_width=200,
             label=pn.bind(lambda l: text.params_label(tr(l)), lang),
             css_classes=["config-params"])
         read = pmui.Button(label=pn.bind(lambda l: tr(l)._("Read this config"), lang),

@@ -154,7 +154,7 @@ class Step6(StepView):
                  "window": "window", "frame": "frame"}
 
     def build(self):
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
         if served_doc() is not None:
             # keep the other parts' numbers current while one part is shown: a part's numbers
@@ -178,11 +178,11 @@ class Step6(StepView):
                 if self._layout is not None:
                     self.adopt_stages()
         show(m.part)
-        self.tabs = pmui.Tabs(*zip(text.part_titles(tr(self.app.lang)), parts), dynamic=True,
+        self.tabs = pmui.Tabs(*zip(text.part_titles(tr(self.lang)), parts), dynamic=True,
                               active=PARTS.index(m.part), sizing_mode="stretch_width",
                               sx={**NO_CAPS, "& > .MuiBox-root": {"overflow": "visible"}})
-        self.app.param.watch(lambda e: setattr(self.tabs, "_names",
-                                               text.part_titles(tr(e.new))), "lang")
+        self.param.watch(lambda e: setattr(self.tabs, "_names", text.part_titles(tr(e.new))),
+                         "lang")
 
         def tab_chosen(e):
             show(PARTS[e.new])
@@ -204,17 +204,17 @@ class Step6(StepView):
             segments("precision", lambda t: labels(t)["precision"],
                      lambda t: text.precision_options()),
             segments("window", lambda t: labels(t)["window"], text.window_options),
-        ], lang=self.app.param.lang)
+        ], lang=self.param.lang)
 
     def _all_numbers(self, fn, *refs) -> AllNumbers:
-        lang = self.app.param.lang
+        lang = self.param.lang
         return AllNumbers(title=pn.bind(lambda l: text.all_numbers(tr_of(l)), lang),
                           content=bound(lambda *v: metrics_html(fn(*v[:-1], tr_of(v[-1])),
                                                                 tr_of(v[-1])), *refs, lang))
 
     # -- Part A: computed for the 7B reference ---------------------------------------------------
     def _part_a(self):
-        m, lang, q = self.model, self.app.param.lang, self.question
+        m, lang, q = self.model, self.param.lang, self.question
         tr = lambda l: tr_of(l)  # noqa: E731
         revealed = q.param.revealed
 
@@ -237,7 +237,7 @@ class Step6(StepView):
 
     # -- Part B: the paged block pool, played in the browser --------------------------------------
     def _part_b(self):
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
         paged = m.paged
         self.pool = PoolStage(
@@ -256,7 +256,7 @@ class Step6(StepView):
 
     # -- Part C: the same choices on the live model ---------------------------------------------
     def _part_c(self):
-        m, lang = self.model, self.app.param.lang
+        m, lang = self.model, self.param.lang
         tr = lambda l: tr_of(l)  # noqa: E731
         live = m.live
         heading = bound(lambda l: paragraphs_html([], heading=text.part_c_heading(tr(l))), lang)

@@ -4,32 +4,60 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from explainer.i18n import LANGS
+
 from ..common import AppState, translator
 from .components import style_widgets, stylesheet
 from .shared import shared  # noqa: F401  (the views' one import of the kit)
 
 
 class StepView(pn.viewable.Viewer):
-    """A step: `model` holds its controls as params (synced with the URL under `url_names`);
-    the view binds widgets and panes to the model and to the session's language. Nothing here
-    re-renders as a whole: every pane depends on what it shows."""
+    """A step while it is on screen: `model` holds its controls as params (synced with the URL
+    under `url_names`); the view binds widgets and panes to the model and to its own `lang`,
+    which the shell sets while the step is shown. Nothing here re-renders as a whole: every
+    pane depends on what it shows.
+
+    A view lives only while its step is on screen: leaving the step keeps `saved()` (numbers
+    only: the view-model's inputs and the question's answer) and drops the view with
+    everything it built, so a session holds one step's panes and a language switch works on
+    the step that is shown, never on steps visited earlier. Coming back builds the view again
+    from what was saved."""
+
+    lang = param.Selector(default="en", objects=list(LANGS),
+                          doc="the language shown; set by the shell while the step is shown")
 
     number: int = 0
     url_names: dict = {}          # model param -> query parameter name
+    kept: tuple = ()              # more model params a later visit restores (not in the URL)
     model_class: type = None
 
-    def __init__(self, app: AppState, **params):
+    def __init__(self, app: AppState, saved: dict | None = None, **params):
+        params.setdefault("lang", app.lang)
         super().__init__(**params)
         self.app = app
-        self.model = self.model_class()
-        if "lang" in self.model.param:
-            self.model.lang = app.lang
-            app.param.watch(lambda e: setattr(self.model, "lang", e.new), "lang")
+        self._saved = saved or {}
+        inputs = dict(self._saved.get("model", {}))
+        if "lang" in self.model_class.param:
+            inputs["lang"] = self.lang
+            self.param.watch(self._lang_to_model, "lang")
+        self.model = self.model_class(**inputs)
         self._layout = None
+
+    def _lang_to_model(self, event):
+        self.model.lang = event.new
 
     @property
     def tr(self):
-        return self.app.tr
+        return translator(self.lang)
+
+    def saved(self) -> dict:
+        """What a later visit restores: the view-model's inputs and the question's state."""
+        m = self.model
+        state = {"model": {n: getattr(m, n) for n in (*self.url_names, *self.kept)}}
+        q = getattr(self, "question", None)
+        if q is not None:
+            state["question"] = {"answer": q.answer, "shown": q.shown}
+        return state
 
     def url_state(self) -> dict:
         return {q: getattr(self.model, p) for p, q in self.url_names.items()}
@@ -37,6 +65,9 @@ class StepView(pn.viewable.Viewer):
     def __panel__(self):
         if self._layout is None:          # built when first shown, not before
             self._layout = self.build()
+            asked = self._saved.get("question")
+            if asked and getattr(self, "question", None) is not None:
+                self.question.param.update(**asked)
             style_widgets(self._layout)
             self.adopt_stages()
         return self._layout
