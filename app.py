@@ -6,6 +6,7 @@ deep link. The models, tokenizer and traces live in explainer/ and are shared by
 import panel as pn
 import panel_material_ui  # noqa: F401  (the Material design for every component)
 
+import steps.server_guards  # noqa: F401  (Bokeh's teardown race under load: see the module)
 from steps.release import session_closed
 from steps.shell import ExplainerApp
 
