@@ -3,6 +3,7 @@ while one real Chromium user measures what a person sees. Prints one table.
 
     python benchmarks/classroom.py [--students 100] [--arrival 10] [--duration 60]
                                    [--soak SECONDS] [--json out.json] [--apps app minimal]
+                                   [--processes N]
 
 For each app in turn (app.py, then benchmarks/minimal_app.py as the yardstick, never at the
 same time) it starts `python -m panel serve SCRIPT --address 127.0.0.1 --port P
@@ -40,6 +41,11 @@ that window); memory is VmRSS (a high-water mark: it rarely drops). Errors: serv
 matching Traceback / ERROR / Exception / "isn't known", protocol ERROR replies, client
 exceptions, sockets the server closed, Chromium console errors. A failed student is counted,
 never fatal. Elements the browser user needs that a page does not have are reported "n/a".
+
+`--processes N` (N > 1) serves each app as N processes behind nginx with sticky sessions
+(`deploy/run-local.sh start N`, the way past one process): students and the Chromium user go
+through the proxy (a student keeps the sticky cookie for its websocket, as a browser does), the
+warm-up visits every process directly, and CPU and memory are summed over the app processes.
 
 `--soak S` replaces steps 2-4: students keep arriving and leaving (each stays 30-120 s) for
 S seconds with `--students` seats; RSS is sampled every 60 s and memory growth is reported.
@@ -249,6 +255,92 @@ class PanelServer:
         """Lines of the server log that report an error."""
         text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
         return [line for line in text.splitlines() if LOG_ERROR_RE.search(line)]
+
+
+class ProxiedServers:
+    """`deploy/run-local.sh start N`: N `panel serve` processes behind nginx with sticky
+    sessions, on 127.0.0.1 (the same interface as PanelServer). CPU and memory are the sums
+    over the app processes (nginx's own are left out: a few MiB); the log is every app's."""
+
+    def __init__(self, spec: AppSpec, log_path: Path, processes: int):
+        self.spec = spec
+        self.processes = processes
+        self.port = free_port()
+        self.app_port = free_port()
+        self.run_dir = log_path.parent / f"{spec.key}-run"
+        self.log_path = log_path
+        self.app_path = "/" + Path(spec.script).stem
+        self.setup_used = bool(spec.setup_script and (ROOT / spec.setup_script).exists())
+        self._started = False
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _env(self) -> dict:
+        return {**os.environ, "KV_RUN_DIR": str(self.run_dir), "KV_APP_PORT": str(self.app_port),
+                "KV_APP_SCRIPT": self.spec.script, "PANEL": f"{sys.executable} -m panel",
+                "KV_START_TIMEOUT": str(int(SERVER_START_TIMEOUT_S))}
+
+    def __enter__(self) -> "ProxiedServers":
+        # the app ports app_port .. app_port+N-1 must be free too: probe them first
+        for i in range(self.processes):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", self.app_port + i))
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self._started = True
+        out = subprocess.run(["bash", str(ROOT / "deploy" / "run-local.sh"), "start",
+                              str(self.processes), str(self.port)], cwd=ROOT, env=self._env(),
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            self.stop()
+            raise RuntimeError(f"run-local.sh start failed: {out.stderr[-2000:]}")
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        if self._started:
+            subprocess.run(["bash", str(ROOT / "deploy" / "run-local.sh"), "stop"], cwd=ROOT,
+                           env=self._env(), capture_output=True, text=True)
+            self._started = False
+            logs = sorted(self.run_dir.glob("app-*.log"))
+            self.log_path.write_text("".join(f"=== {p.name}\n{p.read_text(errors='replace')}"
+                                             for p in logs))
+
+    def pids(self) -> list[int]:
+        return [int(p.read_text()) for p in sorted((self.run_dir / "pids").glob("app-*.pid"))]
+
+    def direct(self) -> list:
+        """Each app process as a target of its own (the warm-up visits every one)."""
+        from types import SimpleNamespace
+        return [SimpleNamespace(base_url=f"http://127.0.0.1:{self.app_port + i}",
+                                port=self.app_port + i, app_path=self.app_path,
+                                origin=self.base_url, spec=self.spec)
+                for i in range(self.processes)]
+
+    def cpu_s(self) -> float:
+        total = 0.0
+        for pid in self.pids():
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return total
+
+    def rss_bytes(self) -> int:
+        total = 0
+        for pid in self.pids():
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+        return total
+
+    def log_errors(self) -> list[str]:
+        lines = []
+        for p in sorted(self.run_dir.glob("app-*.log")):
+            lines += [line for line in p.read_text(errors="replace").splitlines()
+                      if LOG_ERROR_RE.search(line)]
+        return lines
 
 
 # -- the Bokeh protocol, client side ---------------------------------------------------------------
@@ -521,7 +613,7 @@ class Student:
         self.query = query
         self.page_url = server.base_url + server.app_path + query
         self.ws_url = f"ws://127.0.0.1:{server.port}{server.app_path}/ws"
-        self.origin = server.base_url
+        self.origin = getattr(server, "origin", server.base_url)
         self.rng = rng
         self.page_s: float | None = None
         self.pull_s: float | None = None
@@ -530,6 +622,7 @@ class Student:
         self.interactions: list[Interaction] = []
         self.controls: list[Control] = []
         self.doc_bytes: int | None = None
+        self.cookie = ""
         self.received_bytes = 0
         self._defaults: dict[str, dict] = {}
         self._ws = None
@@ -560,6 +653,10 @@ class Student:
             self.failure = "no page: no session token in the HTML"
             return False
         self.page_s = time.perf_counter() - t0
+        # behind nginx (--processes): the sticky cookie takes the websocket to the process
+        # that built the session, as a browser's cookie jar would
+        self.cookie = "; ".join(c.split(";", 1)[0]
+                                for c in response.headers.get_list("Set-Cookie"))
         t1 = time.perf_counter()
         try:
             doc = await asyncio.wait_for(self._pull(match.group(1)),
@@ -576,7 +673,8 @@ class Student:
 
     async def _pull(self, token: str) -> dict:
         """Websocket with the token as subprotocol, ACK, PULL-DOC-REQ -> the document."""
-        request = HTTPRequest(self.ws_url, headers={"Origin": self.origin},
+        headers = {"Origin": self.origin, **({"Cookie": self.cookie} if self.cookie else {})}
+        request = HTTPRequest(self.ws_url, headers=headers,
                               connect_timeout=CONNECT_TIMEOUT_S)
         self._ws = await websocket_connect(request, subprotocols=["bokeh", token],
                                            max_message_size=MAX_WS_MESSAGE_BYTES)
@@ -1042,13 +1140,15 @@ async def warm_up(server: PanelServer, rng: random.Random) -> dict:
     """One visit per warm-up query, one after the other; the first is the cold page."""
     page_s = []
     failures = []
-    for query in server.spec.warm_queries:
-        student = Student(server, query, rng)
-        if await student.open():
-            page_s.append(student.page_s)
-        else:
-            failures.append(f"{query}: {student.failure}")
-        await student.close()
+    targets = server.direct() if hasattr(server, "direct") else [server]
+    for target in targets:                      # behind nginx: every process, directly
+        for query in server.spec.warm_queries:
+            student = Student(target, query, rng)
+            if await student.open():
+                page_s.append(student.page_s)
+            else:
+                failures.append(f"{query}: {student.failure}")
+            await student.close()
     return {"cold_page_s": page_s[0] if page_s else None, "page_s": page_s,
             "failures": failures}
 
@@ -1194,7 +1294,9 @@ def measure(spec: AppSpec, args) -> dict:
     log_path = Path(args.log_dir) / f"{spec.key}-server.log"
     rng = random.Random(args.seed)          # the same arrivals and pauses for every app
     print(f"[{spec.label}] serving {spec.script} (log: {log_path})", file=sys.stderr, flush=True)
-    with PanelServer(spec, log_path) as server:
+    server = (ProxiedServers(spec, log_path, args.processes) if args.processes > 1 else
+              PanelServer(spec, log_path))
+    with server:
         run = run_soak if args.soak else run_classroom
         result = asyncio.run(run(server, args, rng))
         result["setup_used"] = server.setup_used
@@ -1474,6 +1576,8 @@ def main(argv=None) -> int:
     ap.add_argument("--soak", type=float, default=0.0,
                     help="seconds of students arriving and leaving (replaces the classroom)")
     ap.add_argument("--apps", nargs="+", choices=list(APPS), default=list(APPS))
+    ap.add_argument("--processes", type=int, default=1,
+                    help="N > 1: N app processes behind nginx (deploy/run-local.sh), per app")
     ap.add_argument("--json", type=Path, help="write the raw numbers here")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--log-dir", default=str(ROOT / "test-artifacts" / "classroom"))
@@ -1501,7 +1605,9 @@ def main(argv=None) -> int:
     mode = (f"soak {args.soak:.0f} s, {args.students} seats" if args.soak else
             f"{args.students} students arriving within {args.arrival:.0f} s, "
             f"{args.duration:.0f} s of interaction")
-    print(f"\nClassroom benchmark: {mode}; {os.cpu_count()} CPUs; Panel serve --num-threads 4")
+    serving = ("Panel serve --num-threads 4" if args.processes == 1 else
+               f"{args.processes} x Panel serve --num-threads 4 behind nginx (deploy/run-local.sh)")
+    print(f"\nClassroom benchmark: {mode}; {os.cpu_count()} CPUs; {serving}")
     rows = SOAK_ROWS if args.soak else CLASSROOM_ROWS
     for line in table_lines(rows, summaries.get("app"), summaries.get("minimal")):
         print(line)

@@ -17,6 +17,9 @@
 #   KV_RUN_DIR        run directory: rendered nginx.conf, PID files, logs (default deploy/.run)
 #   KV_START_TIMEOUT  seconds to wait for every process to answer (default 600: each
 #                     measures the live model at start, about 1-2 minutes on 2 cores)
+#   KV_APP_SCRIPT     the Panel script to serve, relative to the repository (default app.py;
+#                     the classroom benchmark serves benchmarks/minimal_app.py the same way);
+#                     warmup.py is the --setup of app.py only
 #
 # App i runs:  panel serve app.py --address 127.0.0.1 --port KV_APP_PORT+i-1 --num-threads 4
 #              --allow-websocket-origin 127.0.0.1:PORT --allow-websocket-origin localhost:PORT
@@ -34,6 +37,8 @@ NGINX_CMD=${NGINX_BIN:-$(command -v nginx || echo /usr/sbin/nginx)}
 unset NGINX  # never pass $NGINX to nginx: it would parse it as inherited socket numbers
 APP_PORT=${KV_APP_PORT:-5101}
 START_TIMEOUT=${KV_START_TIMEOUT:-600}
+SCRIPT=${KV_APP_SCRIPT:-app.py}
+ENDPOINT=/$(basename "$SCRIPT" .py)
 PIDS="$RUN_DIR/pids"
 
 die() { echo "run-local.sh: $*" >&2; exit 1; }
@@ -152,6 +157,7 @@ cmd_start() {
     is_uint "$n" && ((n >= 1)) || die "usage: $0 start N [PORT]  (N >= 1 app processes)"
     is_uint "$port" && is_uint "$APP_PORT" || die "ports must be numbers"
     [[ -x $NGINX_CMD ]] || die "nginx not found (apt-get install -y nginx, or set NGINX_BIN=)"
+    [[ -f $ROOT/$SCRIPT ]] || die "no $SCRIPT in $ROOT (KV_APP_SCRIPT)"
     local panel_cmd
     read -r -a panel_cmd <<< "$PANEL"
     command -v "${panel_cmd[0]}" >/dev/null || die "panel not found at ${panel_cmd[0]} (set PANEL=)"
@@ -164,7 +170,7 @@ cmd_start() {
     rm -f "$RUN_DIR"/app-*.log "$RUN_DIR/nginx.out" "$RUN_DIR"/logs/*.log   # fresh logs per start
     echo "$port" > "$RUN_DIR/proxy.port"
     local setup=()
-    [[ -f $ROOT/warmup.py ]] && setup=(--setup "$ROOT/warmup.py")
+    [[ $SCRIPT == app.py && -f $ROOT/warmup.py ]] && setup=(--setup "$ROOT/warmup.py")
 
     cd "$ROOT"
     # The repository root on sys.path: `python -m panel` puts the working directory there, but
@@ -173,7 +179,7 @@ cmd_start() {
     export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
     for ((i = 0; i < n; i++)); do
         p=$((APP_PORT + i))
-        nohup "${panel_cmd[@]}" serve app.py --address 127.0.0.1 --port "$p" --num-threads 4 \
+        nohup "${panel_cmd[@]}" serve "$SCRIPT" --address 127.0.0.1 --port "$p" --num-threads 4 \
             --allow-websocket-origin "127.0.0.1:$port" --allow-websocket-origin "localhost:$port" \
             --use-xheaders --liveness "${setup[@]+"${setup[@]}"}" \
             > "$RUN_DIR/app-$p.log" 2>&1 < /dev/null &
@@ -198,7 +204,7 @@ cmd_start() {
             [[ ${ready[$p]:-} ]] && continue
             alive "$(cat "$PIDS/app-$p.pid")" \
                 || fail_start "app on port $p exited (see $RUN_DIR/app-$p.log)"
-            if [[ $(http_status "$p" "/liveness?endpoint=/app") == 200 ]]; then
+            if [[ $(http_status "$p" "/liveness?endpoint=$ENDPOINT") == 200 ]]; then
                 ready[$p]=1; echo "app on 127.0.0.1:$p ready"
             else
                 pending=1
@@ -209,7 +215,7 @@ cmd_start() {
         ((SECONDS < deadline)) || fail_start "not ready after ${START_TIMEOUT}s"
         sleep 0.5
     done
-    echo "serving http://127.0.0.1:$port/app with $n app processes (run dir $RUN_DIR)"
+    echo "serving http://127.0.0.1:$port$ENDPOINT with $n app processes (run dir $RUN_DIR)"
 }
 
 case ${1:-} in

@@ -243,3 +243,29 @@ def test_sessions_stick_to_one_process_and_survive_a_dead_backend(tmp_path):
     for f in run_dir.glob("app-*.log"):
         text = f.read_text()
         assert not re.search(r"Traceback|ERROR", text), f"{f.name}:\n{text[-3000:]}"
+
+
+def test_another_script_behind_the_proxy(tmp_path):
+    """KV_APP_SCRIPT serves another Panel script the same way (the classroom benchmark's
+    minimal app with --processes): its page answers through nginx, without warmup.py."""
+    proxy_port, app_port = _free_ports()
+    run_dir = tmp_path / "run"
+    env = {**os.environ, "KV_RUN_DIR": str(run_dir), "KV_APP_PORT": str(app_port),
+           "NGINX_BIN": NGINX, "KV_START_TIMEOUT": "60",
+           "KV_APP_SCRIPT": "benchmarks/minimal_app.py",
+           "PANEL": f"{sys.executable} -m panel"}
+    try:
+        started = _run("start", "1", str(proxy_port), env=env)
+        assert started.returncode == 0, started.stdout + started.stderr
+        assert f"127.0.0.1:{proxy_port}/minimal_app" in started.stdout
+        log = (run_dir / f"app-{app_port}.log").read_text()
+        assert "warmup" not in log
+        with urllib.request.urlopen(f"http://127.0.0.1:{proxy_port}/minimal_app",
+                                    timeout=30) as r:
+            assert r.status == 200 and "embed_items" in r.read().decode()
+    finally:
+        stopped = _run("stop", env=env)
+        assert stopped.returncode == 0, stopped.stderr
+    bad = _run("start", "1", str(proxy_port), env={**env, "KV_APP_SCRIPT": "nope.py"})
+    assert bad.returncode != 0 and "no nope.py" in bad.stderr
+    assert not list((run_dir / "pids").glob("*.pid"))
