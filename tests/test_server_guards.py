@@ -86,3 +86,68 @@ def test_a_message_on_a_live_connection_is_handled():
     handler.receiver = Receiver()
     asyncio.run(handler.on_message("part"))
     assert seen == ["part"]
+
+
+class FakeWs:
+    def __init__(self, closing=False):
+        self.closing = closing
+
+    def is_closing(self):
+        return self.closing
+
+
+class FakeConnection:
+    def __init__(self, closing=False):
+        from bokeh.protocol import Protocol
+        self._socket = type("Socket", (), {})()
+        self._socket.ws_connection = FakeWs(closing)
+        self.protocol = Protocol()
+
+
+def message():
+    from bokeh.protocol import Protocol
+    return Protocol().create("OK", "1")
+
+
+def test_a_page_that_leaves_between_two_frames(monkeypatch):
+    """The first frame's write fails later, the second raises at once: the message ends
+    quietly and no write is left unretrieved (asyncio would log it as an error)."""
+    import gc
+    from tornado.websocket import WebSocketClosedError, WebSocketHandler
+    loop = asyncio.new_event_loop()
+    unretrieved = []
+    loop.set_exception_handler(lambda loop, context: unretrieved.append(context))
+    writes = []
+
+    def write(socket, frame, binary=False):
+        if writes:
+            raise WebSocketClosedError()
+        future = loop.create_future()
+        future.set_exception(WebSocketClosedError())
+        writes.append(future)
+        return future
+    monkeypatch.setattr(WebSocketHandler, "write_message", write)
+    assert guards._dispatch_tornado(FakeConnection(), msg=message()) == []
+    loop.run_until_complete(asyncio.sleep(0))          # the done callbacks run
+    writes.clear()
+    gc.collect()
+    loop.close()
+    assert unretrieved == []
+
+
+def test_messages_to_an_open_socket_are_written_whole(monkeypatch):
+    from tornado.websocket import WebSocketHandler
+    frames = []
+    monkeypatch.setattr(WebSocketHandler, "write_message",
+                        lambda socket, frame, binary=False: frames.append(frame) or frame)
+    futures = guards._dispatch_tornado(FakeConnection(), msg=message())
+    assert len(futures) == len(frames) == 3 and '"msgtype":"OK"' in frames[0].replace(" ", "")
+    assert guards._dispatch_tornado(FakeConnection(closing=True), msg=message()) == []
+    assert guards._dispatch_tornado(FakeConnection(), events=[]) == []
+    assert len(frames) == 3
+
+
+def test_panel_writes_through_the_guard():
+    import panel.io.document as panel_document
+    import app  # noqa: F401
+    assert panel_document.dispatch_tornado is guards._dispatch_tornado

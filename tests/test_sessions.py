@@ -139,3 +139,24 @@ def test_release_memory_really_runs():
     import steps.release as rel
     rel.release_memory()
     assert rel._LIBC is not None                # glibc: the freed pages go back
+
+
+def test_step5_keeps_a_pasted_config_across_a_visit():
+    """A pasted config.json is never in the link, but coming back to step 5 keeps it: the
+    model reads it again and the text field shows it."""
+    import panel_material_ui as pmui
+
+    from steps.step5.model import CUSTOM
+    app = ExplainerApp(query={"step": "5"})
+    app.__panel__()
+    config = ('{"model_type": "falcon", "num_hidden_layers": 32, "num_attention_heads": 71, '
+              '"multi_query": true, "hidden_size": 4544}')
+    app.steps[5].model.param.update(model=CUSTOM, config=config, params_b=6.922)
+    app.go(1)
+    app.go(-1)
+    m = app.steps[5].model
+    assert (m.model, m.config, m.params_b) == (CUSTOM, config, 6.922)
+    assert m.spec.kind == "MQA"
+    area, = app.steps[5].__panel__().select(pmui.TextAreaInput)
+    number, = app.steps[5].__panel__().select(pmui.FloatInput)
+    assert (area.value, number.value) == (config, 6.922)
