@@ -8,6 +8,14 @@ from bokeh.server.views.ws import WSHandler
 import steps.server_guards as guards
 
 
+def in_own_thread(fn, *args):
+    """Run `fn` in a thread of its own, with no event loop: the browser tests of the same
+    pytest run keep one running in the main thread."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(fn, *args).result()
+
+
 class FakeSession:
     def __init__(self):
         self.subscribers, self.lost = set(), 0
@@ -71,7 +79,7 @@ def test_a_message_queued_before_the_page_left_is_dropped():
         async def consume(self, fragment):
             raise AssertionError("a detached connection's message was handled")
     handler.receiver = Receiver()
-    assert asyncio.run(handler.on_message('{"msgtype": "PATCH-DOC"}')) is None
+    assert in_own_thread(asyncio.run, handler.on_message('{"msgtype": "PATCH-DOC"}')) is None
 
 
 def test_a_message_on_a_live_connection_is_handled():
@@ -84,7 +92,7 @@ def test_a_message_on_a_live_connection_is_handled():
             seen.append(fragment)
             return None                          # a fragment of a longer message
     handler.receiver = Receiver()
-    asyncio.run(handler.on_message("part"))
+    in_own_thread(asyncio.run, handler.on_message("part"))
     assert seen == ["part"]
 
 
@@ -114,25 +122,28 @@ def test_a_page_that_leaves_between_two_frames(monkeypatch):
     quietly and no write is left unretrieved (asyncio would log it as an error)."""
     import gc
     from tornado.websocket import WebSocketClosedError, WebSocketHandler
-    loop = asyncio.new_event_loop()
-    unretrieved = []
-    loop.set_exception_handler(lambda loop, context: unretrieved.append(context))
-    writes = []
 
-    def write(socket, frame, binary=False):
-        if writes:
-            raise WebSocketClosedError()
-        future = loop.create_future()
-        future.set_exception(WebSocketClosedError())
-        writes.append(future)
-        return future
-    monkeypatch.setattr(WebSocketHandler, "write_message", write)
-    assert guards._dispatch_tornado(FakeConnection(), msg=message()) == []
-    loop.run_until_complete(asyncio.sleep(0))          # the done callbacks run
-    writes.clear()
-    gc.collect()
-    loop.close()
-    assert unretrieved == []
+    def scenario():
+        loop = asyncio.new_event_loop()
+        unretrieved = []
+        loop.set_exception_handler(lambda loop, context: unretrieved.append(context))
+        writes = []
+
+        def write(socket, frame, binary=False):
+            if writes:
+                raise WebSocketClosedError()
+            future = loop.create_future()
+            future.set_exception(WebSocketClosedError())
+            writes.append(future)
+            return future
+        monkeypatch.setattr(WebSocketHandler, "write_message", write)
+        dropped = guards._dispatch_tornado(FakeConnection(), msg=message())
+        loop.run_until_complete(asyncio.sleep(0))      # the done callbacks run
+        writes.clear()
+        gc.collect()
+        loop.close()
+        return dropped, unretrieved
+    assert in_own_thread(scenario) == ([], [])
 
 
 def test_messages_to_an_open_socket_are_written_whole(monkeypatch):
