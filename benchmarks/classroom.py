@@ -164,6 +164,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def process_cpu_s(pid: int) -> float:
+    """utime + stime of a process, all threads, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_rss_bytes(pid: int) -> int:
+    """Resident memory of a process (VmRSS)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS")
+
+
+def log_error_lines(path: Path) -> list[str]:
+    """Lines of a server log that report an error."""
+    text = path.read_text(errors="replace") if path.exists() else ""
+    return [line for line in text.splitlines() if LOG_ERROR_RE.search(line)]
+
+
 class PanelServer:
     """`python -m panel serve` on 127.0.0.1 with its output in a log file; a context manager
     that waits until it answers and always stops it (by its PID)."""
@@ -240,21 +260,13 @@ class PanelServer:
             self._log = None
 
     def cpu_s(self) -> float:
-        """utime + stime of the server process, all threads, in seconds."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_s(self.pid)
 
     def rss_bytes(self) -> int:
-        """Resident memory of the server process (VmRSS)."""
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmRSS")
+        return process_rss_bytes(self.pid)
 
     def log_errors(self) -> list[str]:
-        """Lines of the server log that report an error."""
-        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        return [line for line in text.splitlines() if LOG_ERROR_RE.search(line)]
+        return log_error_lines(self.log_path)
 
 
 class ProxiedServers:
@@ -321,26 +333,13 @@ class ProxiedServers:
                 for i in range(self.processes)]
 
     def cpu_s(self) -> float:
-        total = 0.0
-        for pid in self.pids():
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        return total
+        return sum(process_cpu_s(pid) for pid in self.pids())
 
     def rss_bytes(self) -> int:
-        total = 0
-        for pid in self.pids():
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
-        return total
+        return sum(process_rss_bytes(pid) for pid in self.pids())
 
     def log_errors(self) -> list[str]:
-        lines = []
-        for p in sorted(self.run_dir.glob("app-*.log")):
-            lines += [line for line in p.read_text(errors="replace").splitlines()
-                      if LOG_ERROR_RE.search(line)]
-        return lines
+        return [line for p in sorted(self.run_dir.glob("app-*.log")) for line in log_error_lines(p)]
 
 
 # -- the Bokeh protocol, client side ---------------------------------------------------------------
