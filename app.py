@@ -7,10 +7,11 @@ import panel as pn
 import panel_material_ui  # noqa: F401  (the Material design for every component)
 
 import steps.server_guards  # noqa: F401  (Bokeh's teardown race under load: see the module)
-from steps.release import session_closed
+from steps import release
 from steps.shell import ExplainerApp
 
 pn.extension(reconnect=True)
+release.install()     # one collection when it is worth it, not one per closed session
 
 TEMPLATE = """
 {% extends base %}
@@ -33,7 +34,8 @@ class Page(pn.Template):
 
 def build():
     if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
-        pn.state.on_session_destroyed(session_closed)   # memory back once a class leaves
+        release.session_opened()
+        pn.state.on_session_destroyed(release.session_closed)   # memory back once a class leaves
     query = dict(pn.state.session_args or {}) if pn.state.curdoc else {}
     headers = pn.state.headers or {}
     app = ExplainerApp(query=query, accept_language=headers.get("Accept-Language"))

@@ -121,3 +121,29 @@ def test_language_negotiation():
     assert negotiate("pl-PL,pl;q=0.9,en;q=0.8") == "pl"
     assert negotiate("de-DE,nl;q=0.5") == "nl"
     assert negotiate("fr") == "en" and negotiate(None) == "en"
+
+
+def test_fixed_point_numbers_are_written_as_babel_writes_them():
+    """`fixed` (num, int, pct, bytes, …) against Babel's own pattern formatting, in every
+    language: signs, grouping, half-to-even rounding of the shortest decimal, percentages."""
+    import random
+
+    from babel import Locale
+    from babel.numbers import parse_pattern
+
+    from explainer.i18n import LANGS, fixed
+    rng = random.Random(7)
+    values = [0, 0.0, -0.0, 0.5, 1.5, 2.5, 0.125, 2.675, 1e-9, 999.95, 1234.5, -1234.5,
+              12345678.9, 10 ** 15, -0.04, 0.005, 0.015]
+    values += [rng.uniform(-1e7, 1e7) for _ in range(150)]
+    values += [rng.uniform(0, 1) for _ in range(150)]
+    values += [rng.randint(-10 ** 9, 10 ** 9) for _ in range(50)]
+    for lang in LANGS:
+        locale = Locale.parse(lang)
+        for digits in range(4):
+            for percent in (False, True):
+                pattern = parse_pattern("#,##0" + ("." + "0" * digits if digits else "")
+                                        + ("%" if percent else ""))
+                for x in values:
+                    want = pattern.apply(x, locale, numbering_system="latn")
+                    assert fixed(x, digits, locale, percent) == want, (lang, digits, percent, x)

@@ -108,14 +108,16 @@ def test_a_closed_session_leaves_nothing_behind(query):
 
 
 def test_closing_sessions_releases_memory_once(monkeypatch):
-    """A class leaving schedules one collection + malloc_trim, not one per session."""
+    """A class leaving schedules one collection + malloc_trim, not one per session; a few
+    leavers while a class stays do not stall it with one."""
     import asyncio
 
     import steps.release as rel
     runs = []
     monkeypatch.setattr(rel, "DELAY_S", 0.05)
-    monkeypatch.setattr(rel, "release_memory",
-                        lambda: (runs.append(1), rel.__dict__.__setitem__("_scheduled", False)))
+    monkeypatch.setattr(rel, "_open", 0)
+    monkeypatch.setattr(rel, "_closed", 0)
+    monkeypatch.setattr(rel.gc, "collect", lambda: runs.append(1))
 
     async def leave(n):
         for _ in range(n):
@@ -129,15 +131,46 @@ def test_closing_sessions_releases_memory_once(monkeypatch):
         t.start()
         t.join(10)
 
-    on_own_loop(30)
+    for _ in range(30):
+        rel.session_opened()
+    on_own_loop(30)                             # the whole class leaves: once
     assert runs == [1]
-    on_own_loop(2)                              # a later leaver: once more
+    for _ in range(100):
+        rel.session_opened()
+    on_own_loop(2)                              # two leave, 98 stay: not now
+    assert runs == [1]
+    on_own_loop(30)                             # 32 left since, 68 stay: now
     assert runs == [1, 1]
+    on_own_loop(68)                             # the rest
+    assert runs == [1, 1, 1]
 
 
-def test_release_memory_really_runs():
+def test_worth_collecting():
+    from steps.release import worth_collecting
+    assert not worth_collecting(0, 0)           # nobody left
+    assert worth_collecting(0, 1)               # the last one left
+    assert not worth_collecting(100, 7)
+    assert not worth_collecting(100, 24)
+    assert worth_collecting(100, 25)
+    assert not worth_collecting(10, 7)          # fewer than MIN_CLOSED
+    assert worth_collecting(10, 8)
+
+
+def test_panel_collects_by_our_policy():
+    """Panel's collection after each closed session is replaced by ours."""
+    import panel.io.document as document
+
     import steps.release as rel
-    rel.release_memory()
+    rel.install()
+    assert document._garbage_collect is rel._collect_for_panel
+
+
+def test_release_memory_really_runs(monkeypatch):
+    import steps.release as rel
+    monkeypatch.setattr(rel, "_open", 0)
+    monkeypatch.setattr(rel, "_closed", 1)
+    assert rel.release_memory()
+    assert not rel.release_memory()             # nothing left since
     assert rel._LIBC is not None                # glibc: the freed pages go back
 
 

@@ -1,30 +1,7 @@
 """The stage's wire format: frames packed once per process and sent as one JSON text."""
 import json
 
-from steps.ui.stage import OBJ, SIGIL, Stage, packed_json, prepare
-
-
-def unpack(packed):
-    """PLAYER_JS's unpack, in Python."""
-    head, body = packed[0], packed[1:]
-    S, O, memo = head["$strings"], head["$objects"], {}
-
-    def sub(x):
-        if isinstance(x, str):
-            if x.startswith(SIGIL):
-                return S[int(x[1:], 36)]
-            if x.startswith(OBJ):
-                k = int(x[1:], 36)
-                if k not in memo:
-                    memo[k] = sub(O[k])
-                return memo[k]
-            return x
-        if isinstance(x, list):
-            return [sub(v) for v in x]
-        if isinstance(x, dict):
-            return {k: sub(v) for k, v in x.items()}
-        return x
-    return [sub(f) for f in body]
+from steps.ui.stage import Packed, Stage, packed_json, packs, unpack
 
 
 FRAMES = [{"pos": f"Token {i} of 3", "cards": [{"key": "rows", "label": "Rows read",
@@ -47,7 +24,21 @@ def test_packed_frames_are_one_json_text_that_unpacks_to_the_frames():
 def test_the_browser_gets_the_text_and_python_keeps_the_list():
     stage = Stage(frames=FRAMES)
     assert stage.frames is FRAMES
-    sent = stage._process_param_change({"frames": FRAMES})["frames"]
-    assert sent == packed_json(FRAMES)
-    assert prepare(FRAMES) is FRAMES
-    assert stage._process_param_change({"frames": FRAMES})["frames"] is sent   # packed once
+    assert stage._process_param_change({"frames": FRAMES})["frames"] == packed_json(FRAMES)
+
+
+def test_shared_frames_are_kept_packed_and_sent_as_they_are():
+    """A view's shared frames are packed once per process; the cache keeps only the text,
+    which every session sends unchanged, and which still reads as the frames."""
+    calls = []
+
+    def frames(n):
+        calls.append(n)
+        return FRAMES[:n]
+    shared_frames = packs(frames)
+    a, b = shared_frames(2), shared_frames(2)
+    assert a is b and calls == [2]
+    assert isinstance(a, Packed) and a.json == packed_json(FRAMES[:2])
+    assert len(a) == 2 and a[1] == FRAMES[1] and list(a) == FRAMES[:2]
+    stage = Stage(frames=a)
+    assert stage._process_param_change({"frames": a})["frames"] == a.json

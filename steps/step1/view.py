@@ -10,13 +10,23 @@ from explainer.i18n import N_
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.controls import Controls, choice, text_field
 from ..ui.question import Question
-from ..ui.stage import Stage
-from ..ui.view import (StepView, conceal_until_revealed, shared, sync, tr_of,
+from ..ui.stage import Stage, packs
+from ..ui.view import (StepView, conceal_until_revealed, every_state, sync, tr_of,
                        two_columns)
 from . import text
 
-FRAMES = shared(text.frames, maxsize=512)    # built once per process, for every session
+FRAMES = packs(text.frames, maxsize=512)    # built once per process, for every session
 from .model import MAX_CHARS, Step1Model
+
+
+def warm(lang: str) -> int:
+    """Server start: the frames of every example, layer and head in `lang`, built and
+    packed as a session shows them. Returns how many sets."""
+    m, n = Step1Model(lang=lang), 0
+    for _ in every_state(m, "example", "layer", "head"):
+        FRAMES(m.run, tr_of(lang))
+        n += 1
+    return n
 
 
 class ArcStage(Stage):

@@ -11,13 +11,13 @@ from ..live import JOBS, LiveValue
 from ..ui.components import bound, paragraphs_html
 from ..ui.controls import Controls, slider
 from ..ui.question import Question
-from ..ui.stage import Stage, prepare
-from ..ui.view import (StepView, conceal_until_revealed, every_state, shared, sync, tr_of,
+from ..ui.stage import Stage, packs
+from ..ui.view import (StepView, conceal_until_revealed, every_state, sync, tr_of,
                        two_columns)
 from . import model as mdl
 from . import text
 
-FRAMES = shared(text.frames)    # built once per process, for every session
+FRAMES = packs(text.frames)    # built once per process, for every session
 from .model import Step2Model
 
 
@@ -30,7 +30,7 @@ def warm(lang: str) -> int:
         fut = JOBS.get(mdl.live_job(lang, m.prompt)[0])
         if fut is None or not fut.done() or fut.cancelled() or fut.exception() is not None:
             continue
-        prepare(FRAMES(m.run, fut.result(), "ready", "", tr_of(lang)))
+        FRAMES(m.run, fut.result(), "ready", "", tr_of(lang))
         n += 1
     return n
 

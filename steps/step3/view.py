@@ -8,13 +8,25 @@ from explainer.prompts import PROMPTS
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.controls import Controls, choice
 from ..ui.question import Question
-from ..ui.stage import Stage
-from ..ui.view import (StepView, conceal_until_revealed, shared, sync, tr_of,
+from ..ui.stage import Stage, packs
+from ..ui.view import (StepView, conceal_until_revealed, every_state, sync, tr_of,
                        two_columns)
 from . import text
 
-FRAMES = shared(text.frames, maxsize=1024)    # built once per process, for every session
+FRAMES = packs(text.frames, maxsize=1024)    # built once per process, for every session
 from .model import N_EXAMPLES, Step3Model
+
+
+def warm(lang: str) -> int:
+    """Server start: the frames of every example, layer and head in `lang`, before and after
+    the question is answered, built and packed as a session shows them. Returns how many
+    sets."""
+    m, n = Step3Model(lang=lang), 0
+    for _ in every_state(m, "example", "layer", "head"):
+        for revealed in (False, True):
+            FRAMES(m.run, tr_of(lang), revealed)
+            n += 1
+    return n
 
 
 class CacheStage(Stage):

@@ -519,10 +519,6 @@ def device_name(device: str) -> str:
     return "CPU" if device == "cpu" else device
 
 
-def device_name(device: str) -> str:
-    return "CPU" if device == "cpu" else device
-
-
 # -- the roofline and the batch curve: one still frame, drawn in the browser -----------------
 
 def stage_text(tr: Translator) -> dict:

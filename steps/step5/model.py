@@ -454,13 +454,14 @@ class Step5Model(param.Parameterized):
     def _spec(self):
         self.spec = spec_of(*self._model())
 
-    @param.depends("model", "custom_model", "batch", watch=True, on_init=True)
-    def _curve(self):
-        self.curve = curve_of(self._model()[0], self.batch)
-
     @param.depends("model", "custom_model", "context", "batch", "gpu", watch=True, on_init=True)
     def _bill(self):
-        self.bill = bill_of(self._model()[0], self.context, self.batch, self.gpu)
+        """The curve and the bill change together (one event: a view bound to both renders
+        once); each is cached per process, so one that did not change is the same object
+        and triggers nothing."""
+        preset = self._model()[0]
+        self.param.update(curve=curve_of(preset, self.batch),
+                          bill=bill_of(preset, self.context, self.batch, self.gpu))
 
     @param.depends("lang", watch=True, on_init=True)
     def _live(self):

@@ -16,11 +16,11 @@ from ..ui.components import (bound, legend_html, metrics_html, notices_html, par
                              stylesheet)
 from ..ui.controls import Controls, segments
 from ..ui.question import Question
-from ..ui.stage import Stage
-from ..ui.view import StepView, shared, sync, tr_of, two_columns
+from ..ui.stage import Stage, packs
+from ..ui.view import StepView, sync, tr_of, two_columns
 from . import text
 
-FRAMES = shared(text.paged_frames)    # built once per process, for every session
+FRAMES = packs(text.paged_frames)    # built once per process, for every session
 from .model import PARTS, Step6Model
 
 # the step's own templates (an SVG bar chart, the head groups, the two continuations); they

@@ -26,7 +26,9 @@ Everything is written with textContent and setAttribute: data never reaches inne
 """
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Sequence
 
 import param
 import panel as pn
@@ -273,19 +275,22 @@ def pack(frames: list) -> list:
     canon: dict[int, str] = {}
     objects: dict[str, int] = {}
 
-    def count(x) -> str:
+    def count(x) -> None:
+        """Count every string and every list or dict (by its JSON text) under `x`."""
         if isinstance(x, str):
             strings[x] = strings.get(x, 0) + 1
-            return json.dumps(x, ensure_ascii=False)
+            return
         if isinstance(x, dict):
-            c = "{" + ",".join(f"{json.dumps(k)}:{count(v)}" for k, v in x.items()) + "}"
+            values = x.values()
         elif isinstance(x, (list, tuple)):
-            c = "[" + ",".join(count(v) for v in x) + "]"
+            values = x
         else:
-            return json.dumps(x)
+            return
+        for v in values:
+            count(v)
+        c = _canonical(x)
         canon[id(x)] = c
         objects[c] = objects.get(c, 0) + 1
-        return c
     for f in frames:
         count(f)
     stable = [t for t, n in strings.items()
@@ -313,6 +318,9 @@ def pack(frames: list) -> list:
     return [{"$strings": stable, "$objects": otable}] + body
 
 
+_canonical = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 def _base36(i: int) -> str:
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     out = ""
@@ -329,21 +337,68 @@ def packed_json(frames: list) -> str:
     return json.dumps(pack(frames), ensure_ascii=False, separators=(",", ":"))
 
 
-_packed = shared(packed_json, maxsize=2048)  # once per frames object, for every session
+def unpack(packed: list) -> list:
+    """`pack` undone (PLAYER_JS's `unpack`, in Python)."""
+    head, body = packed[0], packed[1:]
+    S, O, memo = head["$strings"], head["$objects"], {}
+
+    def sub(x):
+        if isinstance(x, str):
+            if x.startswith(SIGIL):
+                return S[int(x[1:], 36)]
+            if x.startswith(OBJ):
+                k = int(x[1:], 36)
+                if k not in memo:
+                    memo[k] = sub(O[k])
+                return memo[k]
+            return x
+        if isinstance(x, list):
+            return [sub(v) for v in x]
+        if isinstance(x, dict):
+            return {k: sub(v) for k, v in x.items()}
+        return x
+    return [sub(f) for f in body]
 
 
-def prepare(frames: list) -> list:
-    """Pack `frames` now (server start), so that the first session that shows them only
-    looks them up; returns them."""
-    _packed(frames)
-    return frames
+class Packed(Sequence):
+    """Frames packed once, as the browser receives them: a shared cache keeps this text (a
+    third of the frames' size in Python objects) and every session sends it as it is. Read on
+    the server (tests, tools), it unpacks to the frames."""
+    __slots__ = ("_utf8",)
+
+    def __init__(self, frames: list):
+        # kept as UTF-8: a str with one “ or a non-breaking space in it takes two or four
+        # bytes for every character, and a server holds about a thousand of these
+        self._utf8 = packed_json(frames).encode("utf-8")
+
+    @property
+    def json(self) -> str:
+        return self._utf8.decode("utf-8")
+
+    def frames(self) -> list:
+        return unpack(json.loads(self.json))
+
+    def __len__(self) -> int:
+        return len(self.frames())
+
+    def __getitem__(self, i):
+        return self.frames()[i]
+
+
+def packs(fn, maxsize: int = 256):
+    """`fn` (a text layer's frames) built, packed and kept once per process for every
+    session (`shared`): what the cache holds is the packed text only."""
+    @functools.wraps(fn)
+    def packed(*args):
+        return Packed(fn(*args))
+    return shared(packed, maxsize=maxsize)
 
 
 class Stage(pn.custom.JSComponent):
     """Frames computed on the server, played in the browser (see the module docstring)."""
 
-    frames = param.Parameter(default=[], doc="every frame of the current inputs (a list; "
-                             "the browser receives it packed, as one JSON text)")
+    frames = param.Parameter(default=[], doc="every frame of the current inputs (a list, or "
+                             "`Packed`; the browser receives them packed, as one JSON text)")
     frame = param.Integer(default=0, doc="where playback stopped (synced on stop, not per tick)")
     text = param.Dict(default={}, doc="static labels in the session's language")
     interval = param.Integer(default=900, doc="milliseconds between frames while playing")
@@ -361,14 +416,25 @@ class Stage(pn.custom.JSComponent):
     def __init__(self, on_nav=None, **params):
         params.setdefault("stylesheets", [stylesheet()])
         params.setdefault("sizing_mode", "stretch_width")
+        self._last_packed = None
         super().__init__(**params)
         self._on_nav = on_nav
 
     def _process_param_change(self, params):
         params = super()._process_param_change(params)
         if "frames" in params:
-            params["frames"] = _packed(params["frames"])
+            params["frames"] = self._packed(params["frames"])
         return params
+
+    def _packed(self, frames) -> str:
+        """The text sent for `frames`: Panel asks for it more than once per change, so the
+        last one is kept (this stage's current frames only)."""
+        if isinstance(frames, Packed):
+            return frames.json
+        last = self._last_packed
+        if last is None or last[0] is not frames:
+            last = self._last_packed = (frames, packed_json(frames))
+        return last[1]
 
     def _handle_msg(self, msg):
         if self._on_nav is not None and msg in ("next-step", "previous-step"):

@@ -8,7 +8,6 @@ from explainer.i18n import LANGS
 
 from ..common import AppState, translator
 from .components import style_widgets, stylesheet
-from .shared import shared  # noqa: F401  (the views' one import of the kit)
 
 
 class StepView(pn.viewable.Viewer):
