@@ -135,3 +135,17 @@ def test_the_view_builds_and_binds():
     assert view.stage.frames[0]["cards"][0]["value"] == "4"
     assert view.question.content["options"][2] == "5"
     assert view.url_state()["frame"] == 6
+
+
+def test_a_server_builds_every_state_at_start(monkeypatch):
+    """`warm` (run by warmup.py) packs the frames of every example, layer and head; a session
+    on any of them then only looks them up (nothing is packed again)."""
+    import steps.ui.stage as stage
+    from steps.step1.model import Step1Model
+    from steps.step1.view import FRAMES, warm
+    from steps.ui.view import tr_of
+    assert warm("nl") == 4 * 5 * 5
+    monkeypatch.setattr(stage, "Packed", None)          # packing now would fail
+    for example, layer, head in ((2, 3, 1), (0, 0, 0), (3, 4, 4)):
+        m = Step1Model(lang="nl", example=example, layer=layer, head=head)
+        assert FRAMES(m.run, tr_of("nl")).json

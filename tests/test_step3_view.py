@@ -44,3 +44,17 @@ def test_deep_links_are_one_based_and_old_zero_links_fall_back():
     assert (m.layer, m.head) == (3, 1)                  # the default, with a notice
     assert len(old.notices) == 2
     assert "layer=3" in old.url_query() and "head=1" in old.url_query()
+
+
+def test_a_server_builds_every_state_at_start(monkeypatch):
+    """`warm` packs the frames of every example, layer and head, before and after the
+    answer; a session then only looks them up (nothing is packed again)."""
+    import steps.ui.stage as stage
+    from steps.step3.model import Step3Model
+    from steps.step3.view import FRAMES, warm
+    from steps.ui.view import tr_of
+    assert warm("id") == 4 * 4 * 4 * 2
+    monkeypatch.setattr(stage, "Packed", None)          # packing now would fail
+    for revealed in (False, True):
+        m = Step3Model(lang="id", example=1, layer=2, head=4)
+        assert FRAMES(m.run, tr_of("id"), revealed).json
