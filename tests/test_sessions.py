@@ -157,12 +157,21 @@ def test_worth_collecting():
 
 
 def test_panel_collects_by_our_policy():
-    """Panel's collection after each closed session is replaced by ours."""
+    """Panel's collection after each closed session is replaced by ours, and CPython's own
+    full collections come FULL_EVERY middle-generation collections apart, not 10."""
+    import gc
+
     import panel.io.document as document
 
     import steps.release as rel
-    rel.install()
-    assert document._garbage_collect is rel._collect_for_panel
+    before = gc.get_threshold()
+    try:
+        rel.install()
+        assert document._garbage_collect is rel._collect_for_panel
+        assert gc.get_threshold() == (before[0], before[1], rel.FULL_EVERY)
+        assert rel.FULL_EVERY > 10
+    finally:
+        gc.set_threshold(*before)
 
 
 def test_release_memory_really_runs(monkeypatch):

@@ -88,7 +88,7 @@ class Step1(StepView):
 
     def build(self):
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
 
         def pick_example(v):
             m.param.update(example=v, text="", frame=0)

@@ -140,7 +140,7 @@ class Step2(StepView):
 
     def build(self):
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
 
         controls = Controls(m, [
             slider(name, lambda t, name=name: text.slider_labels(t)[name])

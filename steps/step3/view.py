@@ -117,7 +117,7 @@ class Step3(StepView):
 
     def build(self):
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
 
         controls = Controls(m, [
             choice("example", lambda t: text.labels(t)["example"],

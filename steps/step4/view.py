@@ -195,7 +195,7 @@ class Step4(StepView):
 
     def build(self):
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
 
         controls = Controls(m, [
             slider("prompt", N_("Prompt length (tokens)"), step=16),

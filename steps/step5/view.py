@@ -189,7 +189,7 @@ class Step5(StepView):
 
     def build(self):
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
 
         controls = Controls(m, [
             slider("context", N_("Context length (tokens per sequence)"), step=256),
@@ -246,7 +246,7 @@ class Step5(StepView):
     def _your_model(self) -> list:
         """The “your model” box: a config.json to paste, a parameter count, a button."""
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
         area = pmui.TextAreaInput(
             value=m.config, rows=7, max_length=MAX_CONFIG_CHARS + 1, sizing_mode="stretch_width",
             placeholder='{"num_hidden_layers": 32, "num_attention_heads": 32, '

@@ -155,7 +155,7 @@ class Step6(StepView):
 
     def build(self):
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
         if served_doc() is not None:
             # keep the other parts' numbers current while one part is shown: a part's numbers
             # are then in place before its tab is drawn (an update that lands while a tab's
@@ -215,7 +215,7 @@ class Step6(StepView):
     # -- Part A: computed for the 7B reference ---------------------------------------------------
     def _part_a(self):
         m, lang, q = self.model, self.param.lang, self.question
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
         revealed = q.param.revealed
 
         heading = bound(lambda l: paragraphs_html([text.part_a_heading(tr(l))[1]],
@@ -238,7 +238,7 @@ class Step6(StepView):
     # -- Part B: the paged block pool, played in the browser --------------------------------------
     def _part_b(self):
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
         paged = m.paged
         self.pool = PoolStage(
             frames=pn.bind(lambda p, l: FRAMES(p, tr(l)), paged.param.value, lang),
@@ -257,7 +257,7 @@ class Step6(StepView):
     # -- Part C: the same choices on the live model ---------------------------------------------
     def _part_c(self):
         m, lang = self.model, self.param.lang
-        tr = lambda l: tr_of(l)  # noqa: E731
+        tr = tr_of
         live = m.live
         heading = bound(lambda l: paragraphs_html([], heading=text.part_c_heading(tr(l))), lang)
         mapping = bound(lambda s, l: paragraphs_html(text.live_mapping(s, tr(l)) if s else []),
