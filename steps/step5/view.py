@@ -1,6 +1,8 @@
 """Step 5's thin view: widgets and panes bound to the model and the session's language."""
 from __future__ import annotations
 
+import time
+
 import panel as pn
 import panel_material_ui as pmui
 
@@ -15,6 +17,8 @@ from . import text
 from explainer.hfconfig import MAX_CONFIG_CHARS
 
 from .model import CUSTOM, GPU_KEYS, Step5Model
+
+LATE_TEXT_S = 2.0    # text reaching the server this soon after Read was clicked was typed before
 
 
 class BillStage(Stage):
@@ -260,15 +264,28 @@ class Step5(StepView):
         read = pmui.Button(label=pn.bind(lambda l: tr(l)._("Read this config"), lang),
                            variant="contained", css_classes=["config-read"])
 
-        def read_config(_event):
+        clicked_at = [-LATE_TEXT_S]
+
+        def read_config(_event=None, again: bool = True):
             text = area.value_input if area.value_input is not None else area.value
             # an empty (or zero) parameter count means “count them from the config”
             text, pb = text or "", (params.value or None)
-            if (text, pb) == (m.config, m.params_b):
-                m.param.trigger("config")         # read again: show it again
-            else:
+            if (text, pb) != (m.config, m.params_b):
                 m.param.update(config=text, params_b=pb)
-        read.on_click(read_config)
+            elif again:
+                m.param.trigger("config")         # read again: show it again
+
+        def clicked(_event):
+            clicked_at[0] = time.monotonic()
+            read_config()
+
+        def late_text(_event):
+            # the text box and the button are two models: with --num-threads the server may
+            # handle the click before the text typed just before it; that text is read too
+            if time.monotonic() - clicked_at[0] < LATE_TEXT_S:
+                read_config(again=False)
+        read.on_click(clicked)
+        area.param.watch(late_text, "value_input")
 
         def yours(parsed, link, spec, bill, l, part):
             paras, notes = text.custom_lines(parsed, link, spec, bill, tr(l))
