@@ -264,9 +264,9 @@ class Step5(StepView):
         read = pmui.Button(label=pn.bind(lambda l: tr(l)._("Read this config"), lang),
                            variant="contained", css_classes=["config-read"])
 
-        clicked_at = [-LATE_TEXT_S]
+        clicked_at = -LATE_TEXT_S
 
-        def read_config(_event=None, again: bool = True):
+        def read_config(again: bool = True):
             text = area.value_input if area.value_input is not None else area.value
             # an empty (or zero) parameter count means “count them from the config”
             text, pb = text or "", (params.value or None)
@@ -276,13 +276,14 @@ class Step5(StepView):
                 m.param.trigger("config")         # read again: show it again
 
         def clicked(_event):
-            clicked_at[0] = time.monotonic()
+            nonlocal clicked_at
+            clicked_at = time.monotonic()
             read_config()
 
         def late_text(_event):
             # the text box and the button are two models: with --num-threads the server may
             # handle the click before the text typed just before it; that text is read too
-            if time.monotonic() - clicked_at[0] < LATE_TEXT_S:
+            if time.monotonic() - clicked_at < LATE_TEXT_S:
                 read_config(again=False)
         read.on_click(clicked)
         area.param.watch(late_text, "value_input")

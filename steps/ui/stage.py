@@ -384,6 +384,9 @@ class Packed(Sequence):
     def __getitem__(self, i):
         return self.frames()[i]
 
+    def __iter__(self):
+        return iter(self.frames())        # unpacked once, not once per frame
+
 
 def packs(fn, maxsize: int = 256):
     """`fn` (a text layer's frames) built, packed and kept once per process for every
