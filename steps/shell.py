@@ -20,6 +20,7 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
 from .ui import resources
+from .ui.batch import one_patch
 from .ui.controls import Controls, choice
 from .ui.components import bound, notices_html, pane, render, style_widgets, stylesheet
 from .ui.stage import Stage
@@ -44,6 +45,7 @@ class Navigator(pn.custom.JSComponent):
         super().__init__(**params)
         self._on_nav = on_nav
 
+    @one_patch
     def _handle_msg(self, msg):
         if msg in (-1, 1):
             self._on_nav(msg)

@@ -32,6 +32,7 @@ import param
 from explainer.i18n import Translator
 
 from ..common import translator
+from .batch import one_patch
 from .components import stylesheet
 
 CONTROLS_JS = r"""
@@ -305,6 +306,7 @@ class Controls(pn.custom.JSComponent):
             return False, None
         return True, value[: c.max_length] if c.max_length else value
 
+    @one_patch
     def _handle_msg(self, msg) -> None:
         """A learner's change: {"name": control, "value": new value, "seq": its number}.
 

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 import param
 import panel as pn
 
+from .batch import one_patch
 from .components import stylesheet
 from .shared import shared
 
@@ -439,6 +440,7 @@ class Stage(pn.custom.JSComponent):
             last = self._last_packed = (frames, packed_json(frames))
         return last[1]
 
+    @one_patch
     def _handle_msg(self, msg):
         if self._on_nav is not None and msg in ("next-step", "previous-step"):
             self._on_nav(1 if msg == "next-step" else -1)
