@@ -13,7 +13,7 @@ from ..live import LiveValue
 from ..ui.components import bound, legend_html, notices_html, paragraphs_html
 from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
-from ..ui.stage import Stage
+from ..ui.stage import Stage, packs
 from ..ui.view import StepView, conceal_until_revealed, tr_of, two_columns
 from . import text
 from .model import Step4Model, job, live_facts
@@ -22,6 +22,14 @@ from .model import Step4Model, job, live_facts
 TEMPLATES = jinja2.Environment(
     loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
     autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def one_frame(r, b, status, value, tr) -> list:
+    """The stage's one frame (the roofline, its cards and table)."""
+    return [text.frame(r, status, value, tr, b)]
+
+
+FRAMES = packs(one_frame)    # built and packed once per process, for every session
 
 
 def links_html(links: dict) -> str:
@@ -218,8 +226,7 @@ class Step4(StepView):
             lambda r, l: text.question(r, tr(l)), m.param.roofline, lang))
         revealed = self.question.param.revealed
         self.stage = RooflineStage(
-            frames=pn.bind(lambda r, b, status, value, l: [text.frame(r, status, value, tr(l),
-                                                                      b)],
+            frames=pn.bind(lambda r, b, status, value, l: FRAMES(r, b, status, value, tr(l)),
                            m.param.roofline, m.param.batching, live.param.status,
                            live.param.value, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),

@@ -11,13 +11,20 @@ from explainer.i18n import N_
 from ..ui.components import style_widgets, bound, legend_html, notices_html, paragraphs_html
 from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
-from ..ui.stage import Stage
+from ..ui.stage import Stage, packs
 from ..ui.view import StepView, conceal_until_revealed, tr_of, two_columns
 from . import text
 from explainer.hfconfig import MAX_CONFIG_CHARS
 
 from .model import CUSTOM, GPU_KEYS, Step5Model
 
+
+def one_frame(spec, curve, bill, live, tr) -> list:
+    """The stage's one frame (cards, both charts, their words and their table)."""
+    return [text.frame(spec, curve, bill, live, tr)]
+
+
+FRAMES = packs(one_frame)    # built and packed once per process, for every session
 LATE_TEXT_S = 2.0    # text reaching the server this soon after Read was clicked was typed before
 
 
@@ -218,9 +225,9 @@ class Step5(StepView):
         self.question = Question(content=pn.bind(
             lambda spec, l: text.question(spec, tr(l)), m.param.spec, lang))
         self.stage = BillStage(
-            frames=pn.bind(lambda spec, curve, bill, live, l: [text.frame(
-                spec, curve, bill, live, tr(l))], m.param.spec, m.param.curve, m.param.bill,
-                m.param.live, lang),
+            frames=pn.bind(lambda spec, curve, bill, live, l: FRAMES(spec, curve, bill, live,
+                                                                     tr(l)),
+                           m.param.spec, m.param.curve, m.param.bill, m.param.live, lang),
             text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
             concealed=not self.question.revealed, player=False)
         conceal_until_revealed(self.stage, self.question)
