@@ -25,6 +25,7 @@ def one_frame(spec, curve, bill, live, tr) -> list:
 
 
 FRAMES = packs(one_frame)    # built and packed once per process, for every session
+
 LATE_TEXT_S = 2.0    # text reaching the server this soon after Read was clicked was typed before
 
 

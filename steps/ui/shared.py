@@ -13,15 +13,16 @@ class _ValueKey:
     __slots__ = ("parts", "_hash")
 
     def __init__(self, args: tuple):
-        parts = []
+        parts, hashes = [], []
         for a in args:
             try:
-                hash(a)
+                hashes.append(hash(a))
                 parts.append(("=", a))
             except TypeError:
+                hashes.append(id(a))
                 parts.append(("id", id(a)))
         self.parts = tuple(parts)
-        self._hash = hash(self.parts)
+        self._hash = hash(tuple(hashes))
 
     def __hash__(self) -> int:
         return self._hash
