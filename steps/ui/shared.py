@@ -41,7 +41,7 @@ def shared(fn, maxsize: int = 256):
     cached results) is found by their identities, without hashing them; otherwise arguments
     are keyed by value when hashable, else by identity. A cached entry keeps its arguments
     alive, so an identity is never reused while it is in the cache."""
-    cache: OrderedDict = OrderedDict()     # _ValueKey -> (args, value, ids)
+    cache: OrderedDict = OrderedDict()     # _ValueKey -> (args, value, ids, the key)
     by_ids: dict = {}                      # ids of the arguments -> the same entry
     lock = threading.Lock()
 
