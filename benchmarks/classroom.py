@@ -24,8 +24,8 @@ when that file exists), output to test-artifacts/classroom/<app>-server.log, and
 4. interaction, `--duration` s (longer if the Chromium user is not done yet): every student
    waits 1-2 s (and for its page to be quiet), then moves: mostly a slider of its step
    (value and value_throttled, as a Material slider does on release) or another control
-   (a Select), sometimes the language Select or the stepper (a click event plus `active`, as
-   the browser sends them). Round trip = change sent -> first PATCH-DOC of that session (for
+   (a Select), sometimes the language Select or the stepper (the message a click on it
+   sends, as the browser sends it). Round trip = change sent -> first PATCH-DOC of that session (for
    a step change: the first one that brings the new step's models); settled = change sent
    -> last PATCH-DOC before its next move. Meanwhile the Chromium user repeats the slider
    test under load, then opens PLAY_QUERY, waits until the server has answered what the page
@@ -513,7 +513,7 @@ def classify(obj: dict, defaults: dict[str, dict]) -> Control | list[Control] | 
     common = {"disabled": attrs.get("disabled") is True,
               "label": str(attrs.get("label") or attrs.get("name") or name)}
     if ("Stepper" in name or "StepNav" in name) and isinstance(attrs.get("active"), int):
-        # a Material Stepper, or the app's StepNav (its buttons set `active` directly)
+        # a Material Stepper, or the app's StepNav (its buttons send the index as a message)
         items = attrs.get("items")
         if isinstance(items, list) and len(items) > 1:
             return Control("stepper", obj["id"], attrs["active"], ("active",),
@@ -568,13 +568,16 @@ def bokeh_event(name: str, entries: list) -> dict:
 def change_messages(kind: str, control: Control, new) -> list[dict]:
     """The PATCH-DOC contents a browser sends for a move. A Material stepper's click is a
     component event (which the server answers with the new step) followed by the `active`
-    change; the app's StepNav sends the `active` change alone;
+    change; the app's StepNav sends the new step's index as a component message;
     every other move is a change of the control's value attribute(s); a control of a step's
     `Controls` sends its name and new value as one component message, as the browser does."""
     if control.key is not None and control.owner_id is not None:
         msg = {"type": "map", "entries": [["name", control.key], ["value", new]]}
         return [bokeh_event("data_event", [["model", {"id": control.owner_id}],
                                            ["data", msg]])]
+    if kind == "step" and not control.click and control.owner_id is not None:
+        return [bokeh_event("data_event", [["model", {"id": control.owner_id}],
+                                           ["data", new]])]
     changes = [{"kind": "ModelChanged", "model": {"id": control.model_id}, "attr": a, "new": new}
                for a in control.attrs]
     if kind != "step" or control.owner_id is None or not control.click:

@@ -177,11 +177,20 @@ class PrevNext(KeyNav):
 
 class StepNav(pn.custom.JSComponent):
     """The numbered steps as a list of buttons: every step is in the Tab order, the current
-    one is marked (`aria-current="step"`), and a click moves there (no page reload)."""
+    one is marked (`aria-current="step"`), and a click moves there (no page reload).
+
+    A click sends the step's index as a message (not a change of `active`: Panel holds a
+    browser's property change back for its debounce, and answers it pane by pane); the
+    server sets `active` and the new step comes back as one message (`one_patch`)."""
 
     items = param.List(default=[], doc="the step titles, translated")
     active = param.Integer(default=0, doc="index of the current step")
     label = param.String(default="", doc="the navigation's accessible name")
+
+    @one_patch
+    def _handle_msg(self, msg):
+        if isinstance(msg, int) and not isinstance(msg, bool) and 0 <= msg < len(self.items):
+            self.active = msg
 
     _esm = """
     export function render({ model }) {
@@ -205,7 +214,7 @@ class StepNav(pn.custom.JSComponent):
           t.className = "stepnav-title";
           t.textContent = title;
           b.append(num, t);
-          b.addEventListener("click", () => { model.active = k; });
+          b.addEventListener("click", () => { if (k !== model.active) model.send_msg(k); });
           li.appendChild(b);
           ol.appendChild(li);
         });

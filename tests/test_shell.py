@@ -59,3 +59,15 @@ def test_selector_controls_parse_from_the_url():
     s6 = app.steps[6].model
     assert (s6.kv_heads, s6.precision, s6.window) == (8, "int4", 4096)
     assert app.view_model()["notices"] == []
+
+
+def test_stepper_message_moves_to_that_step_and_ignores_anything_else():
+    app = ExplainerApp(query=q(step=1))
+    app._stepper._handle_msg(3)                      # a click on the fourth step
+    assert app.state.step == 4 and app._stepper.active == 3
+    assert app._keys.query.startswith("?step=4")
+    for bad in (-1, 7, 99, True, "2", None, {"k": 1}, 2.0):
+        app._stepper._handle_msg(bad)
+        assert app.state.step == 4
+    app._stepper._handle_msg(6)                      # the key ideas
+    assert app.state.step == 7

@@ -53,3 +53,11 @@ def test_one_message_per_move(app, page):
              lambda: page.wait_for_function("(u) => location.href !== u", arg=url))
     one_move(lambda: choose_language(page, "English"),
              lambda: expect(lang).to_have_attribute("lang", "en"))
+    # a step change, back to a step whose live measurements this server has made (a first
+    # visit may bring a second message: a live measurement done)
+    current = page.locator('nav.stepnav button[aria-current="step"]')
+    page.locator("nav.stepnav button").nth(2).click()
+    expect(current).to_contain_text("3")
+    settle(page, received)
+    one_move(lambda: page.locator("nav.stepnav button").nth(3).click(),   # step 4's panes
+             lambda: expect(current).to_contain_text("4"))
