@@ -20,7 +20,7 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
 from .ui import resources
-from .ui.batch import one_patch
+from .ui.batch import OnLoop, one_patch
 from .ui.controls import Controls, choice
 from .ui.components import bound, notices_html, pane, render, style_widgets, stylesheet
 from .ui.stage import Stage
@@ -38,7 +38,7 @@ def step_class(n: int):
     return getattr(importlib.import_module(module), name)
 
 
-class Navigator(pn.custom.JSComponent):
+class Navigator(OnLoop, pn.custom.JSComponent):
     """A browser-drawn component whose messages -1/+1 move to the previous/next step."""
 
     def __init__(self, on_nav, **params):
@@ -175,7 +175,7 @@ class PrevNext(KeyNav):
     """
 
 
-class StepNav(pn.custom.JSComponent):
+class StepNav(OnLoop, pn.custom.JSComponent):
     """The numbered steps as a list of buttons: every step is in the Tab order, the current
     one is marked (`aria-current="step"`), and a click moves there (no page reload).
 

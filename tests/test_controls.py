@@ -119,7 +119,7 @@ def test_the_browser_sends_one_message_per_change(setup):
 
 
 def test_changes_handled_out_of_order_keep_the_newest(setup):
-    """Three quick key presses handled by three threads, the last one first."""
+    """Three quick key presses handled out of order, the last one first."""
     m, c = setup
     for value, seq in ((64, 3), (32, 1), (48, 2)):
         c._handle_msg({"name": "tokens", "value": value, "seq": seq})
@@ -149,3 +149,29 @@ def test_every_step_draws_its_controls_as_one_component():
         assert [e["name"] for e in step_controls[0].spec] == names
         lang = [c for c in found if "lang" in c.values]
         assert len(lang) == 1 and entry(lang[0], "lang")["label"] == "Taal"
+
+
+def test_a_message_is_handled_where_it_arrives_even_with_a_thread_pool(setup, monkeypatch):
+    """`--num-threads`: Panel would hand the message to its pool (which here never runs
+    anything); the controls handle it at once, on the event loop's thread (steps/ui/batch.py,
+    OnLoop)."""
+    from concurrent.futures import Future
+
+    from bokeh.document import Document
+    from panel.io.state import state
+    from panel.models.esm import DataEvent
+
+    class IdlePool:
+        submitted = []
+
+        def submit(self, fn, *args, **kwargs):
+            self.submitted.append(fn)
+            return Future()
+
+    m, c = setup
+    doc = Document()
+    model = c.get_root(doc)
+    monkeypatch.setattr(state, "_thread_pool", IdlePool())
+    c._comm_event(doc, DataEvent(model=model, data={"name": "tokens", "value": 48}))
+    assert m.tokens == 48 and c.values["tokens"] == 48
+    assert IdlePool.submitted == []

@@ -1,7 +1,7 @@
 """The stage's wire format: frames packed once per process and sent as one JSON text."""
 import json
 
-from steps.ui.stage import Packed, Stage, packed_json, packs, unpack
+from steps.ui.stage import GROW, OBJ, SHAPE, SIGIL, Packed, Stage, pack, packed_json, packs, unpack
 
 
 FRAMES = [{"pos": f"Token {i} of 3", "cards": [{"key": "rows", "label": "Rows read",
@@ -19,6 +19,34 @@ def test_packed_frames_are_one_json_text_that_unpacks_to_the_frames():
     assert unpack(packed) == FRAMES
     assert len(text) < len(json.dumps(FRAMES, ensure_ascii=False))   # repeats sent once
     assert "Rows read twice" in packed[0]["$strings"]
+
+
+def test_a_growing_list_is_sent_once_and_dicts_without_their_keys():
+    """A grid that gains a row per frame costs its rows once, not once per frame; every card
+    and frame is sent as its values, its keys once in the key table."""
+    rows = [[p, 1, p - 1] for p in range(5, 69)]
+    frames = [{"T": t, "rows": rows[:t], "cards": [{"key": "n", "label": "Rows", "value": t}]}
+              for t in range(1, 65)]
+    packed = pack(frames)
+    text = json.dumps(packed, ensure_ascii=False, separators=(",", ":"))
+    assert unpack(json.loads(text)) == frames
+    full = json.dumps(frames, ensure_ascii=False, separators=(",", ":"))
+    assert len(text) < len(full) / 5                    # O(T) instead of O(T²)
+    last = packed[-1]
+    assert last[0].startswith(SHAPE) and ["T", "rows", "cards"] in packed[0]["$keys"]
+    grown = last[2]                                     # frame 64's rows: frame 63's + one
+    assert grown[0].startswith(GROW + OBJ) and grown[1] == [68, 1, 67]
+
+
+def test_data_that_looks_like_a_mark_stays_data():
+    odd = [SIGIL + "1", OBJ + "0", GROW + OBJ + "0", SHAPE + "0", "§", "¶x", "¦", "¤"]
+    frames = [{"a": odd, "b": [odd[:k] for k in range(1, 9)], "c": {SHAPE: GROW, OBJ: [odd]}},
+              {"a": odd[::-1], "b": [[GROW + OBJ + "0", 1], [SHAPE + "0", 2]],
+               "c": {SHAPE: GROW, OBJ: [odd]}}]
+    assert unpack(json.loads(packed_json(frames))) == frames
+    assert unpack(json.loads(packed_json([]))) == []
+    assert unpack(json.loads(packed_json([{}, {"x": []}, {"x": [[]]}]))) == [{}, {"x": []},
+                                                                            {"x": [[]]}]
 
 
 def test_the_browser_gets_the_text_and_python_keeps_the_list():

@@ -149,3 +149,21 @@ def test_a_server_builds_every_state_at_start(monkeypatch):
     for example, layer, head in ((2, 3, 1), (0, 0, 0), (3, 4, 4)):
         m = Step1Model(lang="nl", example=example, layer=layer, head=head)
         assert FRAMES(m.run, tr_of("nl")).json
+
+
+def test_the_questions_message_answers_it_and_anything_else_is_ignored():
+    from steps.common import AppState
+    from steps.step1 import Step1
+    view = Step1(AppState())
+    view.__panel__()
+    q = view.question
+    for junk in (None, 3, "x", {"answer": -1}, {"answer": 99}, {"answer": True},
+                 {"answer": "1"}, {"shown": 1}, {"shown": "true"}):
+        q._handle_msg(junk)
+        assert q.answer is None and not q.shown and view.stage.concealed
+    q._handle_msg({"answer": 1})                    # a click on the second option
+    assert q.answer == 1 and q.revealed and not view.stage.concealed
+    view2 = Step1(AppState())
+    view2.__panel__()
+    view2.question._handle_msg({"shown": True})     # “Show me”
+    assert view2.question.shown and not view2.stage.concealed

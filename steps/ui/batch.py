@@ -1,21 +1,28 @@
-"""One move of a learner, one message back.
+"""One move of a learner, one message back, handled where it arrives.
 
-A browser-drawn component's message (a slider released, a choice, the language, a key that
-moves to the next step) reaches `_handle_msg` on one of the server's `--num-threads` threads.
-A change made there to a pane cannot be written at once (only the event loop writes to the
-session's socket), so Panel schedules each pane's change as a callback of its own and Bokeh
-writes each as a message of its own: a language switch came back as 16 messages, a slider as
-4, each serialized, framed and written on its own.
+A browser-drawn component's message (a slider released, a choice, the language, a key or a
+step button that moves to another step) arrives on the server's event loop. With
+`--num-threads`, Panel hands it to a pool thread; a change made there to a pane cannot be
+written at once (only the event loop writes to the session's socket), so Panel schedules each
+pane's change as a callback of its own and Bokeh writes each as a message of its own: a
+language switch came back as 16 messages, a slider as 4, each serialized, framed and written
+on its own.
 
 `one_patch` runs the whole handler on the event loop instead, under one hold of the
 session's document: whatever the move changes leaves as one PATCH-DOC. Outside a served
 session (tests, a notebook) the handler runs at once, as before.
+
+`OnLoop` keeps such a component's messages on the event loop from the start: the pool thread
+would only schedule the handler back onto the loop, and each hop waits for the GIL (CPython
+hands it over every 5 ms) while other sessions' work runs. The pool stays for whatever else
+uses it (Panel's own widgets, onload callbacks).
 """
 from __future__ import annotations
 
 import functools
 
 import panel as pn
+from panel.io.state import state
 
 
 def one_patch(handler):
@@ -30,3 +37,22 @@ def one_patch(handler):
         # 'auto': at once on the event loop; from another thread, scheduled on the loop
         pn.state.execute(held, schedule="auto")
     return wrapper
+
+
+class OnLoop:
+    """Mixin (before `pn.custom.JSComponent` in the bases) for a component whose messages
+    are handled by a `one_patch` handler: a message from the browser is processed where it
+    arrives, on the event loop, never handed to Panel's thread pool (see the module doc).
+    Panel's own paths are kept: the busy indicator, and a message that arrives before the
+    page is ready waits for it (Panel's `_event_coroutine`, which ends here)."""
+
+    def _comm_event(self, doc, event) -> None:
+        try:
+            self._process_bokeh_event(doc, event)
+        except Exception as e:  # noqa: BLE001 - reported as Panel reports a callback's error
+            state._handle_exception(e)
+
+    async def _event_coroutine(self, doc, event) -> None:
+        for cb in list(state._change_callbacks.get(doc, {}).values()):
+            await cb()
+        self._comm_event(doc, event)

@@ -32,7 +32,7 @@ import param
 from explainer.i18n import Translator
 
 from ..common import translator
-from .batch import one_patch
+from .batch import OnLoop, one_patch
 from .components import stylesheet
 
 CONTROLS_JS = r"""
@@ -214,7 +214,7 @@ def _options_of(fn, lang: str) -> list:
     return [(value, label) for label, value in fn(translator(lang)).items()]
 
 
-class Controls(pn.custom.JSComponent):
+class Controls(OnLoop, pn.custom.JSComponent):
     """A step's controls (see the module doc)."""
 
     spec = param.List(default=[], doc="per control: name, kind, translated label, options")
@@ -310,10 +310,11 @@ class Controls(pn.custom.JSComponent):
     def _handle_msg(self, msg) -> None:
         """A learner's change: {"name": control, "value": new value, "seq": its number}.
 
-        A server with `--num-threads` handles messages on several threads at once: three
-        quick key presses on a slider can be handled out of order. So the changes of one
-        component are applied one at a time, and a change older than one already applied
-        to the same control (a smaller `seq`) is dropped."""
+        Messages are handled on the event loop in the order they arrive (`OnLoop`); should
+        one ever be handled late (Panel defers a message that arrives while the page is
+        still loading), a change older than one already applied to the same control (a
+        smaller `seq`) is dropped, and the changes of one component are applied one at a
+        time."""
         if not isinstance(msg, dict):
             return
         name, seq = msg.get("name"), msg.get("seq")

@@ -8,7 +8,8 @@ question is about changed) asks again.
 
 One small component drawn in the browser: the question, one button per option, “Show me” and
 the feedback. A click shows the feedback at once, in the page; the server hears only the
-answer (one message) and un-conceals the step's visual. Everything is drawn with
+answer, as one message ({"answer": i} or {"shown": true}), and un-conceals the step's visual:
+everything that changes comes back as one message (`one_patch`). Everything is drawn with
 `textContent`, so no text is ever read as markup.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
+from .batch import OnLoop, one_patch
 from .components import stylesheet
 
 QUESTION_JS = r"""
@@ -31,7 +33,13 @@ export function render({ model }) {
   const showBtn = document.createElement("button");
   showBtn.type = "button";
   showBtn.className = "q-btn q-text";
-  showBtn.addEventListener("click", () => { model.shown = true; });
+  // what the page shows: the model's state, or the learner's click before the server's echo
+  let answer = model.answer, shown = model.shown;
+  showBtn.addEventListener("click", () => {
+    shown = true;
+    draw();
+    model.send_msg({ shown: true });
+  });
   show.appendChild(showBtn);
   const feedback = document.createElement("div");
   feedback.className = "feedback";
@@ -44,7 +52,6 @@ export function render({ model }) {
   const draw = () => {
     const v = model.view || {};
     const opts = v.options || [];
-    const answer = model.answer;
     const lead = document.createElement("strong");
     lead.textContent = (v.lead || "") + ":";
     q.replaceChildren(lead, document.createTextNode(" " + (v.prompt || "")));
@@ -56,7 +63,11 @@ export function render({ model }) {
         const b = document.createElement("button");
         b.type = "button";
         b.className = "q-btn";
-        b.addEventListener("click", () => { model.answer = i; });
+        b.addEventListener("click", () => {
+          answer = i;
+          draw();
+          model.send_msg({ answer: i });
+        });
         wrap.appendChild(b);
         answers.appendChild(wrap);
       });
@@ -70,13 +81,13 @@ export function render({ model }) {
       b.classList.toggle("q-right", chosen && i === v.correct);
       b.classList.toggle("q-wrong", chosen && i !== v.correct);
     });
-    const revealed = answer !== null && answer !== undefined || model.shown;
+    const revealed = answer !== null && answer !== undefined || shown;
     showBtn.textContent = v.show || "";
     show.hidden = revealed;
     let state = "", head = "";
     if (answer !== null && answer !== undefined) {
       [state, head] = answer === v.correct ? ["right", v.right] : ["wrong", v.wrong];
-    } else if (model.shown) {
+    } else if (shown) {
       state = "shown";
     }
     said.className = state || "feedback-empty";
@@ -91,13 +102,14 @@ export function render({ model }) {
     }
   };
   draw();
-  model.on(["view", "answer", "shown"], draw);
+  model.on(["answer", "shown"], () => { answer = model.answer; shown = model.shown; draw(); });
+  model.on("view", draw);
   return box;
 }
 """
 
 
-class Question(pn.custom.JSComponent):
+class Question(OnLoop, pn.custom.JSComponent):
 
     content = param.Dict(default={}, allow_refs=True, doc="the question (server side)")
     view = param.Dict(default={}, doc="what the browser draws: the content's words")
@@ -126,6 +138,18 @@ class Question(pn.custom.JSComponent):
 
     def choose(self, i: int):
         self.answer = i
+
+    @one_patch
+    def _handle_msg(self, msg) -> None:
+        """The learner's click: {"answer": index of an option} or {"shown": true}."""
+        if not isinstance(msg, dict):
+            return
+        i = msg.get("answer")
+        if isinstance(i, int) and not isinstance(i, bool) and \
+                0 <= i < len(self.content.get("options", ())):
+            self.answer = i
+        elif msg.get("shown") is True:
+            self.shown = True
 
     def _render(self):
         c = self.content

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import param
 import panel as pn
 
-from .batch import one_patch
+from .batch import OnLoop, one_patch
 from .components import stylesheet
 from .shared import shared
 
@@ -67,7 +67,8 @@ const SKIP_ROLES = ["slider", "radio", "tab", "combobox", "listbox", "option", "
 
 function unpack(packed) {
   if (!packed || !packed.length || !packed[0] || !packed[0]["$strings"]) return packed || [];
-  const S = packed[0]["$strings"], O = packed[0]["$objects"] || [], memo = [];
+  const S = packed[0]["$strings"], O = packed[0]["$objects"] || [];
+  const K = packed[0]["$keys"] || [], memo = [];
   const sub = (x) => {
     if (typeof x === "string") {
       if (x.startsWith("\u00a7")) return S[parseInt(x.slice(1), 36)];
@@ -78,7 +79,16 @@ function unpack(packed) {
       }
       return x;
     }
-    if (Array.isArray(x)) return x.map(sub);
+    if (Array.isArray(x)) {
+      const mark = x.length && typeof x[0] === "string" ? x[0].charAt(0) : "";
+      if (mark === "\u00a6") return sub(x[0].slice(1)).concat([sub(x[1])]);   // a list + 1
+      if (mark === "\u00a4") {                                                 // a dict
+        const o = {};
+        K[parseInt(x[0].slice(1), 36)].forEach((k, j) => { o[k] = sub(x[j + 1]); });
+        return o;
+      }
+      return x.map(sub);
+    }
     if (x && typeof x === "object") { const o = {}; for (const k in x) o[k] = sub(x[k]); return o; }
     return x;
   };
@@ -264,25 +274,37 @@ export function render({ model, el }) {
 
 SIGIL = "\u00a7"          # a packed string: SIGIL + its index (base 36) in the string table
 OBJ = "\u00b6"            # a packed list or dict: OBJ + its index in the object table
+GROW = "\u00a6"           # [GROW + OBJ reference of a list, one item]: that list plus the item
+SHAPE = "\u00a4"          # [SHAPE + index in the key table, values...]: a dict with those keys
+MARKS = (SIGIL, OBJ, GROW, SHAPE)
 
 
 def pack(frames: list) -> list:
-    """Frames as sent: every string that occurs more than once (card labels, names) and every
-    list or dict that occurs more than once (a table row, a grid row, a card) is sent once, in
-    tables at the head of the list, and referenced by SIGIL/OBJ + index. Frames repeat most of
-    what they hold, so this is most of their size; the browser unpacks them once per change
-    (`unpack` in PLAYER_JS)."""
+    """Frames as sent. Frames repeat most of what they hold, so:
+    - every string that occurs more than once (card labels, names) and every list or dict
+      that occurs more than once (a table row, a card) is sent once, in tables at the head of
+      the list, and referenced by SIGIL/OBJ + index;
+    - a list that is another frame's list plus one item (a grid that gains a row per frame,
+      a table that gains a line) is sent as [GROW + that list's reference, the item], so a
+      growing list costs its length once, not once per frame;
+    - a dict whose keys occur in the same order in other dicts (every card, every frame) is
+      sent as [SHAPE + index of its keys in the key table, its values...].
+    Strings that begin with one of these marks always go to the string table, so a mark is
+    never data. The browser unpacks the frames once per change (`unpack` in PLAYER_JS)."""
     strings: dict[str, int] = {}
     canon: dict[int, str] = {}
     objects: dict[str, int] = {}
+    lists: dict[str, list] = {}        # a list's JSON text -> the first list with that text
+    shapes: dict[tuple, int] = {}
 
     def count(x) -> None:
-        """Count every string and every list or dict (by its JSON text) under `x`."""
+        """Count every string, every list or dict (by its JSON text) and every dict's keys."""
         if isinstance(x, str):
             strings[x] = strings.get(x, 0) + 1
             return
         if isinstance(x, dict):
             values = x.values()
+            shapes[tuple(x)] = shapes.get(tuple(x), 0) + 1
         elif isinstance(x, (list, tuple)):
             values = x
         else:
@@ -292,11 +314,24 @@ def pack(frames: list) -> list:
         c = _canonical(x)
         canon[id(x)] = c
         objects[c] = objects.get(c, 0) + 1
+        if not isinstance(x, dict):
+            lists.setdefault(c, x)
     for f in frames:
         count(f)
-    stable = [t for t, n in strings.items()
-              if (n > 1 and len(t) > 4) or t.startswith((SIGIL, OBJ))]
+
+    def text(v) -> str:
+        return canon[id(v)] if isinstance(v, (dict, list, tuple)) else _canonical(v)
+    grows: dict[str, str] = {}         # a list's text -> the text of the list it extends
+    for c, x in lists.items():
+        if len(x) >= 2:
+            shorter = "[" + ",".join(text(v) for v in x[:-1]) + "]"
+            if len(shorter) > 12 and shorter in lists:
+                grows[c] = shorter
+    extended = set(grows.values())
+    stable = [t for t, n in strings.items() if (n > 1 and len(t) > 4) or t.startswith(MARKS)]
     sref = {t: SIGIL + _base36(i) for i, t in enumerate(stable)}
+    keys = [k for k, n in shapes.items() if n > 1 and len(k) >= 2]
+    kref = {k: SHAPE + _base36(i) for i, k in enumerate(keys)}
     otable: list = []
     oref: dict[str, str] = {}
 
@@ -306,17 +341,25 @@ def pack(frames: list) -> list:
         if not isinstance(x, (dict, list, tuple)):
             return x
         c = canon[id(x)]
-        if not top and objects[c] > 1 and len(c) >= 16:
+        if not top and (c in extended or (objects[c] > 1 and len(c) >= 16)):
             if c not in oref:
                 oref[c] = OBJ + _base36(len(otable))
                 otable.append(None)
-                otable[int(oref[c][1:], 36)] = sub(x, top=True)
+                otable[int(oref[c][1:], 36)] = body(x, c)
             return oref[c]
+        return body(x, c)
+
+    def body(x, c: str):
         if isinstance(x, dict):
+            shape = kref.get(tuple(x))
+            if shape is not None:
+                return [shape] + [sub(v) for v in x.values()]
             return {k: sub(v) for k, v in x.items()}
+        if c in grows:
+            return [GROW + sub(lists[grows[c]]), sub(x[-1])]
         return [sub(v) for v in x]
-    body = [sub(f, top=True) for f in frames]
-    return [{"$strings": stable, "$objects": otable}] + body
+    body_ = [sub(f, top=True) for f in frames]
+    return [{"$strings": stable, "$objects": otable, "$keys": [list(k) for k in keys]}] + body_
 
 
 _canonical = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -341,7 +384,7 @@ def packed_json(frames: list) -> str:
 def unpack(packed: list) -> list:
     """`pack` undone (PLAYER_JS's `unpack`, in Python)."""
     head, body = packed[0], packed[1:]
-    S, O, memo = head["$strings"], head["$objects"], {}
+    S, O, K, memo = head["$strings"], head["$objects"], head.get("$keys", []), {}
 
     def sub(x):
         if isinstance(x, str):
@@ -354,6 +397,11 @@ def unpack(packed: list) -> list:
                 return memo[k]
             return x
         if isinstance(x, list):
+            mark = x[0][:1] if x and isinstance(x[0], str) else ""
+            if mark == GROW:
+                return sub(x[0][1:]) + [sub(x[1])]
+            if mark == SHAPE:
+                return dict(zip(K[int(x[0][1:], 36)], map(sub, x[1:])))
             return [sub(v) for v in x]
         if isinstance(x, dict):
             return {k: sub(v) for k, v in x.items()}
@@ -398,7 +446,7 @@ def packs(fn, maxsize: int = 256):
     return shared(packed, maxsize=maxsize)
 
 
-class Stage(pn.custom.JSComponent):
+class Stage(OnLoop, pn.custom.JSComponent):
     """Frames computed on the server, played in the browser (see the module docstring)."""
 
     frames = param.Parameter(default=[], doc="every frame of the current inputs (a list, or "
