@@ -24,8 +24,8 @@ when that file exists), output to test-artifacts/classroom/<app>-server.log, and
 4. interaction, `--duration` s (longer if the Chromium user is not done yet): every student
    waits 1-2 s (and for its page to be quiet), then moves: mostly a slider of its step
    (value and value_throttled, as a Material slider does on release) or another control
-   (a Select), sometimes the language Select or the stepper (the message a click on it
-   sends, as the browser sends it). Round trip = change sent -> first PATCH-DOC of that session (for
+   (a Select), sometimes the language Select or the stepper (the message a click on one of
+   its buttons sends). Round trip = change sent -> first PATCH-DOC of that session (for
    a step change: the first one that brings the new step's models); settled = change sent
    -> last PATCH-DOC before its next move. Meanwhile the Chromium user repeats the slider
    test under load, then opens PLAY_QUERY, waits until the server has answered what the page
