@@ -319,12 +319,12 @@ def pack(frames: list) -> list:
     for f in frames:
         count(f)
 
-    def text(v) -> str:
+    def json_of(v) -> str:
         return canon[id(v)] if isinstance(v, (dict, list, tuple)) else _canonical(v)
     grows: dict[str, str] = {}         # a list's text -> the text of the list it extends
     for c, x in lists.items():
         if len(x) >= 2:
-            shorter = "[" + ",".join(text(v) for v in x[:-1]) + "]"
+            shorter = "[" + ",".join(json_of(v) for v in x[:-1]) + "]"
             if len(shorter) > 12 and shorter in lists:
                 grows[c] = shorter
     extended = set(grows.values())
@@ -343,9 +343,10 @@ def pack(frames: list) -> list:
         c = canon[id(x)]
         if not top and (c in extended or (objects[c] > 1 and len(c) >= 16)):
             if c not in oref:
-                oref[c] = OBJ + _base36(len(otable))
-                otable.append(None)
-                otable[int(oref[c][1:], 36)] = body(x, c)
+                k = len(otable)
+                oref[c] = OBJ + _base36(k)
+                otable.append(None)          # its place, before what it holds takes theirs
+                otable[k] = body(x, c)
             return oref[c]
         return body(x, c)
 
