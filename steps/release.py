@@ -24,6 +24,14 @@ a cycle) and a few callbacks per move. `install` makes them `FULL_EVERY / 10` ti
 that garbage waits a little longer (the next full collection, or a class leaving) and each
 pause is the same, but a class meets one every half minute or so instead of every few
 seconds.
+
+Most of that garbage came from the steps the students left: a step's panes, their Bokeh
+models and Panel's and param's watchers tie each other in cycles, about 3,300 objects a step
+change, that only a full collection could free; with a class changing steps, each pause
+found hundreds of thousands of them (0.6-0.9 s, measured). So a step that left the page is
+taken apart a moment later (`dispose`): its watchers, links and the models that left the
+document let go of each other, and reference counting frees it at once (about 300 objects a
+step change are left for the collector). The pauses then walk what is alive, not garbage.
 """
 from __future__ import annotations
 
@@ -109,3 +117,80 @@ def install() -> None:
 def _collect_for_panel() -> None:
     """What Panel's scheduled collection does now: nothing of its own (`session_closed`
     already scheduled the one collection that is worth it)."""
+
+
+# -- a step left behind ------------------------------------------------------------------------
+
+DISPOSE_DELAY_S = 2.0            # after the step's removal went out to the page
+
+
+def island_of(view) -> tuple[list, list]:
+    """A step view about to leave the page: (its param objects: the view, its view-model, its
+    Panel components and whatever Parameterized it keeps; the Bokeh models they have on the
+    page now). Read before the view leaves: removing it clears its components' models."""
+    import param
+    objs = {id(view): view}
+    layout = getattr(view, "_layout", None)
+    for o in [*vars(view).values(), *(layout.select() if layout is not None else ())]:
+        if isinstance(o, param.Parameterized) and o is not getattr(view, "app", None):
+            objs[id(o)] = o
+            wrapper = o.__dict__.get("layout")      # a pane's own Row around it
+            if isinstance(wrapper, param.Parameterized):
+                objs[id(wrapper)] = wrapper
+    models = {}
+    for o in list(objs.values()):
+        for entry in list(getattr(o, "_models", {}).values()):
+            model = entry[0] if isinstance(entry, tuple) else entry
+            for m in model.references():
+                models[id(m)] = m
+    return list(objs.values()), list(models.values())
+
+
+def dispose(objs: list, models: list) -> int:
+    """Break the reference cycles inside a step view that has left the page, so that reference
+    counting frees it at once instead of the garbage collector later (see the module: the
+    collector's pauses grow with the garbage it finds). Only edges a gone view never needs
+    again: its watchers and links (a late change to a gone view then changes a number and
+    nothing else), and the Bokeh models that left the document (their callbacks and property
+    values). Models still in the document (a style sheet the page shares) are left alone.
+    Returns how many models it cleared."""
+    for o in objs:
+        priv = o.__dict__.get("_param__private")
+        if priv is not None:
+            for value in [*priv.values.values(), *priv.refs.values()]:
+                if callable(value) and "_dinfo" in getattr(value, "__dict__", ()):
+                    value.__dict__.clear()       # pn.bind's functions keep themselves there
+            priv.watchers = {}
+            priv.dynamic_watchers.clear()
+            priv.ref_watchers = []
+            priv.refs = {}
+            priv.async_refs = {}
+            priv.params = {}             # per-instance parameter copies (each names its owner)
+            priv.values = {}             # bound functions, children, closures over the view
+        for name in ("_models", "_callbacks", "_internal_callbacks", "_links"):
+            value = o.__dict__.get(name)
+            if isinstance(value, (dict, list)):
+                value.clear()
+    cleared = 0
+    for m in models:
+        if m.document is not None:
+            continue
+        for name in ("_callbacks", "_event_callbacks", "_property_values",
+                     "_unstable_default_values", "_unstable_themed_values"):
+            value = m.__dict__.get(name)
+            if isinstance(value, dict):
+                value.clear()
+        cleared += 1
+    return cleared
+
+
+def dispose_later(objs: list, models: list) -> None:
+    """`dispose` a view's island DISPOSE_DELAY_S from now on the server's loop (outside a
+    server, with no loop running: nothing; the garbage collector frees it as before)."""
+    import asyncio
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    from tornado.ioloop import IOLoop
+    IOLoop.current().call_later(DISPOSE_DELAY_S, dispose, objs, models)

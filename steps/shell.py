@@ -17,6 +17,7 @@ import param
 
 from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 
+from . import release
 from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
 from .ui import resources
@@ -417,9 +418,14 @@ class ExplainerApp(pn.viewable.Viewer):
     def _show_step(self):
         """Show the current step; the step left keeps only what it saves (numbers)."""
         n = self.state.step
+        gone = []
         for k in [k for k in self.steps if k != n]:
-            self._saved[k] = self.steps.pop(k).saved()
+            view = self.steps.pop(k)
+            self._saved[k] = view.saved()
+            gone.append(release.island_of(view))     # read while it is on the page
         self._body.objects = [self._view(n)]
+        for island in gone:
+            release.dispose_later(*island)
 
     def _lang_changed(self, event):
         for view in self.steps.values():

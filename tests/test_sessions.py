@@ -49,6 +49,58 @@ def test_a_step_left_is_dropped_and_comes_back_as_it_was():
     assert app.steps[2].model.prompt == 12        # and step 2 kept its own
 
 
+
+@pytest.mark.parametrize("start", [1, 2, 3, 4, 5, 6, 7])
+def test_a_step_left_is_freed_without_the_collector(monkeypatch, start):
+    """A step that left the page is taken apart (`release.dispose`): reference counting frees
+    it at once, with no garbage for the collector's pauses; a late change to one of its parts
+    does nothing; the page goes on (back to that step, another language) and serializes."""
+    import gc
+    import weakref
+
+    from bokeh.document import Document
+    from panel.io.state import set_curdoc
+
+    import steps.release as rel
+    islands = []
+    monkeypatch.setattr(rel, "dispose_later", lambda objs, models: islands.append((objs, models)))
+    app = ExplainerApp(query={"step": str(start), "lang": "en"})
+    doc = Document()
+    with set_curdoc(doc):
+        doc.add_root(app.__panel__().get_root(doc))
+    old = app.steps[start]
+    parts = [old.model, *[v for v in vars(old).values() if hasattr(v, "param")]]
+    left = weakref.ref(old)
+    del old
+    gc.collect()
+    gc.disable()
+    try:
+        with set_curdoc(doc):
+            app.go(1 if start < 7 else -1)
+        assert len(islands) == 1
+        objs, models = islands.pop()
+        kept = [m for m in models if m.document is not None]     # e.g. a shared style sheet
+        assert rel.dispose(objs, models) == len(models) - len(kept) > 0
+        assert all(m._property_values for m in kept)
+        del objs, models, kept
+        for part in parts:                          # late changes: numbers, nothing else
+            for name in part.param:
+                if name != "name" and not part.param[name].constant:
+                    try:
+                        setattr(part, name, getattr(part, name))
+                    except Exception as exc:        # noqa: BLE001
+                        raise AssertionError(f"{type(part).__name__}.{name}: {exc!r}")
+        del parts, part
+        assert left() is None                       # freed by reference counting alone
+    finally:
+        gc.enable()
+    with set_curdoc(doc):
+        app.go(-1 if start < 7 else 1)
+        app.state.lang = "pl"
+    assert app.state.step == start and app.steps[start].lang == "pl"
+    assert doc.to_json(deferred=False)["roots"]      # the page serializes whole
+
+
 CLOSED_SESSIONS = r"""
 import gc, socket, sys, threading, time, weakref
 from urllib.parse import parse_qsl
@@ -202,3 +254,25 @@ def test_step5_keeps_a_pasted_config_across_a_visit():
     area, = app.steps[5].__panel__().select(pmui.TextAreaInput)
     number, = app.steps[5].__panel__().select(pmui.FloatInput)
     assert (area.value, number.value) == (config, 6.922)
+
+
+def test_dispose_later_runs_on_the_servers_loop(monkeypatch):
+    """The removal goes out to the page first: the view is taken apart DISPOSE_DELAY_S later,
+    on the loop that serves the session; outside a server nothing is scheduled."""
+    import asyncio
+    import threading
+
+    import steps.release as rel
+    done = []
+    monkeypatch.setattr(rel, "DISPOSE_DELAY_S", 0.05)
+    monkeypatch.setattr(rel, "dispose", lambda objs, models: done.append((objs, models)))
+
+    async def serve():
+        rel.dispose_later(["objs"], ["models"])
+        assert done == []                            # not inside the move itself
+        await asyncio.sleep(0.3)
+
+    t = threading.Thread(target=lambda: asyncio.run(serve()))
+    t.start()
+    t.join(10)
+    assert done == [(["objs"], ["models"])]

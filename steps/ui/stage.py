@@ -360,7 +360,9 @@ def pack(frames: list) -> list:
             return [GROW + sub(lists[grows[c]]), sub(x[-1])]
         return [sub(v) for v in x]
     body_ = [sub(f, top=True) for f in frames]
-    return [{"$strings": stable, "$objects": otable, "$keys": [list(k) for k in keys]}] + body_
+    head = {"$strings": stable, "$objects": otable, "$keys": [list(k) for k in keys]}
+    count = json_of = sub = body = None     # noqa: F841  (the helpers name each other: without
+    return [head] + body_                   # this, they and their tables wait for the collector)
 
 
 _canonical = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -407,7 +409,9 @@ def unpack(packed: list) -> list:
         if isinstance(x, dict):
             return {k: sub(v) for k, v in x.items()}
         return x
-    return [sub(f) for f in body]
+    frames = [sub(f) for f in body]
+    sub = None                              # noqa: F841  (no cycle left for the collector)
+    return frames
 
 
 class Packed(Sequence):
