@@ -146,3 +146,23 @@ def test_a_pane_update_that_arrives_after_its_model_left_is_dropped():
     p._cleanup(root)                            # the learner moved on
     assert ref not in p._models
     p._update_object(ref, doc, root, parent, None)       # the late update: no KeyError
+
+
+def test_a_pane_update_sets_the_text_as_panel_renders_it_and_nothing_else():
+    """Our pane sets only its model's text on an update (Panel would set every property
+    again); the text is what Panel renders for the same HTML, escapes included."""
+    import panel as pn
+    from bokeh.document import Document
+
+    from steps.ui.components import pane
+    html = '<p class="x">Tom &amp; “Jerry” <b>&lt;3</b></p>'
+    p, ref = pane("<p>one</p>", css_classes=["narration"]), pn.pane.HTML(html)
+    doc = Document()
+    p.server_doc(doc)
+    (model, _), = p._models.values()
+    changed = []
+    doc.on_change(lambda event: changed.append(getattr(event, "attr", None)))
+    p.object = html
+    assert changed == ["text"]
+    assert model.text == ref.get_root(Document()).text
+    assert model.css_classes == ["narration"] and "narration" in p.css_classes

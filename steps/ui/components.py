@@ -78,6 +78,11 @@ class Pane(pn.pane.HTML):
             return
         super()._update_object(ref, doc, root, parent, comm)
 
+    def _update(self, ref: str, model) -> None:
+        """A new HTML text: set the model's text alone. (Panel sets every property of the
+        model again, a dozen of them, each validated: most of a language switch's time.)"""
+        model.text = self._transform_object(self.object)["object"]
+
 
 def pane(obj="", **kw) -> pn.pane.HTML:
     """An HTML pane with the app's stylesheet; `obj` may be a string or a bound function."""
