@@ -39,6 +39,8 @@ def build():
     query = dict(pn.state.session_args or {}) if pn.state.curdoc else {}
     headers = pn.state.headers or {}
     app = ExplainerApp(query=query, accept_language=headers.get("Accept-Language"))
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        release.dispose_when_closed(app)        # taken apart: no garbage for the collector
     tmpl = Page(TEMPLATE)
     tmpl.add_variable("present", app.state.present)
     tmpl.add_panel("app", app)

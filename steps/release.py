@@ -32,6 +32,8 @@ found hundreds of thousands of them (0.6-0.9 s, measured). So a step that left t
 taken apart a moment later (`dispose`): its watchers, links and the models that left the
 document let go of each other, and reference counting frees it at once (about 300 objects a
 step change are left for the collector). The pauses then walk what is alive, not garbage.
+A closed session is taken apart the same way, once Bokeh and Panel have cleaned up after it
+(`dispose_when_closed`): about 1,500 objects left for the collector instead of 4,900.
 """
 from __future__ import annotations
 
@@ -124,19 +126,28 @@ def _collect_for_panel() -> None:
 DISPOSE_DELAY_S = 2.0            # after the step's removal went out to the page
 
 
-def island_of(view) -> tuple[list, list]:
-    """A step view about to leave the page: (its param objects: the view, its view-model, its
-    Panel components and whatever Parameterized it keeps; the Bokeh models they have on the
-    page now). Read before the view leaves: removing it clears its components' models."""
+def _gather(objs: dict, parts, keep=None) -> None:
+    """Add the Parameterized among `parts` (and a pane's own Row around it) to `objs`."""
     import param
-    objs = {id(view): view}
-    layout = getattr(view, "_layout", None)
-    for o in [*vars(view).values(), *(layout.select() if layout is not None else ())]:
-        if isinstance(o, param.Parameterized) and o is not getattr(view, "app", None):
+    for o in parts:
+        if isinstance(o, param.Parameterized) and o is not keep:
             objs[id(o)] = o
             wrapper = o.__dict__.get("layout")      # a pane's own Row around it
             if isinstance(wrapper, param.Parameterized):
                 objs[id(wrapper)] = wrapper
+
+
+def island_of(view, models: bool = True) -> tuple[list, list]:
+    """A step view about to leave the page: (its param objects: the view, its view-model, its
+    Panel components and whatever Parameterized it keeps; the Bokeh models they have on the
+    page now, unless not `models`). Read before the view leaves: removing it clears its
+    components' models."""
+    objs = {id(view): view}
+    layout = getattr(view, "_layout", None)
+    _gather(objs, [*vars(view).values(), *(layout.select() if layout is not None else ())],
+            keep=getattr(view, "app", None))
+    if not models:
+        return list(objs.values()), []
     models = {}
     for o in list(objs.values()):
         for entry in list(getattr(o, "_models", {}).values()):
@@ -155,6 +166,12 @@ def dispose(objs: list, models: list) -> int:
     values). Models still in the document (a style sheet the page shares) are left alone.
     Returns how many models it cleared."""
     for o in objs:
+        if isinstance(o, Attributes):
+            kept = o.obj.__dict__.get("_param__private")
+            o.obj.__dict__.clear()
+            if kept is not None:
+                o.obj.__dict__["_param__private"] = kept
+            continue
         priv = o.__dict__.get("_param__private")
         if priv is not None:
             for value in [*priv.values.values(), *priv.refs.values()]:
@@ -182,6 +199,39 @@ def dispose(objs: list, models: list) -> int:
                 value.clear()
         cleared += 1
     return cleared
+
+
+def session_island(app) -> tuple[list, list]:
+    """A closed session's (param objects, Bokeh models): the page around the step
+    (`steps.shell`), its state, the step on screen, and their models, which Bokeh has emptied
+    by then (their callbacks and defaults still tie them to the components)."""
+    objs = {}
+    for view in app.steps.values():
+        objs.update((id(o), o) for o in island_of(view, models=False)[0])
+    _gather(objs, [app, app.state, *vars(app).values(), *app.__panel__().select()])
+    models = {}
+    for o in objs.values():
+        for entry in list(getattr(o, "_models", {}).values()):
+            model = entry[0] if isinstance(entry, tuple) else entry
+            models[id(model)] = model
+    return list(objs.values()) + [Attributes(app), Attributes(app.state)], \
+        list(models.values())
+
+
+class Attributes:
+    """An object whose plain attributes `dispose` drops too (the page and its state name each
+    other: the state's `navigate` is the page's `go`)."""
+    def __init__(self, obj):
+        self.obj = obj
+
+
+def dispose_when_closed(app) -> None:
+    """Take `app` apart DISPOSE_DELAY_S after its session closed, once Bokeh and Panel have
+    cleaned up after it (`pn.state.on_session_destroyed`)."""
+    def closed(session_context) -> None:
+        dispose_later(*session_island(app))
+    import panel as pn
+    pn.state.on_session_destroyed(closed)
 
 
 def dispose_later(objs: list, models: list) -> None:

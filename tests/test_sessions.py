@@ -256,6 +256,50 @@ def test_step5_keeps_a_pasted_config_across_a_visit():
     assert (area.value, number.value) == (config, 6.922)
 
 
+@pytest.mark.parametrize("step", [2, 6])
+def test_a_closed_session_is_taken_apart(step):
+    """When a session closes (after Panel's and Bokeh's own clean-up), `dispose` takes the
+    page apart: the step on screen is freed by reference counting alone, the page's state
+    lets go of the page, and much less is left for the collector than without it."""
+    import gc
+    import types
+    import weakref
+    from functools import partial
+
+    from bokeh.document import Document
+    from panel.io.document import _destroy_document
+    from panel.io.state import set_curdoc
+
+    import steps.release as rel
+
+    def close(take_apart: bool) -> tuple[bool, int]:
+        app = ExplainerApp(query={"step": str(step), "lang": "en"})
+        doc = Document()
+        with set_curdoc(doc):
+            app.__panel__().server_doc(doc)
+        view = weakref.ref(app.steps[step])
+        gc.collect()
+        gc.disable()
+        try:
+            app.__panel__()._server_destroy(types.SimpleNamespace(_document=doc, id="s"))
+            doc.destroy = partial(_destroy_document, doc)
+            doc.destroy(None)                       # what Panel does when a session closes
+            if take_apart:
+                state = app.state
+                rel.dispose(*rel.session_island(app))
+                assert "navigate" not in vars(state)          # it named the page's `go`
+                del state
+            del app, doc
+            return view() is None, gc.collect()
+        finally:
+            gc.enable()
+
+    freed, left = close(True)
+    kept, left_before = close(False)
+    assert freed and not kept
+    assert left < left_before / 2
+
+
 def test_dispose_later_runs_on_the_servers_loop(monkeypatch):
     """The removal goes out to the page first: the view is taken apart DISPOSE_DELAY_S later,
     on the loop that serves the session; outside a server nothing is scheduled."""

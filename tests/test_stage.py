@@ -85,3 +85,26 @@ def test_pack_and_unpack_leave_no_garbage():
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def test_the_server_listens_only_for_what_the_browser_changes():
+    """Of a stage's properties the browser changes only `frame` (where playback stopped);
+    the other browser-drawn components send messages and change none. Panel listens for
+    those alone (a listener per property was a tenth of building a step)."""
+    from bokeh.document import Document
+
+    from steps.shell import ExplainerApp
+    from steps.ui.batch import OnLoop
+    app = ExplainerApp(query={"step": "1", "lang": "en"})
+    doc = Document()
+    doc.add_root(app.__panel__().get_root(doc))
+    kinds = {}
+    for comp in app.__panel__().select(OnLoop):
+        (model, _), = comp._models.values()
+        kinds[type(comp).__name__] = sorted(model.data._callbacks)
+    assert kinds.pop("ArcStage") == ["frame"]
+    assert kinds and all(v == [] for v in kinds.values()), kinds
+    stage = app.steps[1].stage
+    (model, _), = stage._models.values()
+    model.data.frame = 5                        # as the browser's Pause reports it
+    assert stage.frame == 5 == app.steps[1].model.frame

@@ -51,6 +51,15 @@ class OnLoop:
     rebuilt and three watched parameters set, twice) took 0.8 ms of every move, so these
     messages leave it down."""
 
+    browser_sets: tuple = ()     # properties the browser's code changes (the rest: messages)
+
+    @property
+    def _linked_properties(self) -> tuple[str, ...]:
+        """Panel listens for a browser change of every property (one Bokeh `on_change` each,
+        with its callback's signature inspected: a tenth of building a step); these
+        components change only `browser_sets` in the browser, and send messages otherwise."""
+        return tuple(p for p in super()._linked_properties if p in self.browser_sets)
+
     def _comm_event(self, doc, event) -> None:
         try:
             with set_curdoc(doc):

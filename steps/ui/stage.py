@@ -465,6 +465,7 @@ class Stage(OnLoop, pn.custom.JSComponent):
                                              "no keys)")
 
     _draw_js = "function draw(holder, fig, ctx) {}"
+    browser_sets = ("frame",)     # where playback stopped (the rest come from the server)
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
