@@ -121,32 +121,32 @@ def _collect_for_panel() -> None:
     already scheduled the one collection that is worth it)."""
 
 
-# -- a step left behind ------------------------------------------------------------------------
+# -- a step left behind, a session closed ------------------------------------------------------
 
 DISPOSE_DELAY_S = 2.0            # after the step's removal went out to the page
 
 
-def _gather(objs: dict, parts, keep=None) -> None:
+def _gather(objs: dict, parts, leave_out=None) -> None:
     """Add the Parameterized among `parts` (and a pane's own Row around it) to `objs`."""
     import param
     for o in parts:
-        if isinstance(o, param.Parameterized) and o is not keep:
+        if isinstance(o, param.Parameterized) and o is not leave_out:
             objs[id(o)] = o
             wrapper = o.__dict__.get("layout")      # a pane's own Row around it
             if isinstance(wrapper, param.Parameterized):
                 objs[id(wrapper)] = wrapper
 
 
-def island_of(view, models: bool = True) -> tuple[list, list]:
+def island_of(view, with_models: bool = True) -> tuple[list, list]:
     """A step view about to leave the page: (its param objects: the view, its view-model, its
     Panel components and whatever Parameterized it keeps; the Bokeh models they have on the
-    page now, unless not `models`). Read before the view leaves: removing it clears its
-    components' models."""
+    page now, if `with_models`). Read before the view leaves: removing it clears its
+    components' models. The session's state, which the view names, is left out."""
     objs = {id(view): view}
     layout = getattr(view, "_layout", None)
     _gather(objs, [*vars(view).values(), *(layout.select() if layout is not None else ())],
-            keep=getattr(view, "app", None))
-    if not models:
+            leave_out=getattr(view, "app", None))
+    if not with_models:
         return list(objs.values()), []
     models = {}
     for o in list(objs.values()):
@@ -158,13 +158,14 @@ def island_of(view, models: bool = True) -> tuple[list, list]:
 
 
 def dispose(objs: list, models: list) -> int:
-    """Break the reference cycles inside a step view that has left the page, so that reference
-    counting frees it at once instead of the garbage collector later (see the module: the
-    collector's pauses grow with the garbage it finds). Only edges a gone view never needs
-    again: its watchers and links (a late change to a gone view then changes a number and
-    nothing else), and the Bokeh models that left the document (their callbacks and property
-    values). Models still in the document (a style sheet the page shares) are left alone.
-    Returns how many models it cleared."""
+    """Break the reference cycles inside a step view that has left the page (`island_of`), or
+    a closed session's page (`session_island`), so that reference counting frees it at once
+    instead of the garbage collector later (see the module: the collector's pauses grow with
+    the garbage it finds). Only edges a gone view never needs again: its watchers and links
+    (a late change to a gone view then changes a number and nothing else), the plain
+    attributes of what `Attributes` names, and the Bokeh models that left the document (their
+    callbacks and property values). Models still in the document (a style sheet the page
+    shares) are left alone. Returns how many models it cleared."""
     for o in objs:
         if isinstance(o, Attributes):
             kept = o.obj.__dict__.get("_param__private")
@@ -207,7 +208,7 @@ def session_island(app) -> tuple[list, list]:
     by then (their callbacks and defaults still tie them to the components)."""
     objs = {}
     for view in app.steps.values():
-        objs.update((id(o), o) for o in island_of(view, models=False)[0])
+        objs.update((id(o), o) for o in island_of(view, with_models=False)[0])
     _gather(objs, [app, app.state, *vars(app).values(), *app.__panel__().select()])
     models = {}
     for o in objs.values():
@@ -229,14 +230,23 @@ def dispose_when_closed(app) -> None:
     """Take `app` apart DISPOSE_DELAY_S after its session closed, once Bokeh and Panel have
     cleaned up after it (`pn.state.on_session_destroyed`)."""
     def closed(session_context) -> None:
-        dispose_later(*session_island(app))
+        _later(*session_island(app))
     import panel as pn
     pn.state.on_session_destroyed(closed)
 
 
 def dispose_later(objs: list, models: list) -> None:
-    """`dispose` a view's island DISPOSE_DELAY_S from now on the server's loop (outside a
-    server, with no loop running: nothing; the garbage collector frees it as before)."""
+    """`dispose` a view's island DISPOSE_DELAY_S from now on the server's loop. Only in a
+    served session, on its loop's thread; elsewhere (tests, a notebook, a pool thread) the
+    garbage collector frees it as before."""
+    import panel as pn
+    doc = pn.state.curdoc
+    if doc is not None and doc.session_context is not None:
+        _later(objs, models)
+
+
+def _later(objs: list, models: list) -> None:
+    """`dispose` DISPOSE_DELAY_S from now on the loop running in this thread, if any."""
     import asyncio
     try:
         asyncio.get_running_loop()

@@ -302,7 +302,8 @@ def test_a_closed_session_is_taken_apart(step):
 
 def test_dispose_later_runs_on_the_servers_loop(monkeypatch):
     """The removal goes out to the page first: the view is taken apart DISPOSE_DELAY_S later,
-    on the loop that serves the session; outside a server nothing is scheduled."""
+    on the loop that serves the session; outside a served session nothing is scheduled
+    (a running loop alone, such as the browser tests' Playwright, is not a server)."""
     import asyncio
     import threading
 
@@ -311,8 +312,15 @@ def test_dispose_later_runs_on_the_servers_loop(monkeypatch):
     monkeypatch.setattr(rel, "DISPOSE_DELAY_S", 0.05)
     monkeypatch.setattr(rel, "dispose", lambda objs, models: done.append((objs, models)))
 
+    from bokeh.document import Document
+    from panel.io.state import set_curdoc
+
     async def serve():
-        rel.dispose_later(["objs"], ["models"])
+        rel.dispose_later(["a"], [])                 # no session: left to the collector
+        doc = Document()
+        doc._session_context = lambda: object()      # a served session's document
+        with set_curdoc(doc):
+            rel.dispose_later(["objs"], ["models"])
         assert done == []                            # not inside the move itself
         await asyncio.sleep(0.3)
 
