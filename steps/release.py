@@ -30,8 +30,8 @@ models and Panel's and param's watchers tie each other in cycles, about 3,300 ob
 change, that only a full collection could free; with a class changing steps, each pause
 found hundreds of thousands of them (0.6-0.9 s, measured). So a step that left the page is
 taken apart a moment later (`dispose`): its watchers, links and the models that left the
-document let go of each other, and reference counting frees it at once (about 300 objects a
-step change are left for the collector). The pauses then walk what is alive, not garbage.
+document let go of each other, and reference counting frees it at once (measured: 14 objects
+a step change left for the collector). The pauses then walk what is alive, not garbage.
 A closed session is taken apart the same way, once Bokeh and Panel have cleaned up after it
 (`dispose_when_closed`): about 1,500 objects left for the collector instead of 4,900.
 """
