@@ -137,6 +137,11 @@ def _gather(objs: dict, parts, leave_out=None) -> None:
                 objs[id(wrapper)] = wrapper
 
 
+def _models_of(o) -> list:
+    """The Bokeh models a Panel component has on the page now (its `_models` entries)."""
+    return [e[0] if isinstance(e, tuple) else e for e in list(getattr(o, "_models", {}).values())]
+
+
 def island_of(view, with_models: bool = True) -> tuple[list, list]:
     """A step view about to leave the page: (its param objects: the view, its view-model, its
     Panel components and whatever Parameterized it keeps; the Bokeh models they have on the
@@ -148,12 +153,8 @@ def island_of(view, with_models: bool = True) -> tuple[list, list]:
             leave_out=getattr(view, "app", None))
     if not with_models:
         return list(objs.values()), []
-    models = {}
-    for o in list(objs.values()):
-        for entry in list(getattr(o, "_models", {}).values()):
-            model = entry[0] if isinstance(entry, tuple) else entry
-            for m in model.references():
-                models[id(m)] = m
+    models = {id(m): m for o in objs.values() for model in _models_of(o)
+              for m in model.references()}
     return list(objs.values()), list(models.values())
 
 
@@ -210,11 +211,7 @@ def session_island(app) -> tuple[list, list]:
     for view in app.steps.values():
         objs.update((id(o), o) for o in island_of(view, with_models=False)[0])
     _gather(objs, [app, app.state, *vars(app).values(), *app.__panel__().select()])
-    models = {}
-    for o in objs.values():
-        for entry in list(getattr(o, "_models", {}).values()):
-            model = entry[0] if isinstance(entry, tuple) else entry
-            models[id(model)] = model
+    models = {id(m): m for o in objs.values() for m in _models_of(o)}
     return list(objs.values()) + [Attributes(app), Attributes(app.state)], \
         list(models.values())
 

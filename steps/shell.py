@@ -21,7 +21,7 @@ from . import release
 from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
 from .ui import resources
-from .ui.batch import OnLoop, one_patch
+from .ui.batch import OnLoop, index_in, one_patch
 from .ui.controls import Controls, choice
 from .ui.components import bound, notices_html, pane, render, style_widgets, stylesheet
 from .ui.stage import Stage
@@ -190,7 +190,7 @@ class StepNav(OnLoop, pn.custom.JSComponent):
 
     @one_patch
     def _handle_msg(self, msg):
-        if isinstance(msg, int) and not isinstance(msg, bool) and 0 <= msg < len(self.items):
+        if index_in(msg, len(self.items)) is not None:
             self.active = msg
 
     _esm = """

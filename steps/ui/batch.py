@@ -39,6 +39,13 @@ def one_patch(handler):
     return wrapper
 
 
+def index_in(msg, n: int) -> int | None:
+    """A message that names one of `n` items (an int in 0..n-1, not a bool), else None."""
+    if isinstance(msg, int) and not isinstance(msg, bool) and 0 <= msg < n:
+        return msg
+    return None
+
+
 class OnLoop:
     """Mixin (before `pn.custom.JSComponent` in the bases) for a component whose messages
     are handled by a `one_patch` handler: a message from the browser is processed where it

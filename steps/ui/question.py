@@ -17,7 +17,7 @@ from __future__ import annotations
 import panel as pn
 import param
 
-from .batch import OnLoop, one_patch
+from .batch import OnLoop, index_in, one_patch
 from .components import stylesheet
 
 QUESTION_JS = r"""
@@ -144,9 +144,8 @@ class Question(OnLoop, pn.custom.JSComponent):
         """The learner's click: {"answer": index of an option} or {"shown": true}."""
         if not isinstance(msg, dict):
             return
-        i = msg.get("answer")
-        if isinstance(i, int) and not isinstance(i, bool) and \
-                0 <= i < len(self.content.get("options", ())):
+        i = index_in(msg.get("answer"), len(self.content.get("options", ())))
+        if i is not None:
             self.answer = i
         elif msg.get("shown") is True:
             self.shown = True
