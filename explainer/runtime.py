@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from .cache import BlockPool, make_cache
+from .memo import memo
 from .model import Decoder, Stats, pick_device
 from .tokenizer import Tokenizer
 from .train import ASSETS, VARIANTS, load
@@ -183,7 +184,7 @@ def run(variant: str, ids: tuple, n_new: int, cache_kind: str | None = "fp32",
     return _generate(variant, tuple(ids), n_new, cache_kind, window, record_kv)
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def generate(variant: str, ids: tuple, n_new: int, cache_kind: str | None = "fp32",
              window: int | None = None, record_kv: bool = True) -> Trace:
     """Greedy generation of n_new tokens after the prompt `ids`.
@@ -226,7 +227,7 @@ class VariantEffect:
     tokens: tuple             # the variant's own greedy continuation
 
 
-@lru_cache(maxsize=128)
+@memo(maxsize=128)
 def variant_effect(variant: str, ids: tuple, n_new: int, cache_kind: str,
                    window: int | None = None) -> VariantEffect:
     """Teacher-forced comparison against the exact fp32 cache: feed the exact run's tokens to
@@ -311,7 +312,7 @@ class PagedFrame:
     nbytes: int                        # bytes of the blocks in use (measured from the pool)
 
 
-@lru_cache(maxsize=8)
+@memo(maxsize=8)
 def paged_demo(variant: str = "mha", prefix: tuple | None = None, suffixes: tuple | None = None,
                decode_steps: int = 6, block_size: int = 4, num_blocks: int = 24) -> tuple:
     """Several requests on one real block pool: a shared prefix is prefilled once, the other

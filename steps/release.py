@@ -5,7 +5,13 @@ for reuse: after a class leaves, a server's resident memory would stay at its pe
 sessions close, one collection runs a few seconds later (one for a whole class leaving, not
 one per session): `gc.collect()` frees the cycles that Panel's and param's watchers leave,
 then glibc's `malloc_trim(0)` returns the free pages of every allocation arena to the system.
-Elsewhere (no glibc) only the collection runs.
+Elsewhere (no glibc) only the collection runs. When no session is left, the results the class
+computed (traces, runs and frames of every input someone tried, shared by the sessions of the
+process) go first (`explainer.memo.release_all`); what the warm-up computed stays. Without
+that, those caches held about 50 MiB per process after a class of 50 had left (measured:
+27.8 MiB of traces, 25 MiB of frames and runs), and the few objects of theirs scattered
+among the sessions' memory kept CPython from handing the rest of it back: the resident
+memory stayed 13 % above its level before the class; with it, it went back to that level.
 
 A full collection walks every object of every session still open: with a class of 100 on the
 server it holds the event loop for a few hundred milliseconds, and every page waits. So it
@@ -41,6 +47,8 @@ import ctypes
 import ctypes.util
 import gc
 import threading
+
+from explainer import memo
 
 DELAY_S = 5.0                    # after the first of several sessions closing together
 MIN_CLOSED = 8                   # leavers worth a collection while others stay
@@ -79,6 +87,9 @@ def release_memory() -> bool:
         if not worth_collecting(_open, _closed):
             return False
         _closed = 0
+        idle = _open <= 0
+    if idle:              # the class has left: what it computed goes too (`explainer.memo`)
+        memo.release_all()
     gc.collect()
     if _LIBC is not None:
         _LIBC.malloc_trim(0)

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 
+from explainer import memo
 from explainer import runtime as rt
 from explainer.i18n import LANGS, catalog
 
@@ -72,11 +73,14 @@ def warm_frames(verbose: bool = True) -> float:
 
 
 def freeze_shared() -> int:
-    """After the warm-up: move everything alive now (modules, models, measurements, frames)
-    out of the garbage collector's sight (`gc.freeze`). They live as long as the process, and
-    each full collection would otherwise walk all of them again, on the thread that serves
-    every session. Returns how many objects were frozen."""
+    """After the warm-up: keep every cached result computed so far for good (`memo.keep_all`:
+    an idle server drops only what its visitors added), and move everything alive now
+    (modules, models, measurements, frames) out of the garbage collector's sight
+    (`gc.freeze`). They live as long as the process, and each full collection would otherwise
+    walk all of them again, on the thread that serves every session. Returns how many objects
+    were frozen."""
     import gc
+    memo.keep_all()
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()

@@ -21,6 +21,17 @@ def test_packed_frames_are_one_json_text_that_unpacks_to_the_frames():
     assert "Rows read twice" in packed[0]["$strings"]
 
 
+def test_a_single_frame_goes_as_it_is():
+    """Steps 4 and 5 have one frame: packing it cost more than it saved, so it is sent as
+    plain JSON, which both unpackers (Python here, the page's in the browser tests) take as
+    it is, marks and all."""
+    one = [dict(FRAMES[0], say="§0 ¶1 ¤2 ¦3")]
+    text = packed_json(one)
+    assert json.loads(text) == one
+    assert unpack(json.loads(text)) == one and Packed(one).frames() == one
+    assert unpack([]) == []
+
+
 def test_a_growing_list_is_sent_once_and_dicts_without_their_keys():
     """A grid that gains a row per frame costs its rows once, not once per frame; every card
     and frame is sent as its values, its keys once in the key table."""

@@ -6,13 +6,13 @@ one cached greedy run of the live model (`rt.generate`), whose attention is draw
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import param
 
 from explainer import runtime as rt
 from explainer.i18n import LANGS
+from explainer.memo import memo
 from explainer.prompts import PROMPTS
 from explainer.tokenizer import UNK
 
@@ -84,7 +84,7 @@ class Step1Model(param.Parameterized):
         return self.run.frames[self.frame]
 
 
-@lru_cache(maxsize=512)
+@memo(maxsize=512)
 def _run(ids: tuple, notices: tuple, unknown: tuple, layer: int, head: int) -> Run:
     """Shared by every session: a Run is immutable."""
     tr = rt.generate(VARIANT, ids, N_NEW)

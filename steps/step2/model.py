@@ -21,6 +21,7 @@ import param
 from explainer import costs, presets
 from explainer import runtime as rt
 from explainer.i18n import LANGS
+from explainer.memo import memo
 from explainer.prompts import PROMPTS
 
 VARIANT = "mha"                                   # the live model this step runs
@@ -58,7 +59,7 @@ class Run:
         return self.frames[T - T_MIN]
 
 
-@lru_cache(maxsize=P_MAX - P_MIN + 1)
+@memo(maxsize=P_MAX - P_MIN + 1)
 def counts(P: int) -> Run:
     """Shared by every session: a Run is immutable."""
     rows = costs.wasted_work_steps(P, T_MAX)

@@ -18,7 +18,6 @@ token.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import param
@@ -26,6 +25,7 @@ import param
 from explainer import costs, presets
 from explainer import runtime as rt
 from explainer.i18n import LANGS
+from explainer.memo import memo
 from explainer.prompts import PROMPTS
 
 VARIANT = "mha"
@@ -106,7 +106,7 @@ def query_heads(head: int) -> tuple[int, int]:
     return (head - 1) * g + 1, head * g
 
 
-@lru_cache(maxsize=512)
+@memo(maxsize=512)
 def _run(ids: tuple, layer: int, head: int) -> Run:
     """Shared by every session: a Run is immutable."""
     t = rt.generate(VARIANT, ids, N_NEW, "fp32")

@@ -29,6 +29,7 @@ import param
 
 from explainer import costs
 from explainer import runtime as rt
+from explainer.memo import memo
 from explainer.presets import ALL_MODELS, GPUS, STEP4, GPUPreset, ModelPreset
 
 MODEL = STEP4["model"]           # Llama 2 7B, the reference model (the default)
@@ -234,7 +235,7 @@ def decode_total_s(m: ModelPreset, g: GPUPreset, prompt: int, output: int, batch
     return total
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def roofline_of(prompt: int, output: int, gpu: str, model: str = MODEL,
                 batch: int = 1) -> Roofline:
     g, m = GPUS[gpu], model_of(model)
@@ -276,7 +277,7 @@ def shrinks_of(m: ModelPreset, context: int, own: float) -> tuple:
     return tuple(out)
 
 
-@lru_cache(maxsize=1024)
+@memo(maxsize=1024)
 def batching_of(context: int, gpu: str, model: str = MODEL) -> Batching:
     g, m = GPUS[gpu], model_of(model)
     ceiling = costs.intensity_ceiling(m, context, PRECISION, window=m.cache_window)
@@ -309,18 +310,16 @@ class Step4Model(param.Parameterized):
     plan = param.Parameter(default=None, doc="output: what the live model measures (Plan)")
 
     @param.depends("prompt", "output", "gpu", "model", "batch", watch=True, on_init=True)
-    def _roofline(self):
-        self.roofline = roofline_of(self.prompt, self.output, self.gpu, self.model, self.batch)
-
-    @param.depends("prompt", "output", "gpu", "model", watch=True, on_init=True)
-    def _batching(self):
+    def _outputs(self):
+        """The three outputs in one update: what reads several of them (the stage's frame)
+        is rebuilt once per move, not once per output."""
+        new = {"roofline": roofline_of(self.prompt, self.output, self.gpu, self.model,
+                                       self.batch)}
         ctx = max(costs.last_decode_context(self.prompt, self.output), self.prompt + 1)
         b = batching_of(ctx, self.gpu, self.model)
         if b is not self.batching:           # the same context: nothing changed
-            self.batching = b
-
-    @param.depends("prompt", "output", watch=True, on_init=True)
-    def _plan(self):
+            new["batching"] = b
         plan = plan_of(self.prompt, self.output)
-        if plan != self.plan:            # nearby slider values share one measurement
-            self.plan = plan
+        if plan != self.plan:                # nearby slider values share one measurement
+            new["plan"] = plan
+        self.param.update(new)

@@ -30,6 +30,7 @@ import param
 from explainer import costs, hfconfig, presets
 from explainer import runtime as rt
 from explainer.i18n import LANGS
+from explainer.memo import memo
 from explainer.prompts import DEFAULT_PROMPTS
 
 D = presets.STEP5
@@ -220,7 +221,7 @@ def encode(preset: presets.ModelPreset, split: tuple | None = None) -> str:
     return "_".join(f"{k}-{v}" for k, v in q.items())
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def decode(text: str) -> Custom:
     """The link's `custom` value -> the model, with `hfconfig.from_query`'s checks."""
     if not text:
@@ -259,7 +260,7 @@ def _mla_split(fields: dict) -> tuple | None:
     return (latent, rope) if latent is not None and rope is not None else None
 
 
-@lru_cache(maxsize=32)
+@memo(maxsize=32)
 def parse(text: str, params_b: float | None = None) -> Parsed:
     """A pasted config.json -> the model (`hfconfig.parse_config`), or why not. Nothing a
     learner pastes gets further than a `Problem`."""
@@ -316,7 +317,7 @@ def _crossing(m: presets.ModelPreset, batch: int) -> float | None:
     return float(hi)
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def spec_of(model, split: tuple | None = None) -> Spec:
     """A preset key (or a preset: “your model”) -> its Spec."""
     m = preset_of(model)
@@ -334,7 +335,7 @@ def spec_of(model, split: tuple | None = None) -> Spec:
         cap=cache_bytes(m, FAR) if capped else None)
 
 
-@lru_cache(maxsize=1024)
+@memo(maxsize=1024)
 def curve_of(model, batch: int) -> Curve:
     m = preset_of(model)
     hi = D["context_range"][1]
@@ -360,7 +361,7 @@ def capacities() -> tuple:
                  for gib, names in sorted(groups.items()))
 
 
-@lru_cache(maxsize=4096)
+@memo(maxsize=4096)
 def bill_of(model, context: int, batch: int, gpu: str) -> Bill:
     m = preset_of(model)
     g = presets.GPUS[gpu]

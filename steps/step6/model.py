@@ -25,6 +25,7 @@ import param
 
 from explainer import costs, presets
 from explainer.i18n import LANGS
+from explainer.memo import memo
 
 D = presets.STEP6
 # Llama 3.1 8B: the attention shape of Llama 2 7B (32 layers × 32 query heads × 128 dims) with
@@ -110,7 +111,7 @@ class Shrink:
         return self.bytes == self.baseline
 
 
-@lru_cache(maxsize=None)
+@memo(maxsize=256)
 def shrink(kv_heads: int, precision: str, window: int) -> Shrink:
     """Part A: every byte from `costs.shrink` and the per-token formulas (shared by sessions)."""
     r = costs.shrink(REF, BATCH, CONTEXT, n_kv_heads=kv_heads, precision=precision,
@@ -144,7 +145,7 @@ class HeadsQuestion:
     factor: float
 
 
-@lru_cache(maxsize=None)
+@memo(maxsize=256)
 def heads_question(precision: str, window: int) -> HeadsQuestion:
     a, b = shrink(QUESTION_FROM, precision, window), shrink(QUESTION_TO, precision, window)
     return HeadsQuestion(QUESTION_FROM, QUESTION_TO, precision, window, a.per_token,

@@ -5,6 +5,8 @@ import functools
 import threading
 from collections import OrderedDict
 
+from explainer import memo
+
 
 class _ValueKey:
     """The arguments of a call as a dictionary key: hashable ones by value, others by
@@ -32,6 +34,48 @@ class _ValueKey:
             self._hash == other._hash and self.parts == other.parts)
 
 
+class _Shared(memo.Memo):
+    """The cache behind `shared`: entries by value key and by the arguments' identities (an
+    `explainer.memo.Memo`, so an idle server drops what its visitors added)."""
+
+    def __init__(self, fn, maxsize: int):
+        super().__init__(None, maxsize)
+        self.fn = fn
+        self.by_ids: dict = {}          # ids of the arguments -> (args, value, ids, the key)
+
+    def __call__(self, *args):
+        ids = tuple(map(id, args))
+        with self._lock:
+            entry = self.by_ids.get(ids)
+            if entry is not None:
+                self._cache.move_to_end(entry[3])
+                return entry[1]
+        key = _ValueKey(args)
+        with self._lock:
+            entry = self._cache.get(key)
+            if entry is not None:
+                self._cache.move_to_end(key)
+                return entry[1]
+        value = self.fn(*args)
+        with self._lock:
+            if key not in self._cache:
+                self._cache[key] = entry = (args, value, ids, key)
+                self.by_ids[ids] = entry
+            if len(self._cache) > self.maxsize:
+                self._evict()
+            return self._cache[key][1] if key in self._cache else value
+
+    def _drop(self, key) -> None:
+        old = self._cache.pop(key)
+        if self.by_ids.get(old[2]) is old:
+            del self.by_ids[old[2]]
+
+    def cache_clear(self) -> None:
+        super().cache_clear()
+        with self._lock:
+            self.by_ids.clear()
+
+
 def shared(fn, maxsize: int = 256):
     """`fn` memoized across sessions: what the text layer builds from immutable engine results
     (the frames of a run in a language) is built once per process, not once per session, and
@@ -40,33 +84,12 @@ def shared(fn, maxsize: int = 256):
     A call with the very objects of a cached call (the usual case: sessions hold the engine's
     cached results) is found by their identities, without hashing them; otherwise arguments
     are keyed by value when hashable, else by identity. A cached entry keeps its arguments
-    alive, so an identity is never reused while it is in the cache."""
-    cache: OrderedDict = OrderedDict()     # _ValueKey -> (args, value, ids, the key)
-    by_ids: dict = {}                      # ids of the arguments -> the same entry
-    lock = threading.Lock()
+    alive, so an identity is never reused while it is in the cache. Entries made after the
+    warm-up go when the server is idle again (`explainer.memo`)."""
+    cache = _Shared(fn, maxsize)
 
     @functools.wraps(fn)
     def wrapper(*args):
-        ids = tuple(map(id, args))
-        with lock:
-            entry = by_ids.get(ids)
-            if entry is not None:
-                cache.move_to_end(entry[3])
-                return entry[1]
-        key = _ValueKey(args)
-        with lock:
-            entry = cache.get(key)
-            if entry is not None:
-                cache.move_to_end(key)
-                return entry[1]
-        value = fn(*args)
-        with lock:
-            if key not in cache:
-                cache[key] = entry = (args, value, ids, key)
-                by_ids[ids] = entry
-            while len(cache) > maxsize:
-                _, old = cache.popitem(last=False)
-                if by_ids.get(old[2]) is old:
-                    del by_ids[old[2]]
-            return cache[key][1] if key in cache else value
+        return cache(*args)
+    wrapper.cache = cache
     return wrapper

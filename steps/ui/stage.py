@@ -380,12 +380,18 @@ def _base36(i: int) -> str:
 
 def packed_json(frames: list) -> str:
     """The packed frames as one JSON text: Bokeh sends a string as it is, where a nested
-    list would be walked value by value (looking for models inside) on every change."""
-    return json.dumps(pack(frames), ensure_ascii=False, separators=(",", ":"))
+    list would be walked value by value (looking for models inside) on every change. A single
+    frame goes as it is: it repeats little, and packing it took 15 times as long as writing it
+    (2.3 against 0.16 ms for step 4's, measured) to save a tenth of its size."""
+    return json.dumps(pack(frames) if len(frames) > 1 else list(frames), ensure_ascii=False,
+                      separators=(",", ":"))
 
 
 def unpack(packed: list) -> list:
-    """`pack` undone (PLAYER_JS's `unpack`, in Python)."""
+    """`pack` undone (PLAYER_JS's `unpack`, in Python); frames that were not packed (a
+    single one) as they are."""
+    if not packed or not isinstance(packed[0], dict) or "$strings" not in packed[0]:
+        return list(packed)
     head, body = packed[0], packed[1:]
     S, O, K, memo = head["$strings"], head["$objects"], head.get("$keys", []), {}
 

@@ -1,0 +1,122 @@
+"""Per-process caches of results computed from inputs, that a server can hand back when idle.
+
+`functools.lru_cache` keeps what a class computed (traces, runs, frames of every slider value
+someone tried) until it is evicted, so a server's memory stays where the class left it. The
+caches here behave the same (bounded, least recently used out first) and add two things:
+
+- `keep_current()`: every entry there is now is kept for good: the server's warm-up (every
+  language's default inputs) runs before the first visitor and stays;
+- `release()`: every other entry goes. A server calls it when its last session has closed,
+  so the memory a class made it use goes back (`steps.release`), and the next class computes
+  again what it asks for.
+
+    @memo(maxsize=256)
+    def generate(variant, ids, n_new): ...
+
+    generate.cache_info(), generate.cache_clear()   # as lru_cache's
+"""
+from __future__ import annotations
+
+import functools
+import threading
+import weakref
+from collections import OrderedDict, namedtuple
+
+CacheInfo = namedtuple("CacheInfo", "hits misses maxsize currsize")
+
+_CACHES: "weakref.WeakSet[Memo]" = weakref.WeakSet()
+_KWD_MARK = object()
+
+
+class Memo:
+    """A bounded LRU cache of `fn`'s results, with entries that can be kept for good."""
+
+    def __init__(self, fn, maxsize: int):
+        if maxsize < 1:
+            raise ValueError("maxsize must be at least 1")
+        self.fn, self.maxsize = fn, maxsize
+        self._cache: OrderedDict = OrderedDict()
+        self._kept: set = set()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+        if fn is not None:
+            functools.update_wrapper(self, fn)
+        _CACHES.add(self)
+
+    @staticmethod
+    def _key(args: tuple, kwargs: dict):
+        return args + (_KWD_MARK,) + tuple(kwargs.items()) if kwargs else args
+
+    def __call__(self, *args, **kwargs):
+        key = self._key(args, kwargs)
+        with self._lock:
+            try:
+                value = self._cache[key]
+            except KeyError:
+                self.misses += 1
+            else:
+                self._cache.move_to_end(key)
+                self.hits += 1
+                return value
+        value = self.fn(*args, **kwargs)
+        with self._lock:
+            if key in self._cache:             # another thread computed it meanwhile
+                return self._cache[key]
+            self._cache[key] = value
+            if len(self._cache) > self.maxsize:
+                self._evict()
+        return value
+
+    def _evict(self) -> None:
+        """Drop the least recently used entries that are not kept, down to maxsize (kept ones
+        may keep the cache above it)."""
+        for key in [k for k in self._cache if k not in self._kept]:
+            if len(self._cache) <= self.maxsize:
+                return
+            self._drop(key)
+
+    def _drop(self, key) -> None:
+        del self._cache[key]
+
+    def keep_current(self) -> int:
+        with self._lock:
+            self._kept = set(self._cache)
+            return len(self._kept)
+
+    def release(self) -> int:
+        """Drop every entry not kept; how many went."""
+        with self._lock:
+            gone = [k for k in self._cache if k not in self._kept]
+            for k in gone:
+                self._drop(k)
+            return len(gone)
+
+    def cache_info(self) -> CacheInfo:
+        return CacheInfo(self.hits, self.misses, self.maxsize, len(self._cache))
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._cache.clear()
+            self._kept.clear()
+            self.hits = self.misses = 0
+
+
+def memo(maxsize: int = 128):
+    """`functools.lru_cache(maxsize)` whose entries `release_all` hands back (module doc)."""
+    return lambda fn: Memo(fn, maxsize)
+
+
+def register(cache) -> None:
+    """Another cache (an object with `keep_current()` and `release()`) that `keep_all` and
+    `release_all` reach too, such as the frames shared across sessions (`steps.ui.shared`)."""
+    _CACHES.add(cache)
+
+
+def keep_all() -> int:
+    """Keep every entry of every cache for good (after the server's warm-up); how many."""
+    return sum(c.keep_current() for c in list(_CACHES))
+
+
+def release_all() -> int:
+    """Drop every entry not kept, from every cache; how many went."""
+    return sum(c.release() for c in list(_CACHES))
