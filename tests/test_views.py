@@ -166,3 +166,36 @@ def test_a_pane_update_sets_the_text_as_panel_renders_it_and_nothing_else():
     assert changed == ["text"]
     assert model.text == ref.get_root(Document()).text
     assert model.css_classes == ["narration"] and "narration" in p.css_classes
+
+
+def test_a_pane_listens_for_what_changes_after_it_is_built():
+    """A pane listens to its HTML and to its visibility, classes and styles, not to the size,
+    margin and other parameters Panel would watch for every pane; its own Row (never shown)
+    follows neither its children nor its margins. What the pane listens to still reaches the
+    page, and its model is built with every property."""
+    import panel as pn
+    from bokeh.document import Document
+
+    from steps.ui.components import Pane, pane
+    def watchers(obj) -> dict:
+        return {name: sum(len(ws) for ws in kinds.values())
+                for name, kinds in obj._param__private.watchers.items()
+                if any(kinds.values())}
+    p = pane("<p>one</p>", css_classes=["narration"])
+    plain = pn.pane.HTML("<p>one</p>", margin=(0, 0), sizing_mode="stretch_width")
+    ours, panel_s = watchers(p), watchers(plain)
+    assert {"object", *Pane.LIVE} <= set(ours)
+    assert not {"margin", "width", "min_height", "align", "stylesheets"} & set(ours)
+    assert {"margin", "width", "min_height", "align"} <= set(panel_s)
+    assert sum(ours.values()) * 3 < sum(panel_s.values())
+    assert not {"objects", "margin", "css_classes"} & set(watchers(p.layout))
+    assert sum(watchers(p.layout).values()) * 4 < sum(watchers(plain.layout).values())
+    doc = Document()
+    p.server_doc(doc)
+    (model, _), = p._models.values()
+    p.param.update(visible=False, css_classes=["narration", "shrink"], styles={"color": "red"})
+    assert (model.visible, model.css_classes, model.styles) == (
+        False, ["narration", "shrink"], {"color": "red"})
+    p.object = "<p>two</p>"
+    assert "two" in model.text
+    assert model.margin == plain.get_root(Document()).margin       # built with every property

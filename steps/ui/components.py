@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jinja2
 import panel as pn
+import param
 
 from explainer.i18n import N_, Translator
 
@@ -67,11 +68,42 @@ def _stylesheet_url(rel_path) -> str:
     return component_resource_path(AppStyle, "_stylesheets", "app.css")
 
 
+class _OwnRow(pn.Row):
+    """The Row Panel builds around every pane, to unpack it into a layout. An HTML pane is
+    never shown through it (it renders and updates its own model), so this one does not
+    follow its own parameters: 5 watchers where Panel's Row has 26."""
+
+    def _link_params(self) -> None:
+        pass
+
+
 class Pane(pn.pane.HTML):
     """An HTML pane whose late updates are safe: a change made on a worker thread reaches the
     page on the next tick of the server's loop; if the learner has moved to another step
     meanwhile, the pane's model is gone and the update has nothing left to do (Panel would
-    fail the callback with a KeyError)."""
+    fail the callback with a KeyError).
+
+    After it is built, a pane of ours changes its HTML (`object`) and at most its
+    visibility, classes and styles: those are what it listens to (`LIVE`), where Panel
+    listens to its size, margins and every other parameter too, for every pane of every
+    session: 11 watchers where Panel's pane has 46 (with its Row: about 60 KiB less per
+    session, 8 %, measured with tracemalloc on steps 1-6)."""
+
+    LIVE = ("visible", "css_classes", "styles")
+
+    default_layout = param.ClassSelector(default=_OwnRow, class_=pn.layout.Panel,
+                                         is_instance=False)
+
+    def __init__(self, object=None, **params):
+        super().__init__(object, **params)
+        # Panel keeps the pane's own Row in step with the pane's size and margins (20
+        # watchers); the Row is never shown (`_OwnRow`), so it need not follow
+        for w in [w for w in self._internal_callbacks if w.fn == self._sync_layoutable]:
+            self.param.unwatch(w)
+            self._internal_callbacks.remove(w)
+
+    def _link_params(self) -> None:
+        self._internal_callbacks.append(self.param.watch(self._param_change, list(self.LIVE)))
 
     def _update_object(self, ref, doc, root, parent, comm) -> None:
         if ref not in self._models:
