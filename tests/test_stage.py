@@ -66,6 +66,23 @@ def test_the_browser_gets_the_text_and_python_keeps_the_list():
     assert stage._process_param_change({"frames": FRAMES})["frames"] == packed_json(FRAMES)
 
 
+def test_sessions_showing_the_same_frames_hold_one_text():
+    """Two sessions' stages on the same shared frames put the very same text in their
+    models (decoded once, not once per session); the text goes when an idle server
+    releases what its visitors added."""
+    from bokeh.document import Document
+
+    from explainer import memo
+    shared_frames = Packed(FRAMES)
+    texts = []
+    for _ in range(2):
+        stage = Stage(frames=shared_frames)
+        texts.append(stage.get_root(Document()).data.frames)
+    assert texts[0] == shared_frames.json and texts[0] is texts[1]
+    memo.release_all()
+    assert shared_frames.json == texts[0] and shared_frames.json is not texts[0]
+
+
 def test_shared_frames_are_kept_packed_and_sent_as_they_are():
     """A view's shared frames are packed once per process; the cache keeps only the text,
     which every session sends unchanged, and which still reads as the frames."""
