@@ -102,9 +102,10 @@ def warm_all(verbose: bool = True, live: bool | None = None) -> float:
     for lang in LANGS:
         catalog(lang)
         translator(lang)
-    for n in range(1, 7):
+    from .shell import STEP_MODULES
+    for n, (module, name) in STEP_MODULES.items():    # steps 1-6 and the key ideas page
         try:
-            view = getattr(importlib.import_module(f"steps.step{n}"), f"Step{n}")
+            view = getattr(importlib.import_module(module), name)
             model_class = getattr(view, "model_class", None)
             for lang in LANGS if model_class is not None else ():
                 kw = {"lang": lang} if "lang" in model_class.param else {}

@@ -123,3 +123,33 @@ def test_the_warm_up_is_frozen_out_of_the_collectors_sight():
         assert freeze_shared() > 0 and gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def test_the_warm_up_builds_every_page_and_keeps_what_it_computed(monkeypatch):
+    """Steps 1-6 and the key ideas page are loaded at start (not by the first visitor on
+    the server's loop), and what the warm-up computed stays when an idle server releases
+    what its visitors added."""
+    import gc
+    import importlib
+
+    from explainer import memo
+    from explainer.memo import memo as memoize
+    from steps import warm
+    from steps.shell import STEP_MODULES
+    loaded = []
+    real = importlib.import_module
+    monkeypatch.setattr(warm.importlib, "import_module",
+                        lambda name, *a: loaded.append(name) or real(name, *a))
+    warm.warm_all(verbose=False, live=False)
+    assert set(loaded) >= {module for module, _ in STEP_MODULES.values()} >= {"steps.ending"}
+    calls = []
+    f = memoize(maxsize=4)(lambda x: calls.append(x) or [x])
+    f("warm")
+    try:
+        warm.freeze_shared()
+    finally:
+        gc.unfreeze()
+    f("visitor")
+    memo.release_all()
+    f("warm"), f("visitor")
+    assert calls == ["warm", "visitor", "visitor"]

@@ -23,13 +23,13 @@ from __future__ import annotations
 import math
 import threading
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Callable
 
 import panel as pn
 import param
 
 from explainer.i18n import Translator
+from explainer.memo import memo
 
 from ..common import translator
 from .batch import OnLoop, one_patch
@@ -209,7 +209,7 @@ def _is_shared(fn) -> bool:
     return "<" not in getattr(fn, "__qualname__", "<")
 
 
-@lru_cache(maxsize=256)
+@memo(maxsize=256)
 def _options_of(fn, lang: str) -> list:
     return [(value, label) for label, value in fn(translator(lang)).items()]
 
