@@ -39,9 +39,8 @@ class Memo:
         self._kept: set = set()
         self._lock = threading.Lock()
         self.hits = self.misses = 0
-        if fn is not None:
-            functools.update_wrapper(self, fn)
-        _CACHES.add(self)
+        functools.update_wrapper(self, fn)
+        _CACHES.add(self)      # reached by keep_all / release_all (subclasses too)
 
     @staticmethod
     def _key(args: tuple, kwargs: dict):
@@ -104,12 +103,6 @@ class Memo:
 def memo(maxsize: int = 128):
     """`functools.lru_cache(maxsize)` whose entries `release_all` hands back (module doc)."""
     return lambda fn: Memo(fn, maxsize)
-
-
-def register(cache) -> None:
-    """Another cache (an object with `keep_current()` and `release()`) that `keep_all` and
-    `release_all` reach too, such as the frames shared across sessions (`steps.ui.shared`)."""
-    _CACHES.add(cache)
 
 
 def keep_all() -> int:

@@ -9,9 +9,9 @@ Elsewhere (no glibc) only the collection runs. When no session is left, the resu
 computed (traces, runs and frames of every input someone tried, shared by the sessions of the
 process) go first (`explainer.memo.release_all`); what the warm-up computed stays. Without
 that, those caches held about 50 MiB per process after a class of 50 had left (measured:
-27.8 MiB of traces, 25 MiB of frames and runs), and the few objects of theirs scattered
-among the sessions' memory kept CPython from handing the rest of it back: the resident
-memory stayed 13 % above its level before the class; with it, it went back to that level.
+27.8 MiB of traces, 25 MiB of frames and runs): in one process with a class of 50, the
+resident memory stayed 15 % above its level before the class; with them released, 12 %
+(the rest is CPython's arenas that a few surviving objects each keep).
 
 A full collection walks every object of every session still open: with a class of 100 on the
 server it holds the event loop for a few hundred milliseconds, and every page waits. So it

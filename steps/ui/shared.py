@@ -1,10 +1,6 @@
 """Sharing what sessions have in common: built once per process, held once."""
 from __future__ import annotations
 
-import functools
-import threading
-from collections import OrderedDict
-
 from explainer import memo
 
 
@@ -39,8 +35,7 @@ class _Shared(memo.Memo):
     `explainer.memo.Memo`, so an idle server drops what its visitors added)."""
 
     def __init__(self, fn, maxsize: int):
-        super().__init__(None, maxsize)
-        self.fn = fn
+        super().__init__(fn, maxsize)
         self.by_ids: dict = {}          # ids of the arguments -> (args, value, ids, the key)
 
     def __call__(self, *args):
@@ -86,10 +81,4 @@ def shared(fn, maxsize: int = 256):
     are keyed by value when hashable, else by identity. A cached entry keeps its arguments
     alive, so an identity is never reused while it is in the cache. Entries made after the
     warm-up go when the server is idle again (`explainer.memo`)."""
-    cache = _Shared(fn, maxsize)
-
-    @functools.wraps(fn)
-    def wrapper(*args):
-        return cache(*args)
-    wrapper.cache = cache
-    return wrapper
+    return _Shared(fn, maxsize)
