@@ -199,3 +199,43 @@ def test_a_pane_listens_for_what_changes_after_it_is_built():
     p.object = "<p>two</p>"
     assert "two" in model.text
     assert model.margin == plain.get_root(Document()).margin       # built with every property
+
+
+def test_a_bound_pane_renders_its_arguments_and_follows_their_changes():
+    """`bound(fn, *args)`: parameters of Parameterized objects are passed as their values and
+    re-render the pane when they change (once for a batch of changes on one object); other
+    arguments pass as they are. The pane watches those objects itself: nothing of it is a
+    reference that param resolves on every change."""
+    import param
+
+    from steps.ui.components import bound
+
+    class Inputs(param.Parameterized):
+        a = param.Integer(1)
+        b = param.Integer(2)
+        other = param.Integer(0)
+
+    class Lang(param.Parameterized):
+        lang = param.String("en")
+
+    calls = []
+
+    def html(a, b, lang, part):
+        calls.append((a, b, lang, part))
+        return f"<p>{a}+{b} {lang} {part}</p>"
+
+    m, v = Inputs(), Lang()
+    p = bound(html, m.param.a, m.param.b, v.param.lang, "notes", css_classes=["x"])
+    assert p.object == "<p>1+2 en notes</p>" and p.css_classes == ["x"]
+    m.a = 5
+    assert p.object == "<p>5+2 en notes</p>"
+    n = len(calls)
+    m.param.update(a=6, b=7)                  # one batch: one render
+    assert len(calls) == n + 1 and p.object == "<p>6+7 en notes</p>"
+    v.lang = "nl"
+    assert p.object == "<p>6+7 nl notes</p>"
+    n = len(calls)
+    m.other = 3                               # not an argument: no render
+    m.a = 6                                   # the same value: no render
+    assert len(calls) == n
+    assert not p._param__private.refs

@@ -133,9 +133,33 @@ def style_widgets(layout) -> None:
             widget.stylesheets = [*widget.stylesheets, sheet]
 
 
-def bound(fn, *refs, **kw) -> pn.pane.HTML:
-    """A pane whose HTML is `fn(*values of refs)`, re-rendered when any ref changes."""
-    return pane(pn.bind(fn, *refs), **kw)
+def bound(fn, *args, **kw) -> pn.pane.HTML:
+    """A pane whose HTML is `fn(*args)`, re-rendered when an argument that is a parameter of a
+    Parameterized object (`model.param.run`, `view.param.lang`) changes: such an argument is
+    passed as its value. Any other argument is passed as it is.
+
+    The pane watches those parameters' owners itself: one watcher per owner sets its HTML.
+    (With `pn.bind`, param would resolve the bound function as a reference of the pane on
+    every change, and set it through `param.update`, which first reads the value of each of
+    the pane's 45 parameters; a move re-renders several panes.)"""
+    def live(arg) -> bool:
+        return isinstance(arg, param.Parameter) and isinstance(arg.owner, param.Parameterized)
+    owners: dict[int, tuple[param.Parameterized, list[str]]] = {}
+    for arg in args:
+        if live(arg):
+            owners.setdefault(id(arg.owner), (arg.owner, []))[1].append(arg.name)
+    flags = [live(arg) for arg in args]
+
+    def html() -> str:
+        return fn(*(getattr(a.owner, a.name) if f else a for a, f in zip(args, flags)))
+
+    p = pane(html(), **kw)
+
+    def changed(*events) -> None:
+        p.object = html()
+    for owner, names in owners.values():
+        owner.param.watch(changed, names)
+    return p
 
 
 # -- cards -----------------------------------------------------------------------------------
