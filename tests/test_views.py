@@ -239,3 +239,41 @@ def test_a_bound_pane_renders_its_arguments_and_follows_their_changes():
     m.a = 6                                   # the same value: no render
     assert len(calls) == n
     assert not p._param__private.refs
+
+
+def test_derived_parameters_follow_their_arguments_together():
+    """`follow`/`built`: a stage's frames and text derive from the model and the language; a
+    language switch sets both, and the stage hears them as one batch (one message to the
+    page), not one after the other."""
+    import param
+
+    from steps.ui.components import built, follow
+
+    class Model(param.Parameterized):
+        run = param.Integer(1)
+
+    class Lang(param.Parameterized):
+        lang = param.String("en")
+
+    class Target(param.Parameterized):
+        frames = param.Parameter(None)
+        text = param.Parameter(None)
+        interval = param.Integer(0)
+
+    m, v = Model(), Lang()
+    t = built(Target, {"frames": (lambda run, l: f"{run}-{l}", m.param.run, v.param.lang),
+                       "text": (lambda l: l.upper(), v.param.lang)}, interval=900)
+    assert (t.frames, t.text, t.interval) == ("1-en", "EN", 900)
+    heard = []
+    t.param.watch(lambda *events: heard.append(sorted(e.name for e in events)),
+                  ["frames", "text"])
+    v.lang = "pl"
+    assert heard == [["frames", "text"]] and (t.frames, t.text) == ("1-pl", "PL")
+    m.run = 2                                 # the text does not read the run
+    assert heard[-1] == ["frames"] and t.frames == "2-pl"
+    other = Target()
+    follow(other, text=(lambda l, suffix: l + suffix, v.param.lang, "!"))
+    assert other.text == "pl!"
+    v.lang = "nl"
+    assert other.text == "nl!"
+

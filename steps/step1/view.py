@@ -1,13 +1,12 @@
 """Step 1's thin view: widgets and panes bound to the model and the session's language."""
 from __future__ import annotations
 
-import panel as pn
 
 from explainer.prompts import PROMPTS
 
 from explainer.i18n import N_
 
-from ..ui.components import bound, legend_html, notices_html, paragraphs_html
+from ..ui.components import bound, built, legend_html, notices_html, paragraphs_html
 from ..ui.controls import Controls, choice, text_field
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -106,11 +105,11 @@ class Step1(StepView):
             choice("head", N_("Head"), text.head_options, size="narrow"),
         ], lang=lang)
 
-        self.question = Question(content=pn.bind(
-            lambda run, l: text.question(run.prompt_len, tr(l)), m.param.run, lang))
-        self.stage = ArcStage(
-            frames=pn.bind(lambda run, l: FRAMES(run, tr(l)), m.param.run, lang),
-            text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
+        self.question = built(Question, {"content": (
+            lambda run, l: text.question(run.prompt_len, tr(l)), m.param.run, lang)})
+        self.stage = built(ArcStage, {
+            "frames": (lambda run, l: FRAMES(run, tr(l)), m.param.run, lang),
+            "text": (lambda l: text.stage_text(tr(l)), lang)},
             frame=m.frame, interval=900, concealed=not self.question.revealed)
         conceal_until_revealed(self.stage, self.question)
         sync(self.stage, "frame", m, "frame")

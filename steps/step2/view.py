@@ -2,13 +2,12 @@
 session's language; the two grids are drawn and played in the browser."""
 from __future__ import annotations
 
-import panel as pn
 import param
 
 from explainer import presets
 
 from ..live import JOBS, LiveValue
-from ..ui.components import bound, paragraphs_html
+from ..ui.components import bound, built, paragraphs_html
 from ..ui.controls import Controls, slider
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -165,12 +164,13 @@ class Step2(StepView):
             if not revealed:
                 self._q_state = (P, T)
             return text.question(*self._q_state, tr(l))
-        self.question = Question(content=pn.bind(content, m.param.prompt, m.param.tokens, lang))
+        self.question = built(Question, {"content": (content, m.param.prompt, m.param.tokens,
+                                                     lang)})
 
-        self.stage = GridStage(
-            frames=pn.bind(lambda s: FRAMES(s[0], s[1], s[2], s[3], tr(s[4])),
-                           self.shown.param.state),
-            text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
+        self.stage = built(GridStage, {
+            "frames": (lambda s: FRAMES(s[0], s[1], s[2], s[3], tr(s[4])),
+                       self.shown.param.state),
+            "text": (lambda l: text.stage_text(tr(l)), lang)},
             frame=m.frame, interval=700, concealed=not self.question.revealed)
         conceal_until_revealed(self.stage, self.question)
         sync(self.stage, "frame", m, "frame")

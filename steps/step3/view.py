@@ -1,11 +1,10 @@
 """Step 3's thin view: widgets and panes bound to the model and the session's language."""
 from __future__ import annotations
 
-import panel as pn
 
 from explainer.prompts import PROMPTS
 
-from ..ui.components import bound, legend_html, notices_html, paragraphs_html
+from ..ui.components import bound, built, legend_html, notices_html, paragraphs_html
 from ..ui.controls import Controls, choice
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -128,13 +127,12 @@ class Step3(StepView):
             choice("head", lambda t: text.labels(t)["head"], text.head_options, size="narrow"),
         ], lang=lang)
 
-        self.question = Question(content=pn.bind(
-            lambda run, l: text.question(run.prompt_len, tr(l)), m.param.run, lang))
+        self.question = built(Question, {"content": (
+            lambda run, l: text.question(run.prompt_len, tr(l)), m.param.run, lang)})
         revealed = self.question.param.revealed
-        self.stage = CacheStage(
-            frames=pn.bind(lambda run, l, r: FRAMES(run, tr(l), r), m.param.run, lang,
-                           revealed),
-            text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
+        self.stage = built(CacheStage, {
+            "frames": (lambda run, l, r: FRAMES(run, tr(l), r), m.param.run, lang, revealed),
+            "text": (lambda l: text.stage_text(tr(l)), lang)},
             frame=m.frame, interval=1100, concealed=not self.question.revealed)
         conceal_until_revealed(self.stage, self.question)
         sync(self.stage, "frame", m, "frame")

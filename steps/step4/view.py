@@ -10,7 +10,7 @@ import panel as pn
 from explainer.i18n import N_
 
 from ..live import LiveValue
-from ..ui.components import bound, legend_html, notices_html, paragraphs_html
+from ..ui.components import bound, built, legend_html, notices_html, paragraphs_html
 from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -222,14 +222,14 @@ class Step4(StepView):
         m.param.watch(lambda e: live.request(*job(e.new)), "plan")
         facts = live_facts()
 
-        self.question = Question(content=pn.bind(
-            lambda r, l: text.question(r, tr(l)), m.param.roofline, lang))
+        self.question = built(Question, {"content": (
+            lambda r, l: text.question(r, tr(l)), m.param.roofline, lang)})
         revealed = self.question.param.revealed
-        self.stage = RooflineStage(
-            frames=pn.bind(lambda r, b, status, value, l: FRAMES(r, b, status, value, tr(l)),
-                           m.param.roofline, m.param.batching, live.param.status,
-                           live.param.value, lang),
-            text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
+        self.stage = built(RooflineStage, {
+            "frames": (lambda r, b, status, value, l: FRAMES(r, b, status, value, tr(l)),
+                       m.param.roofline, m.param.batching, live.param.status,
+                       live.param.value, lang),
+            "text": (lambda l: text.stage_text(tr(l)), lang)},
             concealed=not self.question.revealed, player=False)
         conceal_until_revealed(self.stage, self.question)
 

@@ -8,7 +8,7 @@ import panel_material_ui as pmui
 
 from explainer.i18n import N_
 
-from ..ui.components import style_widgets, bound, legend_html, notices_html, paragraphs_html
+from ..ui.components import style_widgets, bound, built, legend_html, notices_html, paragraphs_html
 from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -223,13 +223,12 @@ class Step5(StepView):
         m.param.watch(fill, "model")
         fill()
 
-        self.question = Question(content=pn.bind(
-            lambda spec, l: text.question(spec, tr(l)), m.param.spec, lang))
-        self.stage = BillStage(
-            frames=pn.bind(lambda spec, curve, bill, live, l: FRAMES(spec, curve, bill, live,
-                                                                     tr(l)),
-                           m.param.spec, m.param.curve, m.param.bill, m.param.live, lang),
-            text=pn.bind(lambda l: text.stage_text(tr(l)), lang),
+        self.question = built(Question, {"content": (
+            lambda spec, l: text.question(spec, tr(l)), m.param.spec, lang)})
+        self.stage = built(BillStage, {
+            "frames": (lambda spec, curve, bill, live, l: FRAMES(spec, curve, bill, live, tr(l)),
+                       m.param.spec, m.param.curve, m.param.bill, m.param.live, lang),
+            "text": (lambda l: text.stage_text(tr(l)), lang)},
             concealed=not self.question.revealed, player=False)
         conceal_until_revealed(self.stage, self.question)
 

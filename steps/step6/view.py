@@ -12,7 +12,7 @@ from panel.custom import Child
 
 from ..live import served_doc
 from ..ui import components
-from ..ui.components import (bound, legend_html, metrics_html, notices_html, paragraphs_html,
+from ..ui.components import (bound, built, legend_html, metrics_html, notices_html, paragraphs_html,
                              stylesheet)
 from ..ui.controls import Controls, segments
 from ..ui.question import Question
@@ -165,8 +165,8 @@ class Step6(StepView):
 
         lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,
                      css_classes=["step-lead"])
-        self.question = Question(content=pn.bind(
-            lambda q, l: text.question(q, tr(l)), m.param.question, lang))
+        self.question = built(Question, {"content": (
+            lambda q, l: text.question(q, tr(l)), m.param.question, lang)})
         # a part is made the first time it is shown (most visits see one part)
         builders = (self._part_a, self._part_b, self._part_c)
         parts = [pn.Column(sizing_mode="stretch_width") for _ in PARTS]
@@ -240,9 +240,9 @@ class Step6(StepView):
         m, lang = self.model, self.param.lang
         tr = tr_of
         paged = m.paged
-        self.pool = PoolStage(
-            frames=pn.bind(lambda p, l: FRAMES(p, tr(l)), paged.param.value, lang),
-            text=pn.bind(lambda l: text.pool_stage_text(tr(l)), lang),
+        self.pool = built(PoolStage, {
+            "frames": (lambda p, l: FRAMES(p, tr(l)), paged.param.value, lang),
+            "text": (lambda l: text.pool_stage_text(tr(l)), lang)},
             frame=m.frame, interval=1100)
         sync(self.pool, "frame", m, "frame")
         heading = bound(lambda l: paragraphs_html([], heading=text.part_b_heading(tr(l))), lang)

@@ -133,32 +133,64 @@ def style_widgets(layout) -> None:
             widget.stylesheets = [*widget.stylesheets, sheet]
 
 
+def _is_parameter(arg) -> bool:
+    """A parameter of a Parameterized object (`model.param.run`), not of a class."""
+    return isinstance(arg, param.Parameter) and isinstance(arg.owner, param.Parameterized)
+
+
+def _call(fn, args: tuple):
+    """`fn(*args)`, each parameter among `args` passed as its value."""
+    return fn(*(getattr(a.owner, a.name) if _is_parameter(a) else a for a in args))
+
+
+def follow(target: param.Parameterized, now: bool = True, **bindings) -> None:
+    """Keep parameters of `target` derived from others: `follow(stage, frames=(fn, *args))`
+    sets `stage.frames = fn(*args)` (now, unless `now=False`) and again whenever an argument
+    that is a parameter of a Parameterized object (`model.param.run`, `view.param.lang`)
+    changes. Such an argument is passed as its value; any other argument as it is. What one
+    change makes new is set together (the target's watchers hear it as one batch).
+
+    The owners of those parameters are watched directly, one watcher per owner. (With
+    `pn.bind`, param resolves the bound function as a reference of the target on every
+    change, and sets it through `param.update`, which first reads the value of each of the
+    target's parameters, 45 for an HTML pane; a move re-derives several of them.)"""
+    specs = {name: (fn, tuple(args)) for name, (fn, *args) in bindings.items()}
+    readers: dict[int, tuple[param.Parameterized, dict[str, set]]] = {}
+    for name, (_, args) in specs.items():
+        for arg in filter(_is_parameter, args):
+            _, by_param = readers.setdefault(id(arg.owner), (arg.owner, {}))
+            by_param.setdefault(arg.name, set()).add(name)
+
+    def derive(names: list) -> None:
+        if len(names) == 1:
+            setattr(target, names[0], _call(*specs[names[0]]))
+            return
+        values = {name: _call(*specs[name]) for name in names}
+        with param.parameterized.batch_call_watchers(target):
+            for name, value in values.items():
+                setattr(target, name, value)
+
+    if now:
+        derive(list(specs))
+    for owner, by_param in readers.values():
+        def changed(*events, by_param=by_param) -> None:
+            derive([n for n in specs if any(n in by_param[e.name] for e in events)])
+        owner.param.watch(changed, list(by_param))
+
+
+def built(cls, derived: dict, **params):
+    """`cls(**params)` with the parameters in `derived` ({name: (fn, *args)}) set from their
+    bindings and kept so (`follow`): `built(Question, {"content": (fn, m.param.run, lang)})`."""
+    obj = cls(**params, **{name: _call(fn, tuple(args)) for name, (fn, *args) in derived.items()})
+    follow(obj, now=False, **derived)
+    return obj
+
+
 def bound(fn, *args, **kw) -> pn.pane.HTML:
-    """A pane whose HTML is `fn(*args)`, re-rendered when an argument that is a parameter of a
-    Parameterized object (`model.param.run`, `view.param.lang`) changes: such an argument is
-    passed as its value. Any other argument is passed as it is.
-
-    The pane watches those parameters' owners itself: one watcher per owner sets its HTML.
-    (With `pn.bind`, param would resolve the bound function as a reference of the pane on
-    every change, and set it through `param.update`, which first reads the value of each of
-    the pane's 45 parameters; a move re-renders several panes.)"""
-    def live(arg) -> bool:
-        return isinstance(arg, param.Parameter) and isinstance(arg.owner, param.Parameterized)
-    owners: dict[int, tuple[param.Parameterized, list[str]]] = {}
-    for arg in args:
-        if live(arg):
-            owners.setdefault(id(arg.owner), (arg.owner, []))[1].append(arg.name)
-    flags = [live(arg) for arg in args]
-
-    def html() -> str:
-        return fn(*(getattr(a.owner, a.name) if f else a for a, f in zip(args, flags)))
-
-    p = pane(html(), **kw)
-
-    def changed(*events) -> None:
-        p.object = html()
-    for owner, names in owners.values():
-        owner.param.watch(changed, names)
+    """A pane whose HTML is `fn(*args)`, re-rendered when an argument that is a parameter
+    changes (`follow`)."""
+    p = pane(_call(fn, tuple(args)), **kw)
+    follow(p, now=False, object=(fn, *args))
     return p
 
 
