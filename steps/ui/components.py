@@ -1,8 +1,9 @@
 """Small declarative building blocks: autoescaped templates, one stylesheet per session, metric
 cards, notices, paragraphs, legends and tables.
 
-A view binds a pane to a text-layer function (`bound(fn, *refs)`); the pane re-renders only
-when one of the references it was bound to changes. Markup lives in `templates/*.html.j2`
+A view binds a pane to a text-layer function (`bound(fn, *args)`); the pane re-renders only
+when one of the parameters among its arguments changes. A stage's frames and a question's
+content follow their inputs the same way (`built`, `follow`). Markup lives in `templates/*.html.j2`
 (autoescape on: text is never concatenated into HTML by hand), looks live in assets/app.css.
 """
 from __future__ import annotations
