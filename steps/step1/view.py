@@ -1,7 +1,6 @@
 """Step 1's thin view: widgets and panes bound to the model and the session's language."""
 from __future__ import annotations
 
-
 from explainer.prompts import PROMPTS
 
 from explainer.i18n import N_

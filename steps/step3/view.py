@@ -1,7 +1,6 @@
 """Step 3's thin view: widgets and panes bound to the model and the session's language."""
 from __future__ import annotations
 
-
 from explainer.prompts import PROMPTS
 
 from ..ui.components import bound, built, legend_html, notices_html, paragraphs_html
