@@ -23,7 +23,8 @@ from .faq import FAQ, REFERENCES
 from .ui import resources
 from .ui.batch import OnLoop, index_in, one_patch
 from .ui.controls import Controls, choice
-from .ui.components import bound, notices_html, pane, render, style_widgets, stylesheet
+from .ui.components import (Column, Row, bound, notices_html, pane, render, style_widgets,
+                            stylesheet)
 from .ui.stage import Stage
 
 resources.install()     # each Material class's stylesheet looked up once, not once per page
@@ -275,7 +276,7 @@ class ExplainerApp(pn.viewable.Viewer):
         st, lang = self.state, self.state.param.lang
         # -- widgets
         self._heading = pane(css_classes=["step-heading"])     # notices about the URL, heading
-        self._body = pn.Column(sizing_mode="stretch_width", css_classes=["step-body"])
+        self._body = Column(sizing_mode="stretch_width", css_classes=["step-body"])
         keys = dict(lang=st.lang, embed=st.embed, present=st.present)
         if st.embed:
             self._keys = KeyNav(self.go, **keys)
@@ -296,14 +297,14 @@ class ExplainerApp(pn.viewable.Viewer):
             self._stepper.param.update(**css)
             self._keys = self._prevnext = PrevNext(self.go, sizing_mode="stretch_width",
                                                    **keys, **css)
-            parts = [pn.Row(self._title, self._lang, sizing_mode="stretch_width",
+            parts = [Row(self._title, self._lang, sizing_mode="stretch_width",
                             css_classes=["no-print", "title-bar"], stylesheets=[stylesheet()]),
                      self._stepper, self._heading, self._body, self._prevnext]
             if not st.present:
                 parts.append(bound(self._faq_html, lang, css_classes=["faq", "no-print"]))
         classes = ["kv-root"] + (["embed"] if st.embed else []) + \
                   (["present"] if st.present else [])
-        self._layout = pn.Column(*parts, sizing_mode="stretch_width", css_classes=classes,
+        self._layout = Column(*parts, sizing_mode="stretch_width", css_classes=classes,
                                  max_width=None if st.present else 1200, margin=(0, 8))
         style_widgets(self._layout)
         st.param.watch(self._step_changed, "step")

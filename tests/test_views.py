@@ -201,6 +201,37 @@ def test_a_pane_listens_for_what_changes_after_it_is_built():
     assert model.margin == plain.get_root(Document()).margin       # built with every property
 
 
+def test_a_layout_listens_for_what_changes_after_it_is_built():
+    """Our Column and Row listen to their children, visibility, classes and styles, not to
+    the size, margin and scroll parameters Panel's layouts watch; what they listen to still
+    reaches the page (a step change replaces a layout's children), and their models are built
+    with every property."""
+    import panel as pn
+    from bokeh.document import Document
+
+    from steps.ui.components import Column, Row, pane
+
+    def watched(obj) -> set:
+        return {name for name, kinds in obj._param__private.watchers.items()
+                if any(kinds.values())}
+    for ours, plain in ((Column(sizing_mode="stretch_width", margin=(0, 8)),
+                         pn.Column(sizing_mode="stretch_width", margin=(0, 8))),
+                        (Row(css_classes=["step-grid"]), pn.Row(css_classes=["step-grid"]))):
+        assert set(Column.LIVE) <= watched(ours)
+        assert not {"margin", "min_height", "scroll", "stylesheets"} & watched(ours)
+        assert {"margin", "min_height", "scroll"} <= watched(plain)
+        doc = Document()
+        ours.server_doc(doc)
+        (model, _), = ours._models.values()
+        assert model.margin == plain.get_root(Document()).margin
+        ours.objects = [pane("<p>one</p>"), pane("<p>two</p>")]
+        assert [("one" in c.text, "two" in c.text) for c in model.children] == [
+            (True, False), (False, True)]
+        ours.param.update(visible=False, css_classes=["x"], styles={"color": "red"})
+        assert (model.visible, model.css_classes, model.styles) == (
+            False, ["x"], {"color": "red"})
+
+
 def test_a_bound_pane_renders_its_arguments_and_follows_their_changes():
     """`bound(fn, *args)`: parameters of Parameterized objects are passed as their values and
     re-render the pane when they change (once for a batch of changes on one object); other

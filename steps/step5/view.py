@@ -8,7 +8,8 @@ import panel_material_ui as pmui
 
 from explainer.i18n import N_
 
-from ..ui.components import style_widgets, bound, built, legend_html, notices_html, paragraphs_html
+from ..ui.components import (Column, bound, built, follow, legend_html, notices_html,
+                             paragraphs_html, style_widgets)
 from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -213,8 +214,8 @@ class Step5(StepView):
 
         # your model: a pasted config.json, read on request; its widgets are made the first
         # time the model list is on “your model” (most pages never need them)
-        custom_box = pn.Column(visible=pn.bind(lambda mdl: mdl == CUSTOM, m.param.model),
-                               sizing_mode="stretch_width", css_classes=["your-model"])
+        custom_box = Column(sizing_mode="stretch_width", css_classes=["your-model"])
+        follow(custom_box, visible=(lambda mdl: mdl == CUSTOM, m.param.model))
 
         def fill(*_):
             if m.model == CUSTOM and not custom_box.objects:

@@ -169,7 +169,7 @@ class Step6(StepView):
             lambda q, l: text.question(q, tr(l)), m.param.question, lang)})
         # a part is made the first time it is shown (most visits see one part)
         builders = (self._part_a, self._part_b, self._part_c)
-        parts = [pn.Column(sizing_mode="stretch_width") for _ in PARTS]
+        parts = [components.Column(sizing_mode="stretch_width") for _ in PARTS]
 
         def show(part: str):
             i = PARTS.index(part)
@@ -193,7 +193,7 @@ class Step6(StepView):
             self.tabs.active = PARTS.index(e.new)
         self.tabs.param.watch(tab_chosen, "active")
         m.param.watch(part_changed, "part")
-        return pn.Column(lead, self.tabs, sizing_mode="stretch_width",
+        return components.Column(lead, self.tabs, sizing_mode="stretch_width",
                          css_classes=["step", "step-6"])
 
     # -- controls (Part A and Part C each show them) -------------------------------------------

@@ -117,6 +117,26 @@ class Pane(pn.pane.HTML):
         model.text = self._transform_object(self.object)["object"]
 
 
+class _Listening:
+    """A layout of ours that listens, after it is built, only to what a view changes on it:
+    its children (`objects`, a step change, a part's first showing), its visibility, classes
+    and styles. Panel's layouts follow every one of their 25 synced parameters (size,
+    margins, scroll position...) for every layout of every session."""
+
+    LIVE = ("objects", "visible", "css_classes", "styles")
+
+    def _link_params(self) -> None:
+        self._internal_callbacks.append(self.param.watch(self._param_change, list(self.LIVE)))
+
+
+class Column(_Listening, pn.Column):
+    """A Column that listens only to `LIVE` (`_Listening`)."""
+
+
+class Row(_Listening, pn.Row):
+    """A Row that listens only to `LIVE` (`_Listening`)."""
+
+
 def pane(obj="", **kw) -> pn.pane.HTML:
     """An HTML pane with the app's stylesheet; `obj` may be a string or a bound function."""
     kw.setdefault("sizing_mode", "stretch_width")

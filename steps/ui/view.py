@@ -7,7 +7,7 @@ import param
 from explainer.i18n import LANGS
 
 from ..common import AppState, translator
-from .components import style_widgets, stylesheet
+from .components import Column, Row, style_widgets, stylesheet
 
 
 class StepView(pn.viewable.Viewer):
@@ -118,15 +118,15 @@ def sync(a: param.Parameterized, a_name: str, b: param.Parameterized, b_name: st
     b.param.watch(ba, b_name)
 
 
-def two_columns(explain: list, visual: list) -> pn.Row:
+def two_columns(explain: list, visual: list) -> Row:
     """The reading layout: the explanation, question and controls on one side, the visual
     (sticky) on the other; one column on narrow screens (the columns wrap)."""
     css = [stylesheet()]
-    left = pn.Column(*explain, css_classes=["step-text"], sizing_mode="stretch_width",
+    left = Column(*explain, css_classes=["step-text"], sizing_mode="stretch_width",
                      styles={"flex": "1 1 340px", "min-width": "0", "max-width": "44rem"},
                      stylesheets=css)
-    right = pn.Column(*visual, css_classes=["step-visual"], sizing_mode="stretch_width",
+    right = Column(*visual, css_classes=["step-visual"], sizing_mode="stretch_width",
                       styles={"flex": "1.3 1 420px", "min-width": "0", "position": "sticky",
                               "top": "4px", "align-self": "flex-start"}, stylesheets=css)
-    return pn.Row(left, right, sizing_mode="stretch_width", css_classes=["step-grid"],
+    return Row(left, right, sizing_mode="stretch_width", css_classes=["step-grid"],
                   stylesheets=css)      # a row that wraps (assets/app.css, .step-grid)
