@@ -23,8 +23,8 @@ from .faq import FAQ, REFERENCES
 from .ui import resources
 from .ui.batch import OnLoop, index_in, one_patch
 from .ui.controls import Controls, choice
-from .ui.components import (Column, Row, bound, notices_html, pane, render, style_widgets,
-                            stylesheet)
+from .ui.components import (Column, Row, bound, notices_html, pane, render, shared_html,
+                            style_widgets, stylesheet)
 from .ui.stage import Stage
 
 resources.install()     # each Material class's stylesheet looked up once, not once per page
@@ -391,7 +391,7 @@ class ExplainerApp(pn.viewable.Viewer):
         if hasattr(self, "_keys"):          # not before the page exists (URL being applied)
             self._keys.query = self.url_query()
             if self.state.embed:
-                self._bar.object = self._embed_bar()
+                self._bar.object = shared_html(self._embed_bar())
 
     # -- navigation ------------------------------------------------------------------------
     def _view(self, n: int):
@@ -449,8 +449,8 @@ class ExplainerApp(pn.viewable.Viewer):
                                        active=n - 1, label=t._("Steps"))
             self._prevnext.param.update(prev_label=t._("Previous"), next_label=t._("Next"),
                                         at_start=n == 1, at_end=n == END)
-        self._heading.object = (notices_html(self.notice_texts(t)) +
-                                self._heading_html(t, n))
+        self._heading.object = shared_html(notices_html(self.notice_texts(t)) +
+                                           self._heading_html(t, n))
 
     def _heading_html(self, t, n: int) -> str:
         if n == END:

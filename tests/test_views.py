@@ -232,6 +232,36 @@ def test_a_layout_listens_for_what_changes_after_it_is_built():
             False, ["x"], {"color": "red"})
 
 
+def test_sessions_showing_the_same_html_hold_it_once():
+    """Two sessions on the same step and language hold one string per text their panes show,
+    and one escaped text per model; an equal text computed again (a language switch back) is
+    the shared one."""
+    from bokeh.document import Document
+    from panel.io.state import set_curdoc
+
+    from steps.ui.components import Pane
+
+    def texts(app, doc) -> list[tuple[str, str]]:
+        return [(p.object, m.text) for p in app.__panel__().select(Pane) for (m, _) in
+                p._models.values() if m.document is doc and isinstance(p.object, str)]
+    sessions = []
+    for lang in ("nl", "nl", "pl"):
+        doc = Document()
+        with set_curdoc(doc):
+            app = ExplainerApp(query={"step": "4", "lang": lang})
+            doc.add_root(app.__panel__().get_root(doc))
+        sessions.append((app, doc))
+    one, two, other = (texts(app, doc) for app, doc in sessions)
+    assert len(one) >= 5 and len(one) == len(two)
+    assert all(a is b and ma is mb for (a, ma), (b, mb) in zip(one, two))
+    assert sum(a != b for (a, _), (b, _) in zip(one, other)) >= 3     # Polish: its own texts
+    app, doc = sessions[0]
+    with set_curdoc(doc):
+        app.state.lang = "en"
+        app.state.lang = "nl"
+    assert all(a is b and ma is mb for (a, ma), (b, mb) in zip(texts(app, doc), two))
+
+
 def test_a_bound_pane_renders_its_arguments_and_follows_their_changes():
     """`bound(fn, *args)`: parameters of Parameterized objects are passed as their values and
     re-render the pane when they change (once for a batch of changes on one object); other
