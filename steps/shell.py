@@ -23,8 +23,8 @@ from .faq import FAQ, REFERENCES
 from .ui import resources
 from .ui.batch import OnLoop, index_in, one_patch
 from .ui.controls import Controls, choice
-from .ui.components import (Column, Row, bound, notices_html, pane, render, shared_html,
-                            style_widgets, stylesheet)
+from .ui.components import (Column, Listening, Row, bound, notices_html, pane, render,
+                            shared_html, style_widgets, stylesheet)
 from .ui.stage import Stage
 
 resources.install()     # each Material class's stylesheet looked up once, not once per page
@@ -40,7 +40,7 @@ def step_class(n: int):
     return getattr(importlib.import_module(module), name)
 
 
-class Navigator(OnLoop, pn.custom.JSComponent):
+class Navigator(Listening, OnLoop, pn.custom.JSComponent):
     """A browser-drawn component whose messages -1/+1 move to the previous/next step."""
 
     def __init__(self, on_nav, **params):
@@ -177,7 +177,7 @@ class PrevNext(KeyNav):
     """
 
 
-class StepNav(OnLoop, pn.custom.JSComponent):
+class StepNav(Listening, OnLoop, pn.custom.JSComponent):
     """The numbered steps as a list of buttons: every step is in the Tab order, the current
     one is marked (`aria-current="step"`), and a click moves there (no page reload).
 

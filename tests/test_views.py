@@ -232,6 +232,32 @@ def test_a_layout_listens_for_what_changes_after_it_is_built():
             False, ["x"], {"color": "red"})
 
 
+def test_a_component_listens_to_its_own_parameters_after_it_is_built():
+    """A browser-drawn component of ours listens to the parameters its classes declare and
+    to its visibility and classes, not to the size and margin parameters Panel's components
+    watch; its own parameters still reach the page."""
+    import panel as pn
+    from bokeh.document import Document
+
+    from steps.ui.question import Question
+
+    class Plain(pn.custom.JSComponent):
+        view = Question.param.view
+    q = Question(margin=(0, 4))
+    listened = {name for name, kinds in q._param__private.watchers.items()
+                if any(kinds.values())}
+    assert {"view", "shown", "visible", "css_classes"} <= listened
+    assert not {"margin", "width", "align", "min_height"} & listened
+    plain = Plain()
+    assert {"margin", "width", "align"} <= {
+        name for name, kinds in plain._param__private.watchers.items() if any(kinds.values())}
+    doc = Document()
+    q.server_doc(doc)
+    (model, _), = q._models.values()
+    q.param.update(view={"stem": "two"}, visible=False)
+    assert model.data.view == {"stem": "two"} and model.visible is False
+
+
 def test_sessions_showing_the_same_html_hold_it_once():
     """Two sessions on the same step and language hold one string per text their panes show,
     and one escaped text per model; an equal text computed again (a language switch back) is

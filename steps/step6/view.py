@@ -40,7 +40,7 @@ NO_CAPS = {"& .MuiToggleButton-root": {"textTransform": "none"},
            "& .MuiTab-root": {"textTransform": "none"}}
 
 
-class AllNumbers(pn.custom.JSComponent):
+class AllNumbers(components.Listening, pn.custom.JSComponent):
     """“All numbers”: a native <details> around a pane that re-renders inside it, so the
     learner's open or closed choice survives every change of the numbers."""
 

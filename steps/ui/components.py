@@ -140,24 +140,42 @@ class Pane(pn.pane.HTML):
         model.text = self._transform_object(self.object)["object"]
 
 
-class _Listening:
-    """A layout of ours that listens, after it is built, only to what a view changes on it:
-    its children (`objects`, a step change, a part's first showing), its visibility, classes
-    and styles. Panel's layouts follow every one of their 25 synced parameters (size,
-    margins, scroll position...) for every layout of every session."""
+class Listening:
+    """Mixin (first in the bases) for a layout or browser-drawn component of ours: after it
+    is built, it listens only to what a view changes on it: its visibility, classes and
+    styles, the parameters its own classes declare (a stage's frames, a question's content)
+    and `LIVE`. Panel's objects follow every synced parameter (size, margins, alignment,
+    scroll position...: 25 for a Column, about 30 for a component), for every object of
+    every session."""
 
-    LIVE = ("objects", "visible", "css_classes", "styles")
+    LIVE: tuple = ()
 
     def _link_params(self) -> None:
-        self._internal_callbacks.append(self.param.watch(self._param_change, list(self.LIVE)))
+        listened = _listened(type(self))
+        self._internal_callbacks.append(self.param.watch(
+            self._param_change, [p for p in self._synced_params if p in listened]))
 
 
-class Column(_Listening, pn.Column):
-    """A Column that listens only to `LIVE` (`_Listening`)."""
+_LIBRARIES = ("panel", "panel_material_ui", "param")
 
 
-class Row(_Listening, pn.Row):
-    """A Row that listens only to `LIVE` (`_Listening`)."""
+@lru_cache(maxsize=None)
+def _listened(cls) -> frozenset:
+    """What an object of `cls` listens to (`Listening`): its own classes' parameters, its
+    visibility, classes and styles, and `cls.LIVE`."""
+    own = {name for name, p in cls.param.objects(instance=False).items()
+           if p.owner.__module__.split(".")[0] not in _LIBRARIES}
+    return frozenset({*own, "visible", "css_classes", "styles", *cls.LIVE})
+
+
+class Column(Listening, pn.Column):
+    """A Column that listens to its children and `Listening`'s few."""
+    LIVE = ("objects",)
+
+
+class Row(Listening, pn.Row):
+    """A Row that listens to its children and `Listening`'s few."""
+    LIVE = ("objects",)
 
 
 def pane(obj="", **kw) -> pn.pane.HTML:

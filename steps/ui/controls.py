@@ -33,7 +33,7 @@ from explainer.memo import memo
 
 from ..common import translator
 from .batch import OnLoop, one_patch
-from .components import stylesheet
+from .components import Listening, stylesheet
 
 CONTROLS_JS = r"""
 const el = (tag, attrs, parent) => {
@@ -214,7 +214,7 @@ def _options_of(fn, lang: str) -> list:
     return [(value, label) for label, value in fn(translator(lang)).items()]
 
 
-class Controls(OnLoop, pn.custom.JSComponent):
+class Controls(Listening, OnLoop, pn.custom.JSComponent):
     """A step's controls (see the module doc)."""
 
     spec = param.List(default=[], doc="per control: name, kind, translated label, options")

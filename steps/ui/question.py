@@ -18,7 +18,7 @@ import panel as pn
 import param
 
 from .batch import OnLoop, index_in, one_patch
-from .components import stylesheet
+from .components import Listening, stylesheet
 
 QUESTION_JS = r"""
 export function render({ model }) {
@@ -109,7 +109,7 @@ export function render({ model }) {
 """
 
 
-class Question(OnLoop, pn.custom.JSComponent):
+class Question(Listening, OnLoop, pn.custom.JSComponent):
 
     content = param.Dict(default={}, allow_refs=True, doc="the question (server side)")
     view = param.Dict(default={}, doc="what the browser draws: the content's words")

@@ -36,7 +36,7 @@ import panel as pn
 from explainer.memo import memo
 
 from .batch import OnLoop, one_patch
-from .components import stylesheet
+from .components import Listening, stylesheet
 from .shared import shared
 
 PLAYER_JS = r"""
@@ -467,7 +467,7 @@ def packs(fn, maxsize: int = 256):
     return shared(packed, maxsize=maxsize)
 
 
-class Stage(OnLoop, pn.custom.JSComponent):
+class Stage(Listening, OnLoop, pn.custom.JSComponent):
     """Frames computed on the server, played in the browser (see the module docstring)."""
 
     frames = param.Parameter(default=[], doc="every frame of the current inputs (a list, or "
