@@ -20,7 +20,7 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 from . import release
 from .common import END, END_TITLE, STEP_TITLES, AppState
 from .faq import FAQ, REFERENCES
-from .ui import resources
+from .ui import containers, resources
 from .ui.batch import OnLoop, index_in, one_patch
 from .ui.controls import Controls, choice
 from .ui.components import (Column, Listening, Row, bound, notices_html, pane, render,
@@ -28,6 +28,7 @@ from .ui.components import (Column, Listening, Row, bound, notices_html, pane, r
 from .ui.stage import Stage
 
 resources.install()     # each Material class's stylesheet looked up once, not once per page
+containers.install()    # Bokeh's containers hold their owners in tuples: a quarter of a session
 
 STEP_MODULES = {i: (f"steps.step{i}", f"Step{i}") for i in range(1, 7)}
 STEP_MODULES[END] = ("steps.ending", "KeyIdeas")
