@@ -185,7 +185,8 @@ def test_a_pane_listens_for_what_changes_after_it_is_built():
     plain = pn.pane.HTML("<p>one</p>", margin=(0, 0), sizing_mode="stretch_width")
     ours, panel_s = watchers(p), watchers(plain)
     assert {"object", *Pane.LIVE} <= set(ours)
-    assert not {"margin", "width", "min_height", "align", "stylesheets"} & set(ours)
+    assert not {"margin", "width", "min_height", "align", "stylesheets", "width_policy"} & \
+        set(ours)
     assert {"margin", "width", "min_height", "align"} <= set(panel_s)
     assert sum(ours.values()) * 3 < sum(panel_s.values())
     assert not {"objects", "margin", "css_classes"} & set(watchers(p.layout))
@@ -218,8 +219,10 @@ def test_a_layout_listens_for_what_changes_after_it_is_built():
                          pn.Column(sizing_mode="stretch_width", margin=(0, 8))),
                         (Row(css_classes=["step-grid"]), pn.Row(css_classes=["step-grid"]))):
         assert set(Column.LIVE) <= watched(ours)
-        assert not {"margin", "min_height", "scroll", "stylesheets"} & watched(ours)
-        assert {"margin", "min_height", "scroll"} <= watched(plain)
+        assert not {"margin", "min_height", "scroll", "stylesheets", "sizing_mode",
+                    "width_policy"} & watched(ours)
+        assert {"margin", "min_height", "scroll", "sizing_mode", "width_policy"} <= \
+            watched(plain)
         doc = Document()
         ours.server_doc(doc)
         (model, _), = ours._models.values()
@@ -247,7 +250,7 @@ def test_a_component_listens_to_its_own_parameters_after_it_is_built():
     listened = {name for name, kinds in q._param__private.watchers.items()
                 if any(kinds.values())}
     assert {"view", "shown", "visible", "css_classes"} <= listened
-    assert not {"margin", "width", "align", "min_height"} & listened
+    assert not {"margin", "width", "align", "min_height", "width_policy"} & listened
     plain = Plain()
     assert {"margin", "width", "align"} <= {
         name for name, kinds in plain._param__private.watchers.items() if any(kinds.values())}

@@ -71,10 +71,23 @@ def _stylesheet_url(rel_path) -> str:
     return component_resource_path(AppStyle, "_stylesheets", "app.css")
 
 
+# Panel's watchers that follow a change after an object is built of what ours never change
+# then: sizing (`Layoutable` notes an explicitly set sizing mode or policy; 3 watchers each,
+# a quarter of a session's watchers)
+FIXED = ("_update_explicit_sizing",)
+
+
+def _forget(obj, *methods: str) -> None:
+    """Stop the watchers Panel set on `obj` to call its `methods` (by name)."""
+    for w in [w for w in obj._internal_callbacks if getattr(w.fn, "__name__", None) in methods]:
+        obj.param.unwatch(w)
+        obj._internal_callbacks.remove(w)
+
+
 class _OwnRow(pn.Row):
     """The Row Panel builds around every pane, to unpack it into a layout. An HTML pane is
     never shown through it (it renders and updates its own model), so this one does not
-    follow its own parameters: 5 watchers where Panel's Row has 26."""
+    follow its own parameters: 2 watchers where Panel's Row has 26."""
 
     def _link_params(self) -> None:
         pass
@@ -105,7 +118,7 @@ class Pane(pn.pane.HTML):
     After it is built, a pane of ours changes its HTML (`object`) and at most its
     visibility, classes and styles: those are what it listens to (`LIVE`), where Panel
     listens to its size, margins and every other parameter too, for every pane of every
-    session: 11 watchers where Panel's pane has 46 (with its Row: about 60 KiB less per
+    session: 8 watchers where Panel's pane has 46 (with its Row: about 60 KiB less per
     session, 8 %, measured with tracemalloc on steps 1-6)."""
 
     LIVE = ("visible", "css_classes", "styles")
@@ -117,9 +130,8 @@ class Pane(pn.pane.HTML):
         super().__init__(object, **params)
         # Panel keeps the pane's own Row in step with the pane's size and margins (20
         # watchers); the Row is never shown (`_OwnRow`), so it need not follow
-        for w in [w for w in self._internal_callbacks if w.fn == self._sync_layoutable]:
-            self.param.unwatch(w)
-            self._internal_callbacks.remove(w)
+        _forget(self, "_sync_layoutable", *FIXED)
+        _forget(self.layout, *FIXED)
 
     def _link_params(self) -> None:
         self._internal_callbacks.append(self.param.watch(self._param_change, list(self.LIVE)))
@@ -146,9 +158,14 @@ class Listening:
     styles, the parameters its own classes declare (a stage's frames, a question's content)
     and `LIVE`. Panel's objects follow every synced parameter (size, margins, alignment,
     scroll position...: 25 for a Column, about 30 for a component), for every object of
-    every session."""
+    every session; nor does it note a later change of its sizing (`FIXED`). A Column: 10
+    watchers where Panel's has 33."""
 
     LIVE: tuple = ()
+
+    def __init__(self, *args, **params):
+        super().__init__(*args, **params)
+        _forget(self, *FIXED)
 
     def _link_params(self) -> None:
         listened = _listened(type(self))
