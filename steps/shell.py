@@ -299,14 +299,14 @@ class ExplainerApp(pn.viewable.Viewer):
             self._keys = self._prevnext = PrevNext(self.go, sizing_mode="stretch_width",
                                                    **keys, **css)
             parts = [Row(self._title, self._lang, sizing_mode="stretch_width",
-                            css_classes=["no-print", "title-bar"], stylesheets=[stylesheet()]),
+                         css_classes=["no-print", "title-bar"], stylesheets=[stylesheet()]),
                      self._stepper, self._heading, self._body, self._prevnext]
             if not st.present:
                 parts.append(bound(self._faq_html, lang, css_classes=["faq", "no-print"]))
         classes = ["kv-root"] + (["embed"] if st.embed else []) + \
                   (["present"] if st.present else [])
         self._layout = Column(*parts, sizing_mode="stretch_width", css_classes=classes,
-                                 max_width=None if st.present else 1200, margin=(0, 8))
+                              max_width=None if st.present else 1200, margin=(0, 8))
         style_widgets(self._layout)
         st.param.watch(self._step_changed, "step")
         st.param.watch(self._lang_changed, "lang")

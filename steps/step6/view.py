@@ -194,7 +194,7 @@ class Step6(StepView):
         self.tabs.param.watch(tab_chosen, "active")
         m.param.watch(part_changed, "part")
         return components.Column(lead, self.tabs, sizing_mode="stretch_width",
-                         css_classes=["step", "step-6"])
+                                 css_classes=["step", "step-6"])
 
     # -- controls (Part A and Part C each show them) -------------------------------------------
     def _controls(self) -> Controls:

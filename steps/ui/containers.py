@@ -26,9 +26,8 @@ def _init(self, *args, **kwargs) -> None:
 
 
 def _register_owner(self, owner, descriptor) -> None:
-    entry = (owner, descriptor)
     if not any(o is owner and d is descriptor for o, d in self._owners):
-        self._owners = (*self._owners, entry)
+        self._owners = (*self._owners, (owner, descriptor))
 
 
 def _unregister_owner(self, owner, descriptor) -> None:
@@ -37,8 +36,9 @@ def _unregister_owner(self, owner, descriptor) -> None:
 
 
 def _fits() -> bool:
-    """Bokeh's container as this module knows it: a set of owners made in `__init__`, used
-    only through the methods replaced here and iterated by `_notify_owners`."""
+    """Bokeh's container as this module knows it: a set of owners made in `__init__`,
+    changed only through the methods replaced here (and otherwise only iterated, as
+    `_notify_owners` does)."""
     if any(fn is None for fn in _BOKEH.values()) or "_notify_owners" not in \
             PropertyValueContainer.__dict__:
         return False

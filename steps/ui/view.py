@@ -123,10 +123,10 @@ def two_columns(explain: list, visual: list) -> Row:
     (sticky) on the other; one column on narrow screens (the columns wrap)."""
     css = [stylesheet()]
     left = Column(*explain, css_classes=["step-text"], sizing_mode="stretch_width",
-                     styles={"flex": "1 1 340px", "min-width": "0", "max-width": "44rem"},
-                     stylesheets=css)
+                  styles={"flex": "1 1 340px", "min-width": "0", "max-width": "44rem"},
+                  stylesheets=css)
     right = Column(*visual, css_classes=["step-visual"], sizing_mode="stretch_width",
-                      styles={"flex": "1.3 1 420px", "min-width": "0", "position": "sticky",
-                              "top": "4px", "align-self": "flex-start"}, stylesheets=css)
+                   styles={"flex": "1.3 1 420px", "min-width": "0", "position": "sticky",
+                           "top": "4px", "align-self": "flex-start"}, stylesheets=css)
     return Row(left, right, sizing_mode="stretch_width", css_classes=["step-grid"],
-                  stylesheets=css)      # a row that wraps (assets/app.css, .step-grid)
+               stylesheets=css)      # a row that wraps (assets/app.css, .step-grid)
