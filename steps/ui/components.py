@@ -109,54 +109,11 @@ def shared_html(text):
     return _html(text)[0] if isinstance(text, str) else text
 
 
-class Pane(pn.pane.HTML):
-    """An HTML pane whose late updates are safe: a change made on a worker thread reaches the
-    page on the next tick of the server's loop; if the learner has moved to another step
-    meanwhile, the pane's model is gone and the update has nothing left to do (Panel would
-    fail the callback with a KeyError).
-
-    After it is built, a pane of ours changes its HTML (`object`) and at most its
-    visibility, classes and styles: those are what it listens to (`LIVE`), where Panel
-    listens to its size, margins and every other parameter too, for every pane of every
-    session: 8 watchers where Panel's pane has 46 (with its Row: about 60 KiB less per
-    session, 8 %, measured with tracemalloc on steps 1-6)."""
-
-    LIVE = ("visible", "css_classes", "styles")
-
-    default_layout = param.ClassSelector(default=_OwnRow, class_=pn.layout.Panel,
-                                         is_instance=False)
-
-    def __init__(self, object=None, **params):
-        super().__init__(object, **params)
-        # Panel keeps the pane's own Row in step with the pane's size and margins (20
-        # watchers); the Row is never shown (`_OwnRow`), so it need not follow
-        _forget(self, "_sync_layoutable", *FIXED)
-        _forget(self.layout, *FIXED)
-
-    def _link_params(self) -> None:
-        self._internal_callbacks.append(self.param.watch(self._param_change, list(self.LIVE)))
-
-    def _update_object(self, ref, doc, root, parent, comm) -> None:
-        if ref not in self._models:
-            return
-        super()._update_object(ref, doc, root, parent, comm)
-
-    def _transform_object(self, obj) -> dict:
-        if isinstance(obj, str) and not self.sanitize_html:
-            return {"object": _html(obj)[1]}
-        return super()._transform_object(obj)
-
-    def _update(self, ref: str, model) -> None:
-        """A new HTML text: set the model's text alone. (Panel sets every property of the
-        model again, a dozen of them, each validated: most of a language switch's time.)"""
-        model.text = self._transform_object(self.object)["object"]
-
-
 class Listening:
-    """Mixin (first in the bases) for a layout or browser-drawn component of ours: after it
-    is built, it listens only to what a view changes on it: its visibility, classes and
-    styles, the parameters its own classes declare (a stage's frames, a question's content)
-    and `LIVE`. Panel's objects follow every synced parameter (size, margins, alignment,
+    """Mixin (first in the bases) for a pane, layout or browser-drawn component of ours:
+    after it is built, it listens only to what a view changes on it: its visibility, classes
+    and styles, the parameters its own classes declare (a stage's frames, a question's
+    content) and `LIVE`. Panel's objects follow every synced parameter (size, margins, alignment,
     scroll position...: 25 for a Column, about 30 for a component), for every object of
     every session; nor does it note a later change of its sizing (`FIXED`). A Column: 10
     watchers where Panel's has 33."""
@@ -183,6 +140,46 @@ def _listened(cls) -> frozenset:
     own = {name for name, p in cls.param.objects(instance=False).items()
            if p.owner.__module__.split(".")[0] not in _LIBRARIES}
     return frozenset({*own, "visible", "css_classes", "styles", *cls.LIVE})
+
+
+class Pane(Listening, pn.pane.HTML):
+    """An HTML pane whose late updates are safe: a change made on a worker thread reaches the
+    page on the next tick of the server's loop; if the learner has moved to another step
+    meanwhile, the pane's model is gone and the update has nothing left to do (Panel would
+    fail the callback with a KeyError).
+
+    After it is built, a pane of ours changes its HTML (`object`) and at most its
+    visibility, classes and styles: those are what it listens to (`Listening`), where Panel
+    listens to its size, margins and every other parameter too, for every pane of every
+    session: 8 watchers where Panel's pane has 46 (with its Row: about 60 KiB less per
+    session, 8 %, measured with tracemalloc on steps 1-6)."""
+
+    LIVE = ("object",)
+
+    default_layout = param.ClassSelector(default=_OwnRow, class_=pn.layout.Panel,
+                                         is_instance=False)
+
+    def __init__(self, object=None, **params):
+        super().__init__(object, **params)
+        # Panel keeps the pane's own Row in step with the pane's size and margins (20
+        # watchers); the Row is never shown (`_OwnRow`), so it need not follow
+        _forget(self, "_sync_layoutable")
+        _forget(self.layout, *FIXED)
+
+    def _update_object(self, ref, doc, root, parent, comm) -> None:
+        if ref not in self._models:
+            return
+        super()._update_object(ref, doc, root, parent, comm)
+
+    def _transform_object(self, obj) -> dict:
+        if isinstance(obj, str) and not self.sanitize_html:
+            return {"object": _html(obj)[1]}
+        return super()._transform_object(obj)
+
+    def _update(self, ref: str, model) -> None:
+        """A new HTML text: set the model's text alone. (Panel sets every property of the
+        model again, a dozen of them, each validated: most of a language switch's time.)"""
+        model.text = self._transform_object(self.object)["object"]
 
 
 class Column(Listening, pn.Column):
