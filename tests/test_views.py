@@ -367,3 +367,50 @@ def test_derived_parameters_follow_their_arguments_together():
     v.lang = "nl"
     assert other.text == "nl!"
 
+
+
+def test_components_share_their_class_parameters_and_nothing_binds_to_them():
+    """Our panes, layouts and browser-drawn components read their class's parameter objects
+    (no copy per object: `components.shares_parameters`), except the classes that say
+    `SHARED = False`. Nothing in any step or part binds to one of those shared parameters: a
+    binding would watch the class, not the object (`follow` refuses a class's parameter;
+    param keeps a class parameter's watchers on the parameter object itself)."""
+    import param
+    from bokeh.document import Document
+    from panel.io.state import set_curdoc
+
+    from steps.ui.components import Listening, bound
+    from steps.ui.question import Question
+
+    def built_objects(query):
+        doc = Document()
+        with set_curdoc(doc):
+            app = ExplainerApp(query=query)
+            doc.add_root(app.__panel__().get_root(doc))
+        return app, doc
+
+    seen = []
+    for query in [{"step": str(n), "lang": "pl"} for n in range(1, 6)] + [
+            {"step": "6", "part": p} for p in "abc"] + [{"step": "7"}]:
+        app, doc = built_objects(query)
+        with set_curdoc(doc):
+            for part in "abc":                 # every part of step 6, as a learner opens them
+                if 6 in app.steps:
+                    app.steps[6].model.part = part
+        seen += [o for o in app.__panel__().select() if isinstance(o, Listening)]
+        for view in app.steps.values():
+            seen += [o for o in view.__panel__().select() if isinstance(o, Listening)]
+    classes = {type(o) for o in seen}
+    shared = {c for c in classes if c.SHARED}
+    assert len(shared) >= 8 and Question in classes - shared
+    for cls in shared:
+        assert cls._param__private.disable_instance_params, cls
+        for name, p in cls.param.objects(instance=False).items():
+            assert not p.watchers, f"{cls.__name__}.param.{name} is watched: set SHARED = False"
+    obj = next(o for o in seen if type(o).SHARED)
+    assert not obj._param__private.params                   # no copy per object
+    q = next(o for o in seen if isinstance(o, Question))
+    assert q.param.revealed is not Question.param.revealed  # its own, for the views to follow
+    assert isinstance(q.param.revealed, param.Boolean)
+    with pytest.raises(TypeError, match="parameter of a class"):
+        bound(lambda v: str(v), obj.param.visible)

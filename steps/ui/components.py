@@ -119,8 +119,11 @@ class Listening:
     watchers where Panel's has 33."""
 
     LIVE: tuple = ()
+    SHARED = True        # False for a class whose parameters a view binds to (`obj.param.x`)
 
     def __init__(self, *args, **params):
+        if self.SHARED:
+            shares_parameters(type(self))
         super().__init__(*args, **params)
         _forget(self, *FIXED)
 
@@ -131,6 +134,24 @@ class Listening:
 
 
 _LIBRARIES = ("panel", "panel_material_ui", "param")
+
+
+def shares_parameters(cls) -> None:
+    """Objects of `cls` read its class's parameter objects instead of a copy each.
+
+    param copies a parameter for an object the first time anything asks the object for it
+    (`obj.param[name]`), and Panel asks for every parameter while it builds an object's
+    model: about 140 copies a session (step 1: a quarter of them for the controls), 50 KiB
+    of its memory. The copies are there for an object whose parameter settings (bounds,
+    labels) change on their own, and for a reference to one object's parameter
+    (`pn.bind(fn, obj.param.x)`, which names `obj` through the copy). Ours do neither, except
+    those that set `SHARED = False` (a question: views follow its `revealed`). `follow`
+    refuses a class's parameter, so a view that binds to a shared one fails at once. Set on `cls`
+    itself (each class has its own), never on a class of Panel's."""
+    own = cls.__dict__.get("_param__private")     # param's descriptor of the class's own state
+    private = getattr(own, "class_ns", None)
+    if private is not None and not private.disable_instance_params:
+        private.disable_instance_params = True
 
 
 @lru_cache(maxsize=None)
@@ -231,6 +252,12 @@ def follow(target: param.Parameterized, now: bool = True, **bindings) -> None:
     change, and sets it through `param.update`, which first reads the value of each of the
     target's parameters, 45 for an HTML pane; a move re-derives several of them.)"""
     specs = {name: (fn, tuple(args)) for name, (fn, *args) in bindings.items()}
+    for _, args in specs.values():
+        for arg in args:
+            if isinstance(arg, param.Parameter) and not _is_parameter(arg):
+                raise TypeError(f"{arg.name}: a parameter of a class, not of an object, cannot "
+                                "be followed (does its class share parameters? see "
+                                "`shares_parameters`)")
     readers: dict[int, tuple[param.Parameterized, dict[str, set]]] = {}
     for name, (_, args) in specs.items():
         for arg in filter(_is_parameter, args):

@@ -119,6 +119,7 @@ class Question(Listening, OnLoop, pn.custom.JSComponent):
 
     _esm = QUESTION_JS
     _rename = {"content": None, "revealed": None}
+    SHARED = False         # views follow `question.param.revealed` (components.shares_parameters)
 
     def __init__(self, **params):
         params.setdefault("stylesheets", [stylesheet()])
