@@ -10,6 +10,7 @@ invalid values fall back to the defaults with a short translated notice.
 from __future__ import annotations
 
 import importlib
+from functools import lru_cache
 from urllib.parse import urlencode
 
 import panel as pn
@@ -18,7 +19,7 @@ import param
 from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 
 from . import release
-from .common import END, END_TITLE, STEP_TITLES, AppState
+from .common import END, END_TITLE, STEP_TITLES, AppState, translator
 from .faq import FAQ, REFERENCES
 from .ui import containers, resources
 from .ui.batch import OnLoop, index_in, one_patch
@@ -316,7 +317,6 @@ class ExplainerApp(pn.viewable.Viewer):
 
     @staticmethod
     def tr_(lang: str, msg: str, **kw) -> str:
-        from .common import translator
         return translator(lang)._(msg, **kw)
 
     # -- URL -------------------------------------------------------------------------------
@@ -451,19 +451,7 @@ class ExplainerApp(pn.viewable.Viewer):
             self._prevnext.param.update(prev_label=t._("Previous"), next_label=t._("Next"),
                                         at_start=n == 1, at_end=n == END)
         self._heading.object = shared_html(notices_html(self.notice_texts(t)) +
-                                           self._heading_html(t, n))
-
-    def _heading_html(self, t, n: int) -> str:
-        if n == END:
-            return render("step_heading.html.j2", where="", title=t._(END_TITLE), schematic="")
-        label = t._("One attention layer: the new token x is projected into a query q, a key k "
-                    "and a value v; k and v join the K and V cache; the layer's output is "
-                    "softmax(q·Kᵀ/√d)·V. Highlighted: what step {n} is about.", n=t.int(n))
-        schematic = render("schematic.svg.j2", highlight=n, label=label, k_cache=t._("K cache"),
-                           v_cache=t._("V cache"), output=t._("output"))
-        return render("step_heading.html.j2",
-                      where=t._("Step {n} of {total}", n=t.int(n), total=t.int(6)),
-                      title=t._(STEP_TITLES[n - 1]), schematic=schematic)
+                                           heading_html(self.state.lang, n))
 
     def _embed_bar(self) -> str:
         t = self.state.tr
@@ -477,7 +465,6 @@ class ExplainerApp(pn.viewable.Viewer):
                       open=t._("Open the full explainer"))
 
     def _faq_html(self, lang: str) -> str:
-        from .common import translator
         t = translator(lang)
         return render("faq.html.j2", faq=t._("Frequently asked questions"),
                       refs=t._("References"),
@@ -495,3 +482,21 @@ class ExplainerApp(pn.viewable.Viewer):
 
     def __panel__(self):
         return self._layout
+
+
+@lru_cache(maxsize=len(LANGS) * END)
+def heading_html(lang: str, n: int) -> str:
+    """Step `n`'s heading in `lang`: where it is, its title and the attention schematic with
+    the step's part highlighted. The same for every session, so made once each (a template
+    and an SVG, remade on every step change and language switch before)."""
+    t = translator(lang)
+    if n == END:
+        return render("step_heading.html.j2", where="", title=t._(END_TITLE), schematic="")
+    label = t._("One attention layer: the new token x is projected into a query q, a key k "
+                "and a value v; k and v join the K and V cache; the layer's output is "
+                "softmax(q·Kᵀ/√d)·V. Highlighted: what step {n} is about.", n=t.int(n))
+    schematic = render("schematic.svg.j2", highlight=n, label=label, k_cache=t._("K cache"),
+                       v_cache=t._("V cache"), output=t._("output"))
+    return render("step_heading.html.j2",
+                  where=t._("Step {n} of {total}", n=t.int(n), total=t.int(6)),
+                  title=t._(STEP_TITLES[n - 1]), schematic=schematic)

@@ -414,3 +414,31 @@ def test_components_share_their_class_parameters_and_nothing_binds_to_them():
     assert isinstance(q.param.revealed, param.Boolean)
     with pytest.raises(TypeError, match="parameter of a class"):
         bound(lambda v: str(v), obj.param.visible)
+
+
+def test_prose_is_one_pane_of_blocks_that_follow_their_arguments():
+    """`prose(block(...), ...)`: the blocks' HTML in order, each in a div of its classes
+    (escaped) when it has some; a block with nothing to say leaves nothing; a change of any
+    block's argument renders the pane again."""
+    import param
+
+    from steps.ui.components import Pane, block, notices_html, paragraphs_html, prose
+
+    class Model(param.Parameterized):
+        n = param.Integer(default=1)
+        lang = param.String(default="en")
+    m = Model()
+    p = prose(block(lambda n: paragraphs_html([f"n is {n} <b>"]), m.param.n,
+                    cls='narration "x"'),
+              block(lambda n, l: notices_html([f"{l}: too many"]) if n > 2 else "",
+                    m.param.n, m.param.lang),
+              block(lambda l: paragraphs_html([l]), m.param.lang, cls="live-facts"))
+    assert isinstance(p, Pane)
+    assert p.object == ('<div class="narration &#34;x&#34;"><p>n is 1 &lt;b&gt;</p></div>'
+                        '<div class="live-facts"><p>en</p></div>')
+    m.n = 3
+    assert '<p class="notice" role="status">en: too many</p>' in p.object
+    assert p.object.index("notice") < p.object.index("live-facts")
+    m.lang = "pl"
+    assert p.object.endswith('<div class="live-facts"><p>pl</p></div>')
+    assert "pl: too many" in p.object and "n is 3" in p.object

@@ -5,7 +5,8 @@ from explainer.prompts import PROMPTS
 
 from explainer.i18n import N_
 
-from ..ui.components import bound, built, legend_html, notices_html, paragraphs_html
+from ..ui.components import (block, bound, built, legend_html, notices_html,
+                             paragraphs_html, prose)
 from ..ui.controls import Controls, choice, text_field
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -113,17 +114,16 @@ class Step1(StepView):
         conceal_until_revealed(self.stage, self.question)
         sync(self.stage, "frame", m, "frame")
 
-        lead = bound(lambda l: paragraphs_html(
-            [tr(l)._("Every new query reads all earlier keys")]), lang,
-            css_classes=["step-lead"])
-        orientation = bound(lambda l: paragraphs_html(text.orientation(tr(l))), lang,
-                            css_classes=["narration", "orientation"])
-        notices = bound(lambda run, l: notices_html(text.notices(run, tr(l))), m.param.run, lang)
+        lead = prose(
+            block(lambda l: paragraphs_html([tr(l)._("Every new query reads all earlier keys")]),
+                  lang, cls="step-lead"),
+            block(lambda l: paragraphs_html(text.orientation(tr(l))), lang,
+                  cls="narration orientation"))
         legend = bound(lambda l: legend_html(text.legend(tr(l))), lang)
         narration = bound(lambda l: paragraphs_html(text.narration(tr(l))), lang,
                           css_classes=["narration"])
-        facts = bound(lambda l: paragraphs_html([text.facts(tr(l))]), lang,
-                      css_classes=["live-facts"])
-        return two_columns(
-            [lead, orientation, self.question, narration, controls, notices, facts],
-            [self.stage, legend])
+        after = prose(
+            block(lambda run, l: notices_html(text.notices(run, tr(l))), m.param.run, lang),
+            block(lambda l: paragraphs_html([text.facts(tr(l))]), lang, cls="live-facts"))
+        return two_columns([lead, self.question, narration, controls, after],
+                           [self.stage, legend])

@@ -7,7 +7,7 @@ import param
 from explainer import presets
 
 from ..live import JOBS, LiveValue
-from ..ui.components import bound, built, paragraphs_html
+from ..ui.components import block, bound, built, paragraphs_html, prose
 from ..ui.controls import Controls, slider
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -180,12 +180,10 @@ class Step2(StepView):
         # what to look at and what to press, then the controls, then why
         howto = bound(lambda l: paragraphs_html(text.narration(tr(l))[:1]), lang,
                       css_classes=["narration"])
-        narration = bound(lambda l: paragraphs_html(text.narration(tr(l))[1:]), lang,
-                          css_classes=["narration"])
-        facts = bound(lambda l: paragraphs_html(text.facts(tr(l))), lang,
-                      css_classes=["live-facts"])
-        return two_columns([lead, self.question, howto, controls, narration, facts],
-                           [self.stage])
+        why = prose(
+            block(lambda l: paragraphs_html(text.narration(tr(l))[1:]), lang, cls="narration"),
+            block(lambda l: paragraphs_html(text.facts(tr(l))), lang, cls="live-facts"))
+        return two_columns([lead, self.question, howto, controls, why], [self.stage])
 
     def saved(self) -> dict:
         state = super().saved()

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from explainer.prompts import PROMPTS
 
-from ..ui.components import bound, built, legend_html, notices_html, paragraphs_html
+from ..ui.components import (block, bound, built, legend_html, notices_html,
+                             paragraphs_html, prose)
 from ..ui.controls import Controls, choice
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -140,14 +141,14 @@ class Step3(StepView):
                      css_classes=["step-lead"])
         narration = bound(lambda l: paragraphs_html(text.narration(tr(l))), lang,
                           css_classes=["narration"])
-        details = bound(lambda run, l: paragraphs_html(text.details(run, tr(l))), m.param.run,
-                        lang, css_classes=["narration"])
-        notices = bound(lambda run, l: notices_html(text.notices(run, tr(l))), m.param.run, lang)
-        facts = bound(lambda l: paragraphs_html([text.facts(tr(l))]), lang,
-                      css_classes=["live-facts"])
-        legend = bound(lambda l: legend_html(text.legend(tr(l))), lang)
-        note = bound(lambda run, l: paragraphs_html(text.figure_note(run, tr(l))), m.param.run,
-                     lang, css_classes=["live-facts"])
-        return two_columns(
-            [lead, self.question, narration, controls, details, notices, facts],
-            [self.stage, legend, note])
+        details = prose(
+            block(lambda run, l: paragraphs_html(text.details(run, tr(l))), m.param.run, lang,
+                  cls="narration"),
+            block(lambda run, l: notices_html(text.notices(run, tr(l))), m.param.run, lang),
+            block(lambda l: paragraphs_html([text.facts(tr(l))]), lang, cls="live-facts"))
+        legend = prose(
+            block(lambda l: legend_html(text.legend(tr(l))), lang),
+            block(lambda run, l: paragraphs_html(text.figure_note(run, tr(l))), m.param.run,
+                  lang, cls="live-facts"))
+        return two_columns([lead, self.question, narration, controls, details],
+                           [self.stage, legend])

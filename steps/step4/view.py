@@ -10,7 +10,8 @@ import panel as pn
 from explainer.i18n import N_
 
 from ..live import LiveValue
-from ..ui.components import bound, built, legend_html, notices_html, paragraphs_html
+from ..ui.components import (block, bound, built, legend_html, notices_html,
+                             paragraphs_html, prose)
 from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -235,26 +236,23 @@ class Step4(StepView):
 
         lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,
                      css_classes=["step-lead"])
-        narration = bound(lambda r, b, shown, l: paragraphs_html(
-            text.narration(r, shown, tr(l), b)), m.param.roofline, m.param.batching, revealed,
-            lang, css_classes=["narration"])
-        shrink = bound(lambda b, shown, l: links_html(text.shrink_links(b, l, tr(l)))
-                       if shown else "", m.param.batching, revealed, lang,
-                       css_classes=["narration", "shrink"])
-        notices = bound(lambda r, b, l: notices_html(text.notices(r, b, tr(l))),
-                        m.param.roofline, m.param.batching, lang)
-        note = bound(lambda r, l: paragraphs_html(text.model_note(r, tr(l))),
-                     m.param.roofline, lang, css_classes=["live-facts"])
-        legend = bound(lambda l: legend_html(text.legend(tr(l))), lang)
-
         def measured(plan, prompt, output, status, value, l, part):
             paras, notes = text.measured_words(plan, prompt, output, status, value, facts,
                                                tr(l))
             return paragraphs_html(paras) if part == "paras" else notices_html(notes)
         refs = (m.param.plan, m.param.prompt, m.param.output, live.param.status,
                 live.param.value, lang)
-        live_notes = bound(measured, *refs, "notes")
-        live_words = bound(measured, *refs, "paras", css_classes=["live-facts", "live-speed"])
-        return two_columns(
-            [lead, self.question, controls, notices, narration, shrink, live_notes, live_words],
-            [self.stage, legend, note])
+        words = prose(
+            block(lambda r, b, l: notices_html(text.notices(r, b, tr(l))),
+                  m.param.roofline, m.param.batching, lang),
+            block(lambda r, b, shown, l: paragraphs_html(text.narration(r, shown, tr(l), b)),
+                  m.param.roofline, m.param.batching, revealed, lang, cls="narration"),
+            block(lambda b, shown, l: links_html(text.shrink_links(b, l, tr(l)))
+                  if shown else "", m.param.batching, revealed, lang, cls="narration shrink"),
+            block(measured, *refs, "notes"),
+            block(measured, *refs, "paras", cls="live-facts live-speed"))
+        legend = prose(
+            block(lambda l: legend_html(text.legend(tr(l))), lang),
+            block(lambda r, l: paragraphs_html(text.model_note(r, tr(l))), m.param.roofline,
+                  lang, cls="live-facts"))
+        return two_columns([lead, self.question, controls, words], [self.stage, legend])

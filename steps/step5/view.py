@@ -8,8 +8,8 @@ import panel_material_ui as pmui
 
 from explainer.i18n import N_
 
-from ..ui.components import (Column, bound, built, follow, legend_html, notices_html,
-                             paragraphs_html, style_widgets)
+from ..ui.components import (Column, block, bound, built, follow, legend_html,
+                             notices_html, paragraphs_html, prose, style_widgets)
 from ..ui.controls import Controls, choice, slider
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -235,25 +235,24 @@ class Step5(StepView):
 
         lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,
                      css_classes=["step-lead"])
-        narration = bound(lambda spec, bill, l: paragraphs_html(
-            text.narration(spec, bill, tr(l))), m.param.spec, m.param.bill, lang,
-            css_classes=["narration"])
-        info = bound(lambda spec, l: paragraphs_html([text.model_info(spec, tr(l))]),
-                     m.param.spec, lang, css_classes=["live-facts"])
-        notices = bound(lambda spec, bill, mdl, link, l: notices_html(text.notices(
-            spec, bill, tr(l), waiting=mdl == CUSTOM and link.preset is None)),
-            m.param.spec, m.param.bill, m.param.model, m.param.custom_model, lang)
-        live = bound(lambda lv, l: paragraphs_html(
-            text.live_lines(lv, tr(l)), heading=tr(l)._("The live model on this server")),
-            m.param.live, lang, css_classes=["live-facts", "live-cache"])
-        formula = bound(lambda spec, bill, l: paragraphs_html(
-            list(text.bill_formula(spec, bill, tr(l))), heading=tr(l)._("Cache formula")),
-            m.param.spec, m.param.bill, lang, css_classes=["formula-headline"])
-        legend = bound(lambda spec, l: legend_html(text.legend(spec, tr(l))), m.param.spec,
-                       lang)
-        return two_columns(
-            [lead, self.question, controls, custom_box, info, notices, narration, live],
-            [formula, legend, self.stage])
+        words = prose(
+            block(lambda spec, l: paragraphs_html([text.model_info(spec, tr(l))]),
+                  m.param.spec, lang, cls="live-facts"),
+            block(lambda spec, bill, mdl, link, l: notices_html(text.notices(
+                spec, bill, tr(l), waiting=mdl == CUSTOM and link.preset is None)),
+                m.param.spec, m.param.bill, m.param.model, m.param.custom_model, lang),
+            block(lambda spec, bill, l: paragraphs_html(text.narration(spec, bill, tr(l))),
+                  m.param.spec, m.param.bill, lang, cls="narration"),
+            block(lambda lv, l: paragraphs_html(text.live_lines(lv, tr(l)),
+                                                heading=tr(l)._("The live model on this server")),
+                  m.param.live, lang, cls="live-facts live-cache"))
+        formula = prose(
+            block(lambda spec, bill, l: paragraphs_html(
+                list(text.bill_formula(spec, bill, tr(l))), heading=tr(l)._("Cache formula")),
+                m.param.spec, m.param.bill, lang, cls="formula-headline"),
+            block(lambda spec, l: legend_html(text.legend(spec, tr(l))), m.param.spec, lang))
+        return two_columns([lead, self.question, controls, custom_box, words],
+                           [formula, self.stage])
 
     def _your_model(self) -> list:
         """The “your model” box: a config.json to paste, a parameter count, a button."""

@@ -12,8 +12,8 @@ from panel.custom import Child
 
 from ..live import served_doc
 from ..ui import components
-from ..ui.components import (bound, built, legend_html, metrics_html, notices_html, paragraphs_html,
-                             stylesheet)
+from ..ui.components import (block, bound, built, legend_html, metrics_html, notices_html,
+                             paragraphs_html, prose, stylesheet)
 from ..ui.controls import Controls, segments
 from ..ui.question import Question
 from ..ui.stage import Stage, packs
@@ -220,20 +220,21 @@ class Step6(StepView):
 
         heading = bound(lambda l: paragraphs_html([text.part_a_heading(tr(l))[1]],
                                                   heading=text.part_a_heading(tr(l))[0]), lang)
-        explain = bound(lambda a, l: paragraphs_html(text.part_a_explain(a, tr(l))),
-                        m.param.shrink, lang, css_classes=["narration"])
-        narration = bound(lambda a, l: paragraphs_html(text.part_a_narration(a, tr(l))),
-                          m.param.shrink, lang, css_classes=["narration"])
+        explain = prose(
+            block(lambda a, l: paragraphs_html(text.part_a_explain(a, tr(l))), m.param.shrink,
+                  lang, cls="narration"),
+            block(lambda a, l: paragraphs_html(text.part_a_narration(a, tr(l))), m.param.shrink,
+                  lang, cls="narration"))
         cards = bound(lambda a, r, l: metrics_html(text.part_a_cards(a, tr(l)), tr(l),
                                                    concealed=not r),
                       m.param.shrink, revealed, lang)
         more = self._all_numbers(text.part_a_more, m.param.shrink)
-        heads = bound(lambda a, l: render("heads.html.j2", **text.heads(a, tr(l))),
-                      m.param.shrink, lang)
-        bars = bound(lambda a, r, l: render("bars.html.j2", **text.bars(a, tr(l), not r)),
-                     m.param.shrink, revealed, lang)
-        return two_columns([heading, q, self._controls(), explain, narration],
-                           [cards, more, heads, bars])
+        figures = prose(
+            block(lambda a, l: render("heads.html.j2", **text.heads(a, tr(l))), m.param.shrink,
+                  lang),
+            block(lambda a, r, l: render("bars.html.j2", **text.bars(a, tr(l), not r)),
+                  m.param.shrink, revealed, lang))
+        return two_columns([heading, q, self._controls(), explain], [cards, more, figures])
 
     # -- Part B: the paged block pool, played in the browser --------------------------------------
     def _part_b(self):
@@ -245,14 +246,15 @@ class Step6(StepView):
             "text": (lambda l: text.pool_stage_text(tr(l)), lang)},
             frame=m.frame, interval=1100)
         sync(self.pool, "frame", m, "frame")
-        heading = bound(lambda l: paragraphs_html([], heading=text.part_b_heading(tr(l))), lang)
-        narration = bound(lambda p, l: paragraphs_html(text.part_b_narration(p, tr(l))),
-                          paged.param.value, lang, css_classes=["narration"])
-        notices = bound(lambda st, err, l: notices_html(text.live_notices(
-            st, err, tr(l), kind="paged", shown=False)), paged.param.status,
-            paged.param.error, lang)
+        words = prose(
+            block(lambda l: paragraphs_html([], heading=text.part_b_heading(tr(l))), lang),
+            block(lambda p, l: paragraphs_html(text.part_b_narration(p, tr(l))),
+                  paged.param.value, lang, cls="narration"),
+            block(lambda st, err, l: notices_html(text.live_notices(
+                st, err, tr(l), kind="paged", shown=False)), paged.param.status,
+                paged.param.error, lang))
         legend = bound(lambda l: legend_html(text.pool_legend(tr(l))), lang)
-        return two_columns([heading, narration, notices], [self.pool, legend])
+        return two_columns([words], [self.pool, legend])
 
     # -- Part C: the same choices on the live model ---------------------------------------------
     def _part_c(self):
@@ -260,18 +262,19 @@ class Step6(StepView):
         tr = tr_of
         live = m.live
         heading = bound(lambda l: paragraphs_html([], heading=text.part_c_heading(tr(l))), lang)
-        mapping = bound(lambda s, l: paragraphs_html(text.live_mapping(s, tr(l)) if s else []),
-                        m.param.setting, lang, css_classes=["narration"])
-        notices = bound(lambda s, st, err, v, l: notices_html(
-            (text.live_setting_notices(s, tr(l)) if s else []) +
-            text.live_notices(st, err, tr(l), kind="live", shown=v is not None)),
-            m.param.setting, live.param.status, live.param.error, live.param.value, lang)
+        mapping = prose(
+            block(lambda s, l: paragraphs_html(text.live_mapping(s, tr(l)) if s else []),
+                  m.param.setting, lang, cls="narration"),
+            block(lambda s, st, err, v, l: notices_html(
+                (text.live_setting_notices(s, tr(l)) if s else []) +
+                text.live_notices(st, err, tr(l), kind="live", shown=v is not None)),
+                m.param.setting, live.param.status, live.param.error, live.param.value, lang))
         cards = bound(lambda v, l: metrics_html(text.live_cards(v, tr(l)), tr(l)),
                       live.param.value, lang)
         more = self._all_numbers(text.live_more, live.param.value)
-        texts = bound(lambda v, l: render("continuations.html.j2", **text.continuations(
-            v, tr(l))) if v is not None else "", live.param.value, lang)
-        facts = bound(lambda v, l: paragraphs_html([text.live_facts(v, tr(l))] if v else []),
-                      live.param.value, lang, css_classes=["live-facts"])
-        return two_columns([heading, self._controls(), mapping, notices],
-                           [cards, more, texts, facts])
+        texts = prose(
+            block(lambda v, l: render("continuations.html.j2", **text.continuations(v, tr(l)))
+                  if v is not None else "", live.param.value, lang),
+            block(lambda v, l: paragraphs_html([text.live_facts(v, tr(l))] if v else []),
+                  live.param.value, lang, cls="live-facts"))
+        return two_columns([heading, self._controls(), mapping], [cards, more, texts])
