@@ -48,6 +48,8 @@ import ctypes.util
 import gc
 import threading
 
+from bokeh.model.util import collect_models
+
 from explainer import memo
 
 DELAY_S = 5.0                    # after the first of several sessions closing together
@@ -166,7 +168,6 @@ def island_of(view, with_models: bool = True) -> tuple[list, list]:
         return list(objs.values()), []
     # one walk from all of them: each model's own `references()` walked its whole subtree
     # again (a tenth of a step change, measured)
-    from bokeh.model.util import collect_models
     return list(objs.values()), collect_models(*(m for o in objs.values() for m in _models_of(o)))
 
 

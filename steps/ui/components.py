@@ -8,6 +8,7 @@ content follow their inputs the same way (`built`, `follow`). Markup lives in `t
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
@@ -142,13 +143,13 @@ def shares_parameters(cls) -> None:
 
     param copies a parameter for an object the first time anything asks the object for it
     (`obj.param[name]`), and Panel asks for every parameter while it builds an object's
-    model: about 140 copies a session (step 1: a quarter of them for the controls), 50 KiB
+    model: about 140 copies a session on step 1 (a third of them for the controls), 50 KiB
     of its memory. The copies are there for an object whose parameter settings (bounds,
     labels) change on their own, and for a reference to one object's parameter
     (`pn.bind(fn, obj.param.x)`, which names `obj` through the copy). Ours do neither, except
     those that set `SHARED = False` (a question: views follow its `revealed`). `follow`
-    refuses a class's parameter, so a view that binds to a shared one fails at once. Set on `cls`
-    itself (each class has its own), never on a class of Panel's."""
+    refuses a class's parameter, so a view that binds to a shared one fails at once. Set on
+    `cls` itself (each class has its own), never on a class of Panel's."""
     own = cls.__dict__.get("_param__private")     # param's descriptor of the class's own state
     private = getattr(own, "class_ns", None)
     if private is not None and not private.disable_instance_params:
@@ -301,7 +302,7 @@ def bound(fn, *args, **kw) -> pn.pane.HTML:
 @dataclass(frozen=True)
 class Block:
     """One block of a `prose` pane (made by `block`)."""
-    fn: object
+    fn: Callable[..., str]
     args: tuple
     cls: str
 
