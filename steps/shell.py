@@ -498,5 +498,5 @@ def heading_html(lang: str, n: int) -> str:
     schematic = render("schematic.svg.j2", highlight=n, label=label, k_cache=t._("K cache"),
                        v_cache=t._("V cache"), output=t._("output"))
     return render("step_heading.html.j2",
-                  where=t._("Step {n} of {total}", n=t.int(n), total=t.int(6)),
+                  where=t._("Step {n} of {total}", n=t.int(n), total=t.int(len(STEP_TITLES))),
                   title=t._(STEP_TITLES[n - 1]), schematic=schematic)

@@ -220,11 +220,9 @@ class Step6(StepView):
 
         heading = bound(lambda l: paragraphs_html([text.part_a_heading(tr(l))[1]],
                                                   heading=text.part_a_heading(tr(l))[0]), lang)
-        explain = prose(
-            block(lambda a, l: paragraphs_html(text.part_a_explain(a, tr(l))), m.param.shrink,
-                  lang, cls="narration"),
-            block(lambda a, l: paragraphs_html(text.part_a_narration(a, tr(l))), m.param.shrink,
-                  lang, cls="narration"))
+        explain = bound(lambda a, l: paragraphs_html(
+            text.part_a_explain(a, tr(l)) + text.part_a_narration(a, tr(l))), m.param.shrink,
+            lang, css_classes=["narration"])
         cards = bound(lambda a, r, l: metrics_html(text.part_a_cards(a, tr(l)), tr(l),
                                                    concealed=not r),
                       m.param.shrink, revealed, lang)
