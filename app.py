@@ -1,17 +1,17 @@
 """KV Cache Explainer — `panel serve app.py`.
 
-Each browser session runs this file once: it builds the page for that session's language and
-deep link. The models, tokenizer and traces live in explainer/ and are shared by all sessions.
+Each browser session runs this file once: it builds the session's app (`steps.shell.App`,
+its step, language and deep link) and the one component that draws it (`steps.ui.page`).
+The models, tokenizer and traces live in explainer/ and are shared by all sessions.
 """
 import panel as pn
-import panel_material_ui  # noqa: F401  (the Material design for every component)
 
-import steps.server_guards  # noqa: F401  (Bokeh's teardown race under load: see the module)
-from steps import release
-from steps.shell import ExplainerApp
+from steps import platform
+from steps.shell import App
+from steps.ui.page import connect
 
 pn.extension(reconnect=True)
-release.install()     # one collection when it is worth it, not one per closed session
+platform.install()      # the few reaches into library internals: see steps/platform/
 
 TEMPLATE = """
 {% extends base %}
@@ -24,26 +24,13 @@ TEMPLATE = """
 """
 
 
-class Page(pn.Template):
-    """The page template. `Template.add_panel` writes `repr(self)` (a full parameter dump of
-    every component, for notebooks) on each call: a third of a session's build time here."""
-
-    def __repr__(self) -> str:
-        return "Page"
-
-
 def build():
-    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
-        release.session_opened()
-        pn.state.on_session_destroyed(release.session_closed)   # memory back once a class leaves
     query = dict(pn.state.session_args or {}) if pn.state.curdoc else {}
     headers = pn.state.headers or {}
-    app = ExplainerApp(query=query, accept_language=headers.get("Accept-Language"))
-    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
-        release.dispose_when_closed(app)        # taken apart: no garbage for the collector
-    tmpl = Page(TEMPLATE)
-    tmpl.add_variable("present", app.state.present)
-    tmpl.add_panel("app", app)
+    app = App(query=query, accept_language=headers.get("Accept-Language"))
+    tmpl = pn.Template(TEMPLATE)
+    tmpl.add_variable("present", app.app_state.present)
+    tmpl.add_panel("app", connect(app))
     return tmpl
 
 

@@ -1,21 +1,17 @@
 """What every step shares: the session state (step, language, page mode), the step titles
-and one translator per language. The component kit is in `steps/ui/`."""
+and one translator per language. The component kit is in `steps/ui/`; the steps themselves
+are listed in `steps/registry.py` (STEP_TITLES, END and END_TITLE come from there)."""
 from __future__ import annotations
 
 from functools import lru_cache
 
 import param
 
-from explainer.i18n import LANGS, N_, Translator
+from explainer.i18n import LANGS, Translator
 
-STEP_TITLES = (
-    N_("One token at a time"),
-    N_("Wasted work"),
-    N_("Storing keys and values"),
-    N_("Prefill vs decode"),
-    N_("The memory bill"),
-    N_("Shrinking the cache"),
-)
+from .registry import END, END_TITLE, STEP_TITLES
+
+__all__ = ["END", "END_TITLE", "STEP_TITLES", "AppState", "translator"]
 
 
 @lru_cache(maxsize=None)
@@ -24,15 +20,11 @@ def translator(lang: str) -> Translator:
     return Translator(lang)
 
 
-END = 7                                  # the key-ideas page after step 6 (`?step=end`)
-END_TITLE = N_("Key ideas")
-
-
 class AppState(param.Parameterized):
     """One per session: the current step and language (both synced with the URL), and the
     page mode (embedded in a course page, or presented in a lecture hall)."""
 
-    step = param.Integer(default=1, bounds=(1, END))
+    step = param.Integer(default=1, bounds=(1, END))   # END: the key-ideas page
     embed = param.Boolean(default=False)
     present = param.Boolean(default=False)
     lang = param.Selector(default="en", objects=list(LANGS))

@@ -3,22 +3,194 @@ every catalog, compute each step's numbers for every language's default inputs (
 caches them per process, so a new session only looks them up), run every live-model
 measurement a control can reach (step 2's runs per language and prompt length, step 4's speed
 grid, step 6's paged pool and live settings), so that no session waits for the live model or
-shares the CPU with it, and build the played frames of steps 1, 2 and 3 for every state.
+shares the CPU with it, and build the played frames of every step that plays them
+(`StepInfo.warm_frames` in steps/registry.py) for every state.
 
-Run at server start: `panel serve app.py --setup warmup.py`.
+Run at server start: `panel serve app.py --setup warmup.py`. That takes up to minutes on a
+small server, so it says what it is doing and how far it is (`Progress`): each phase as
+n of N, a bar on a terminal, plain lines in a log; and at the end, that the page is ready and
+where (`served_url`, `ready_line`).
 """
 from __future__ import annotations
 
+import argparse
 import importlib
 import os
+import shutil
 import sys
 import time
+from concurrent.futures import as_completed
 
 from explainer import memo
 from explainer import runtime as rt
 from explainer.i18n import LANGS, catalog
 
 from .common import translator
+from .registry import END, NUMBERS, STEPS, module_of
+
+PREFIX = "KV Cache Explainer"
+VARIANTS = ("mha", "gqa", "mqa")          # the live models
+
+
+# -- telling the person who started the server how far the warm-up is ---------------------------
+
+class Progress:
+    """What the warm-up is doing and how far it is, phase by phase ("[2/4] step numbers:
+    9/28"). On a terminal each phase is one line redrawn as a bar (with `\\r`); otherwise (a log
+    file, a pipe) plain lines: the phase's start, each further tenth of it done, and its end
+    with its time, so that a log stays readable. `note` prints a message (a step that failed
+    to warm) on stderr without breaking the bar."""
+
+    def __init__(self, phases: int, stream=None, tty: bool | None = None, prefix: str = PREFIX,
+                 width: int = 24, clock=time.perf_counter, errors=None):
+        self.stream = sys.stdout if stream is None else stream
+        self.errors = errors                 # None: sys.stderr at the time of the note
+        if tty is None:
+            isatty = getattr(self.stream, "isatty", None)
+            try:
+                tty = bool(isatty and isatty())
+            except (ValueError, OSError):    # a closed or odd stream
+                tty = False
+        self.tty, self.prefix, self.width, self.clock = tty, prefix, width, clock
+        self.phases, self.index = phases, 0
+        self.name, self.total, self.n, self.failed = "", 0, 0, 0
+        self.started = self._phase_t0 = clock()
+        self._tenths = 0                     # plain lines: tenths of the phase reported so far
+        self._drawn = 0                      # terminal: length of the bar line on screen
+
+    # the phase
+    def start(self, name: str, total: int) -> None:
+        self.index += 1
+        self.name, self.total, self.n, self.failed = name, max(0, int(total)), 0, 0
+        self._phase_t0, self._tenths = self.clock(), 0
+        if self.tty:
+            self._draw()
+        else:
+            self._line(f"{self._label()}: 0/{self.total}")
+
+    def advance(self, k: int = 1) -> None:
+        self.n = min(self.total, self.n + k)
+        if self.tty:
+            self._draw()
+        elif 0 < self.n < self.total:        # the last one is reported by `finish`
+            tenths = 10 * self.n // self.total
+            if tenths > self._tenths:
+                self._tenths = tenths
+                self._line(f"{self._label()}: {self.n}/{self.total} "
+                           f"({100 * self.n // self.total} %)")
+
+    def finish(self, detail: str = "") -> float:
+        """End the phase: its line with n/N and its time. Returns the phase's seconds."""
+        seconds = self.clock() - self._phase_t0
+        text = f"{self._label()}: {self.n}/{self.total} in {seconds:.1f} s"
+        if self.failed:
+            text += f", {self.failed} failed"
+        if detail:
+            text += f" ({detail})"
+        if self.tty:
+            self._draw(text)
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = 0
+        else:
+            self._line(text)
+        return seconds
+
+    def note(self, text: str) -> None:
+        """A message between the progress lines (stderr), e.g. a step that was not warmed."""
+        if self.tty and self._drawn:
+            self.stream.write("\n")          # keep the bar drawn so far; redraw it below
+            self.stream.flush()
+            self._drawn = 0
+        errors = sys.stderr if self.errors is None else self.errors
+        print(f"{self.prefix}: {text}", file=errors, flush=True)
+        if self.tty and self.name:
+            self._draw()
+
+    def seconds(self) -> float:
+        return self.clock() - self.started
+
+    # drawing
+    def _label(self) -> str:
+        where = f"[{self.index}/{self.phases}] " if self.phases > 1 else ""
+        return f"{self.prefix}: {where}{self.name}"
+
+    def _line(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def _draw(self, text: str | None = None) -> None:
+        if text is None:
+            frac = self.n / self.total if self.total else 1.0
+            cols = shutil.get_terminal_size((80, 24)).columns
+            tail = f" {self.n}/{self.total} {self.clock() - self._phase_t0:.0f} s"
+            room = cols - 1 - len(self._label()) - len(tail) - 3
+            width = max(0, min(self.width, room))
+            done = round(frac * width)
+            bar = f" [{'#' * done}{'.' * (width - done)}]" if width >= 5 else ""
+            text = (self._label() + bar + tail)[:max(1, cols - 1)]
+        pad = " " * max(0, self._drawn - len(text))
+        self.stream.write("\r" + text + pad)
+        self.stream.flush()
+        self._drawn = len(text)
+
+
+def served_url(argv: list[str]) -> str | None:
+    """The page's address from a `panel serve` command line (`sys.argv` while `--setup`
+    runs): http(s)://address:port/prefix/app. None when it cannot be known: not `panel
+    serve`, a Unix socket, port 0 (any free port) or a command line this cannot read."""
+    argv = list(argv)
+    if "serve" not in argv:
+        return None
+    try:
+        from panel.command.serve import Serve
+        parser = argparse.ArgumentParser(add_help=False, exit_on_error=False)
+        Serve(parser=parser)
+        args, _ = parser.parse_known_args(argv[argv.index("serve") + 1:])
+    except (Exception, SystemExit):
+        return None
+    if getattr(args, "unix_socket", None) or not args.port or not args.files:
+        return None
+    address = args.address or "localhost"
+    if address in ("0.0.0.0", "::"):        # every interface: this machine answers as localhost
+        address = "localhost"
+    if ":" in address:
+        address = f"[{address}]"
+    prefix = (args.prefix or "").strip("/")
+    prefix = f"/{prefix}" if prefix else ""
+    app = os.path.splitext(os.path.basename(os.path.normpath(args.files[0])))[0]
+    scheme = "https" if getattr(args, "ssl_certfile", None) else "http"
+    return f"{scheme}://{address}:{args.port}{prefix}/{app}"
+
+
+def ready_line(seconds: float, url: str | None = None) -> str:
+    """The warm-up's last line: the page is ready, and where when that is known."""
+    where = f" at {url}" if url else ""
+    return f"{PREFIX}: ready{where} (warmed up in {seconds:.1f} s)"
+
+
+# -- the work -------------------------------------------------------------------------------------
+
+def step_view(module: str):
+    """The view class of a step's package (steps/registry.py `module`): its view module's
+    `STEP`, else the class there that binds a model (`model_class`)."""
+    importlib.import_module(module)
+    view = importlib.import_module(module + ".view")
+    found = getattr(view, "STEP", None)
+    if found is None:
+        found = next((c for c in vars(view).values()
+                      if isinstance(c, type) and c.__module__ == view.__name__
+                      and getattr(c, "model_class", None) is not None), None)
+    return found
+
+
+def frame_steps() -> tuple[int, ...]:
+    """The steps whose played frames the warm-up builds (StepInfo.warm_frames)."""
+    return tuple(n for n, s in zip(NUMBERS, STEPS) if s.warm_frames)
+
+
+def warmed_pages() -> tuple[int, ...]:
+    """Every page whose numbers the warm-up computes: the steps and the key-ideas page."""
+    return NUMBERS + (END,)
 
 
 def live_jobs() -> list:
@@ -36,40 +208,104 @@ def live_jobs() -> list:
     return jobs
 
 
-def precompute(verbose: bool = True) -> float:
+class _Quiet:
+    """A stream that shows nothing (verbose=False)."""
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _progress(progress: Progress | None, verbose: bool, phases: int = 1) -> Progress:
+    if progress is not None:
+        return progress
+    return Progress(phases, stream=None if verbose else _Quiet())
+
+
+def load_shared(verbose: bool = True, progress: Progress | None = None) -> float:
+    """The live models, the tokenizer and every language's catalog and translator."""
+    p = _progress(progress, verbose)
+    p.start("models and catalogs", len(VARIANTS) + 1 + len(LANGS))
+    for variant in VARIANTS:
+        rt.model(variant)
+        p.advance()
+    rt.tokenizer()
+    p.advance()
+    for lang in LANGS:
+        catalog(lang)
+        translator(lang)
+        p.advance()
+    return p.finish()
+
+
+def warm_numbers(verbose: bool = True, progress: Progress | None = None) -> float:
+    """Every page's model (steps/registry.py, and the key-ideas page) in every language, and
+    every example prompt's run: computed on init and cached per process."""
+    p = _progress(progress, verbose)
+    pages = warmed_pages()
+    p.start("step numbers", len(pages) * len(LANGS))
+    for n in pages:
+        try:
+            view = step_view(module_of(n))
+            model_class = getattr(view, "model_class", None)
+            if model_class is None:
+                raise LookupError(f"{module_of(n)}.view has no model class")
+        except Exception as exc:     # warm-up only saves time: the step reports its own errors
+            p.failed += 1
+            p.note(f"step {n} not warmed: {exc!r}")
+            p.advance(len(LANGS))
+            continue
+        for lang in LANGS:
+            try:
+                kw = {"lang": lang} if "lang" in model_class.param else {}
+                model_class(**kw)    # its outputs are computed on init and cached per process
+                if "example" in model_class.param:      # every example prompt's run, too
+                    lo, hi = model_class.param.example.bounds
+                    for example in range(lo, hi + 1):
+                        model_class(**kw, example=example)
+            except Exception as exc:
+                p.failed += 1
+                p.note(f"step {n} ({lang}) not warmed: {exc!r}")
+            p.advance()
+    return p.finish()
+
+
+def precompute(verbose: bool = True, progress: Progress | None = None) -> float:
     """Run every live measurement on the shared queue (each once per process); seconds."""
     from .live import JOBS
-    t0 = time.perf_counter()
-    futures = [JOBS.submit(key, fn) for key, fn in live_jobs()]
-    failed = 0
-    for fut in futures:
+    p = _progress(progress, verbose)
+    futures = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in live_jobs()))  # shared
+    p.start("live measurements", len(futures))
+    for fut in as_completed(futures):
         try:
             fut.result()
         except Exception:            # the view shows a failed measurement as such
-            failed += 1
-    seconds = time.perf_counter() - t0
-    if verbose:
-        print(f"KV Cache Explainer: measured {len(futures)} live settings in {seconds:.1f} s"
-              + (f" ({failed} failed)" if failed else ""), flush=True)
-    return seconds
+            p.failed += 1
+        p.advance()
+    return p.finish()
 
 
-def warm_frames(verbose: bool = True) -> float:
+def warm_frames(verbose: bool = True, progress: Progress | None = None) -> float:
     """Build and pack the played frames of every state a control reaches, in every language
-    (each view's `warm`), as sessions would on first sight: step 1's example, layer and head,
-    step 2's prompt length (with its measurement), step 3's example, layer and head. A class
-    moving these controls then only looks them up, and the process holds them from the start
-    (packed: about 35 MiB in all) instead of growing while the class works. Seconds."""
-    t0 = time.perf_counter()
-    n = 0
-    for step in (1, 2, 3):
-        view = importlib.import_module(f"steps.step{step}.view")
+    (each view's `warm`), as sessions would on first sight, for the steps whose
+    StepInfo.warm_frames is set (today step 1's example, layer and head, step 2's prompt
+    length with its measurement, step 3's example, layer and head). A class moving these
+    controls then only looks them up, and the process holds them from the start (packed:
+    about 35 MiB in all) instead of growing while the class works. Seconds."""
+    p = _progress(progress, verbose)
+    steps = frame_steps()
+    p.start("frames", len(steps) * len(LANGS))
+    sets = 0
+    for n in steps:
+        view = importlib.import_module(module_of(n) + ".view")
         for lang in LANGS:
-            n += view.warm(lang)
-    seconds = time.perf_counter() - t0
-    if verbose:
-        print(f"KV Cache Explainer: built {n} sets of frames in {seconds:.1f} s", flush=True)
-    return seconds
+            sets += view.warm(lang)
+            p.advance()
+    return p.finish(f"{sets} sets")
 
 
 def freeze_shared() -> int:
@@ -93,33 +329,19 @@ def measure_at_start() -> bool:
                                                                                "false")
 
 
-def warm_all(verbose: bool = True, live: bool | None = None) -> float:
-    t0 = time.perf_counter()
+def warm_all(verbose: bool = True, live: bool | None = None,
+             progress: Progress | None = None) -> float:
+    """Every phase in turn, each reported as n of N (`Progress`): models and catalogs, step
+    numbers, and unless turned off (`measure_at_start`) the live measurements and the frames.
+    Returns the seconds it took; the caller says when the page is ready (`ready_line`)."""
     live = measure_at_start() if live is None else live
-    for variant in ("mha", "gqa", "mqa"):
-        rt.model(variant)
-    rt.tokenizer()
-    for lang in LANGS:
-        catalog(lang)
-        translator(lang)
-    from .shell import STEP_MODULES
-    for n, (module, name) in STEP_MODULES.items():    # steps 1-6 and the key ideas page
-        try:
-            view = getattr(importlib.import_module(module), name)
-            model_class = getattr(view, "model_class", None)
-            for lang in LANGS if model_class is not None else ():
-                kw = {"lang": lang} if "lang" in model_class.param else {}
-                model_class(**kw)    # its outputs are computed on init and cached per process
-                if "example" in model_class.param:      # every example prompt's run, too
-                    lo, hi = model_class.param.example.bounds
-                    for example in range(lo, hi + 1):
-                        model_class(**kw, example=example)
-        except Exception as exc:     # warm-up only saves time: the step reports its own errors
-            print(f"KV Cache Explainer: step {n} not warmed: {exc!r}", file=sys.stderr)
+    p = _progress(progress, verbose, phases=4 if live else 2)
+    load_shared(verbose, p)
+    warm_numbers(verbose, p)
     if live:
-        precompute(verbose)
-        warm_frames(verbose)
-    seconds = time.perf_counter() - t0
-    if verbose:
-        print(f"KV Cache Explainer: warmed up in {seconds:.1f} s", flush=True)
-    return seconds
+        precompute(verbose, p)
+        warm_frames(verbose, p)
+    elif verbose:
+        print(f"{PREFIX}: live measurements and frames not made at start: each is made when "
+              "a page first shows it (KV_EXPLAINER_MEASURE_AT_START=0)", flush=True)
+    return p.seconds()

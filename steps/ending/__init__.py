@@ -1,4 +1,4 @@
-"""After step 6: the key ideas of the course on one printable page (`?step=end`)."""
+"""After the last step: the key ideas of the course on one printable page (`?step=end`)."""
 
 
 def __getattr__(name):

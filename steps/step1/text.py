@@ -4,9 +4,7 @@ from __future__ import annotations
 from explainer.i18n import N_, Translator
 from explainer.tokenizer import UNK
 
-from ..ui.components import Card, card_dicts
-from ..ui.question import question_labels
-from ..ui.stage import player_text
+from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import FACTS, Run
 
 CARDS = (
@@ -135,6 +133,14 @@ def facts(tr: Translator) -> str:
                 "parameters, running on {device}.", layers=tr.int(f["n_layers"]),
                 heads=tr.int(f["n_heads"]), d=tr.int(f["head_dim"]),
                 params=tr.int(f["n_params"]), device=f["device"])
+
+
+def control_labels(tr: Translator) -> dict[str, str]:
+    """The controls' labels, keyed by the model parameter each one sets, and the text
+    field's placeholder ("text_placeholder")."""
+    return dict(example=tr._("Example prompt"), text=tr._("Or type your own prompt"),
+                text_placeholder=tr._("Type a few words, then press Enter"),
+                layer=tr._("Layer"), head=tr._("Head"))
 
 
 def layer_options(tr: Translator) -> dict:

@@ -20,6 +20,7 @@ import param
 
 from explainer import costs, presets
 from explainer import runtime as rt
+from explainer.format import int_ticks as nice_ticks  # noqa: F401  (moved; tests import it here)
 from explainer.i18n import LANGS
 from explainer.memo import memo
 from explainer.prompts import PROMPTS
@@ -77,15 +78,6 @@ def grid_cells(c: Counts, cached: bool) -> dict:
     old = "cached" if cached else "recomputed"
     return {"new": sum(w.new for w in c.rows),
             old: sum(w.cached if cached else w.recomputed for w in c.rows)}
-
-
-def nice_ticks(lo: int, hi: int, max_n: int = 8) -> list[int]:
-    """lo plus round multiples up to hi, at most about max_n ticks, in one even spacing
-    (1, 5, 10, 15 rather than 1, 2, 4, 6)."""
-    for step in (1, 5, 10, 20, 25, 50, 100):
-        if (hi - lo) / step <= max_n:
-            break
-    return [lo] + [v for v in range(step, hi + 1, step) if v - lo >= max(1, step // 2)]
 
 
 # -- the prompt --------------------------------------------------------------------------------

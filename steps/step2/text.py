@@ -1,12 +1,11 @@
 """Step 2's words: the only place that translates. Pure functions of (numbers, Translator)."""
 from __future__ import annotations
 
+from explainer.format import int_ticks
 from explainer.i18n import N_, Translator
 
-from ..ui.components import Card, card_dicts
-from ..ui.question import question_labels
-from ..ui.stage import player_text
-from .model import FACTS, T_MAX, Counts, Measured, Measurement, Run, nice_ticks
+from ..ui.words import Card, card_dicts, player_text, question_labels
+from .model import FACTS, T_MAX, Counts, Measured, Measurement, Run
 
 # at most four headline cards above the grids; the rest under “All numbers” (more=True)
 CARDS = (
@@ -188,8 +187,8 @@ def frame(c: Counts, meas: Measurement | None, status: str, error: str,
                    rows=[[tr.int(w.step), tr.int(w.new), tr.int(w.recomputed), tr.int(w.cached)]
                          for w in c.rows]),
         fig=dict(P=c.P, T=c.T, rows=[[w.context, w.new, w.recomputed] for w in c.rows],
-                 xt=[[x, tr.int(x)] for x in nice_ticks(1, c.width)],
-                 yt=[[y, tr.int(y)] for y in nice_ticks(1, c.T)]),
+                 xt=[[x, tr.int(x)] for x in int_ticks(1, c.width)],
+                 yt=[[y, tr.int(y)] for y in int_ticks(1, c.T)]),
         more=dict(
             summary=[summary(c, tr), summary(c, tr, concealed=True)],
             captions=[[a, b] for a, b in zip(grid_captions(c, tr),
@@ -246,5 +245,9 @@ def facts(tr: Translator) -> list[str]:
                  "cost of every step weighs heavily next to the arithmetic.")]
 
 
-def slider_labels(tr: Translator) -> dict:
+def control_labels(tr: Translator) -> dict[str, str]:
+    """The sliders' labels, keyed by the model parameter each one sets."""
     return {"tokens": tr._("Tokens generated (T)"), "prompt": tr._("Prompt length in tokens (P)")}
+
+
+slider_labels = control_labels       # the name steps/step2/view.py still calls

@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from explainer.i18n import N_, Translator
 
-from ..ui.components import Card, card_dicts
-from ..ui.question import question_labels
-from ..ui.stage import player_text
+from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import DEFAULT_HEAD, DEFAULT_LAYER, FACTS, SELF_HEAD, SELF_LAYER, QUESTION_STEPS, Frame, Run
 
 # at most four headline cards; the rest under “All numbers” (more=True)
@@ -251,8 +249,12 @@ def lead(tr: Translator) -> str:
                 "each decode step appends one key row and one value row and reuses all the rest.")
 
 
-def labels(tr: Translator) -> dict:
+def control_labels(tr: Translator) -> dict[str, str]:
+    """The controls' labels, keyed by the model parameter each one sets."""
     return dict(example=tr._("Example prompt"), layer=tr._("Layer"), head=tr._("Key/value head"))
+
+
+labels = control_labels       # the name steps/step3/view.py still calls
 
 
 def layer_options(tr: Translator) -> dict:

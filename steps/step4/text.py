@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import math
 
+from explainer.format import gib
 from explainer.i18n import N_, Translator
-from explainer.presets import ALL_MODELS, GPUS, MODELS, STEP6, GiB, TB_PER_S, TFLOPS
+from explainer.presets import ALL_MODELS, GPUS, MODELS, STEP6, TB_PER_S, TFLOPS
 
-from ..ui.components import Card, card_dicts
-from ..ui.question import question_labels
-from ..ui.stage import player_text
+from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import BATCH_RANGE, X_RANGE, Batching, Plan, Roofline
 
 STEP6_MODEL = MODELS[STEP6["model"]]          # the model step 6 shrinks
@@ -88,9 +87,10 @@ def model_options(tr: Translator) -> dict:
             for k, m in ALL_MODELS.items()}
 
 
-def gib(n_gib: float, tr: Translator) -> str:
-    """A GPU's memory in the vendor's binary units: “80 GiB”."""
-    return tr.bytes(n_gib * GiB, "GiB", 0)
+def control_labels(tr: Translator) -> dict[str, str]:
+    """The controls' labels, keyed by the model parameter each one sets."""
+    return dict(prompt=tr._("Prompt length (tokens)"), output=tr._("Output tokens"),
+                batch=tr._("Batch size (sequences)"), model=tr._("Model"), gpu=tr._("GPU"))
 
 
 # -- numbers as text -------------------------------------------------------------------------

@@ -5,11 +5,10 @@ import json
 import math
 
 from explainer import presets
-from explainer.i18n import N_, UNITS, Translator, auto_unit
+from explainer.format import bytes_bin, bytes_dec, decimal_ticks, gib
+from explainer.i18n import N_, Translator
 
-from ..ui.components import Card, card_dicts
-from ..ui.question import question_labels
-from ..ui.stage import player_text
+from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import CUSTOM, Bill, Curve, Custom, Live, Parsed, Problem, Spec, round_sig
 
 GB = presets.GB
@@ -79,18 +78,6 @@ PROBLEMS = {
 
 # -- units -----------------------------------------------------------------------------------
 
-def bytes_bin(n: float, tr: Translator) -> str:
-    """Binary units (KiB/MiB/GiB): whole numbers without decimals ("2 GiB", "512 KiB")."""
-    unit = auto_unit(n, binary=True)
-    value = n / UNITS[unit]
-    return tr.bytes(n, unit, 0 if abs(value - round(value)) < 1e-9 else 1)
-
-
-def bytes_dec(n: float, tr: Translator) -> str:
-    """Decimal units (KB/MB/GB/TB), one decimal: "2.1 GB", "13.5 GB"."""
-    return tr.bytes(n, "auto", 1)
-
-
 def exact(n: float, tr: Translator) -> str:
     return tr.bytes(int(n), "B")
 
@@ -99,24 +86,9 @@ def both(n: float, tr: Translator) -> str:
     return tr._("{dec} ({bin})", dec=bytes_dec(n, tr), bin=bytes_bin(n, tr))
 
 
-def gib(n_gib: float, tr: Translator) -> str:
-    """A GPU's memory as its vendor means it: “80 GiB” (sold as “80 GB”)."""
-    return tr.bytes(n_gib * presets.GiB, "GiB", 0)
-
-
 def name(spec: Spec, tr: Translator) -> str:
     """The model's name; “your model” for a pasted config or a link's numbers."""
     return tr._("Your model") if spec.custom else spec.name
-
-
-def nice_ticks(hi: float, n: int = 5) -> tuple[list[float], int]:
-    """Ticks 0..hi at a 1/2/2.5/5 step, and the decimals their labels need."""
-    raw = hi / max(1, n)
-    mag = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
-    step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    ticks = [round(i * step, 10) for i in range(int(hi / step + 1e-9) + 1)]
-    digits = max(0, -math.floor(math.log10(step))) if step < 1 else (1 if step % 1 else 0)
-    return ticks, digits
 
 
 # -- the formula, the cards ------------------------------------------------------------------
@@ -649,6 +621,21 @@ def gpu_options(keys, tr: Translator) -> dict:
                  memory=gib(presets.GPUS[k].mem_gib, tr)): k for k in keys}
 
 
+CONFIG_PLACEHOLDER = ('{"num_hidden_layers": 32, "num_attention_heads": 32, '
+                      '"num_key_value_heads": 8, "head_dim": 128, ...}')   # JSON: not translated
+
+
+def control_labels(tr: Translator) -> dict[str, str]:
+    """The controls' labels, keyed by the model parameter each one sets. The “your model”
+    box sets `config` (the pasted config.json) and `params_b` (the parameter count);
+    "config_placeholder" is the sample its empty text box shows and "read" its button."""
+    return dict(context=tr._("Context length (tokens per sequence)"),
+                batch=tr._("Batch size (sequences)"), model=tr._("Model"),
+                gpu=tr._("GPU for “how many fit”"), config=tr._("config.json of your model"),
+                config_placeholder=CONFIG_PLACEHOLDER, params_b=params_label(tr),
+                read=tr._("Read this config"))
+
+
 # -- the two charts: one still frame, drawn in the browser ------------------------------------
 
 def stage_text(tr: Translator) -> dict:
@@ -681,7 +668,7 @@ def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> dict:
     if larger)."""
     W, KV = bill.weights / GB, bill.kv / GB
     xmax = max(bill.total, bill.gpu_mem) / GB * 1.08
-    ticks, digits = nice_ticks(xmax, 5)
+    ticks, digits = decimal_ticks(xmax, 5)
     weights = dict(cls="weights", x0=0, x1=W, name=tr._("weights (fp16)"),
                    size=bytes_dec(bill.weights, tr))
     if spec.is_mla:
@@ -728,7 +715,7 @@ def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator) -> dict:
     """The batch's cache over the context, the weights' level, this context, and the
     model's maximum context when the axis goes past it."""
     ymax = curve.top / GB * 1.12
-    yticks, yd = nice_ticks(ymax, 4)
+    yticks, yd = decimal_ticks(ymax, 4)
     cross = None
     if curve.crossover is not None:
         n = int(round_sig(curve.crossover))

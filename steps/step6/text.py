@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 from explainer import presets
-from explainer.i18n import N_, UNITS, Translator, auto_unit
+from explainer.format import bytes_bin, bytes_dec
+from explainer.i18n import N_, Translator
 
-from ..ui.components import Card, card_dicts
-from ..ui.question import question_labels
-from ..ui.stage import player_text
+from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import (BATCH, CONTEXT, H2O_FLEXGEN, H2O_SHARE, H2O_SPEEDUP, KV_CHOICES, KWON_HI,
                     KWON_LO, N_NEW,
                     PRECISION_CHOICES, REF, WINDOW_CHOICES, HeadsQuestion, LiveRun,
@@ -15,24 +14,6 @@ from .model import (BATCH, CONTEXT, H2O_FLEXGEN, H2O_SHARE, H2O_SPEEDUP, KV_CHOI
 MISTRAL = presets.MODELS["mistral-7b"]          # v0.1: a sliding window in every layer
 
 # -- formatting -----------------------------------------------------------------------------
-
-
-def bin_bytes(n: float, tr: Translator) -> str:
-    """Binary units, exact when a few decimals say it all ("512 KiB", "64 GiB", "4.125 KiB"),
-    else three significant figures; "0 B" for nothing."""
-    if not n:
-        return tr.bytes(0, "B")
-    unit = auto_unit(n, binary=True)
-    value = n / UNITS[unit]
-    for digits in range(4):
-        if abs(round(value, digits) - value) < 1e-9:
-            return tr.bytes(n, unit, digits)
-    return f"{tr.sig(value, 3)}\u00a0{unit}"
-
-
-def dec_bytes(n: float, tr: Translator) -> str:
-    """Decimal units, one decimal: "68.7 GB", "34.6 MB"."""
-    return tr.bytes(n, "GB", 1) if n >= 1e9 else tr.bytes(n, "auto", 1)
 
 
 def factor(x: float, tr: Translator) -> str:
@@ -79,7 +60,8 @@ def window_options(tr: Translator) -> dict:
             for w in WINDOW_CHOICES}
 
 
-def control_labels(tr: Translator) -> dict:
+def control_labels(tr: Translator) -> dict[str, str]:
+    """The controls' labels, keyed by the model parameter each one sets."""
     return dict(kv_heads=tr._("Key/value heads ({model})", model=REF.name),
                 precision=tr._("Cache precision"), window=tr._("Sliding window"))
 
@@ -104,10 +86,11 @@ MORE_A = (
 
 
 def part_a_values(a: Shrink, tr: Translator) -> dict:
-    return dict(per_token=bin_bytes(a.per_token, tr), tokens_kept=tr.int(a.tokens_kept),
-                cache_gb=dec_bytes(a.bytes, tr), cache_gib=bin_bytes(a.bytes, tr),
-                factor=factor(a.factor, tr), baseline_gb=dec_bytes(a.baseline, tr),
-                scales_per_token=bin_bytes(a.scales_per_token, tr))
+    return dict(per_token=bytes_bin(a.per_token, tr, precise=True),
+                tokens_kept=tr.int(a.tokens_kept),
+                cache_gb=bytes_dec(a.bytes, tr), cache_gib=bytes_bin(a.bytes, tr, precise=True),
+                factor=factor(a.factor, tr), baseline_gb=bytes_dec(a.baseline, tr),
+                scales_per_token=bytes_bin(a.scales_per_token, tr, precise=True))
 
 
 def _labels_a(tr: Translator) -> dict:
@@ -156,7 +139,7 @@ def heads(a: Shrink, tr: Translator) -> dict:
 
 
 def smaller(a: Shrink, tr: Translator, concealed: bool = False) -> str:
-    size = dec_bytes(a.bytes, tr)
+    size = bytes_dec(a.bytes, tr)
     if concealed:
         return tr._("{size} ({f} smaller)", size=size, f="?")
     if a.same_as_baseline:
@@ -168,7 +151,7 @@ def bars(a: Shrink, tr: Translator, concealed: bool = False) -> dict:
     """Baseline against this setting, in GB (template bars.html.j2). While the question is
     open, the factor waits (“?”)."""
     kind = presets.SHRINK_KV_HEAD_LABELS[a.kv_heads]
-    base, this = dec_bytes(a.baseline, tr), smaller(a, tr, concealed)
+    base, this = bytes_dec(a.baseline, tr), smaller(a, tr, concealed)
     return dict(
         caption=tr._("Cache of {b} sequences × {ctx} tokens, {model}, in GB (10⁹ bytes)",
                      b=tr.int(BATCH), ctx=tr.int(CONTEXT), model=REF.name),
@@ -189,7 +172,7 @@ def part_a_explain(a: Shrink, tr: Translator, concealed: bool = False) -> list[s
     out = [tr._("{per} per token × {tok} tokens × {b} sequences = {gb} ({gib}); the "
                 "baseline is {base} ({base_gib}).", per=v["per_token"], tok=v["tokens_kept"],
                 b=tr.int(BATCH), gb=v["cache_gb"], gib=v["cache_gib"],
-                base=dec_bytes(a.baseline, tr), base_gib=bin_bytes(a.baseline, tr))]
+                base=bytes_dec(a.baseline, tr), base_gib=bytes_bin(a.baseline, tr, precise=True))]
     p = a.precision
     if a.quantized:
         out.append(tr._("{p}: each cached head vector of {d} values takes {vals} B of values "
@@ -198,7 +181,7 @@ def part_a_explain(a: Shrink, tr: Translator, concealed: bool = False) -> list[s
                         "token.", p=p, d=tr.int(REF.head_dim), vals=tr.int(a.values_vec),
                         s=tr.int(a.scale_vec), tot=tr.int(a.vec), fp16=tr.int(a.fp16_vec),
                         f=factor(a.precision_factor, tr), ideal=factor(a.ideal_factor, tr),
-                        scales=bin_bytes(a.scales_per_token, tr)))
+                        scales=bytes_bin(a.scales_per_token, tr, precise=True)))
     elif p == "fp8":
         out.append(tr._("fp8: one byte per value. Its scale is one number per tensor, a few "
                         "bytes per layer whatever the length, so it is left out: exactly {f} "
@@ -244,7 +227,7 @@ def part_a_narration(a: Shrink, tr: Translator) -> list[str]:
              "from the GPU.", share=tr.pct(H2O_SHARE), x=tr.times(H2O_SPEEDUP, 0),
              y=tr.times(H2O_FLEXGEN, 0)),
         tr._("For scale: the baseline cache of {gb} is {r} times the {w} of the model's "
-             "16-bit (bf16) weights.", gb=dec_bytes(a.baseline, tr),
+             "16-bit (bf16) weights.", gb=bytes_dec(a.baseline, tr),
              r=tr.num(a.baseline / a.weights, 1), w=tr.bytes(a.weights, "GB", 1)),
     ]
 
@@ -264,8 +247,8 @@ def question(q: HeadsQuestion, tr: Translator) -> dict:
                      "token become {y}. {model} was trained with {b} KV heads, so this is its "
                      "real cache; the baseline is what the same model would need with full "
                      "multi-head attention.", a=tr.int(q.heads_from), b=tr.int(q.heads_to),
-                     f=tr.int(f), p=q.precision, x=bin_bytes(q.per_token_from, tr),
-                     y=bin_bytes(q.per_token_to, tr), model=REF.name),
+                     f=tr.int(f), p=q.precision, x=bytes_bin(q.per_token_from, tr, precise=True),
+                     y=bytes_bin(q.per_token_to, tr, precise=True), model=REF.name),
         **question_labels(tr))
 
 
@@ -393,8 +376,9 @@ def pool_values(f: PoolFrame, tr: Translator) -> dict:
                          total=tr.int(f.blocks_total)),
         paged_share=share(f.paged_share, tr), reserved_share=share(f.reserved_share, tr, 1),
         sharing_saved=tr.int(f.sharing_saved), slots_wasted=tr.int(f.slots_wasted),
-        copies_on_write=tr.int(f.copies_on_write), bytes_in_use=bin_bytes(f.nbytes, tr),
-        reserved=bin_bytes(f.reserved, tr))
+        copies_on_write=tr.int(f.copies_on_write),
+        bytes_in_use=bytes_bin(f.nbytes, tr, precise=True),
+        reserved=bytes_bin(f.reserved, tr, precise=True))
 
 
 def pool_cards(f: PoolFrame, p: Paged, tr: Translator) -> list[dict]:
@@ -490,7 +474,8 @@ def part_c_heading(tr: Translator) -> str:
 
 
 def live_values(r: LiveRun, tr: Translator) -> dict:
-    return dict(live_bytes=bin_bytes(r.nbytes, tr), live_exact_bytes=bin_bytes(r.exact_nbytes, tr),
+    return dict(live_bytes=bytes_bin(r.nbytes, tr, precise=True),
+                live_exact_bytes=bytes_bin(r.exact_nbytes, tr, precise=True),
                 live_factor_exact=factor(r.factor_exact, tr),
                 live_factor_base=factor(r.factor_base, tr), live_top1=tr.pct(r.top1, 0),
                 live_dlogit=tr.sig(r.dlogit, 3))

@@ -1,0 +1,107 @@
+// The page's blocks of text (steps/ui/words.py builds them; their shapes are named in
+// steps/ui/state.py). Each kind has one builder; a slot is where the page puts a live part
+// (the question, the controls, the stage).
+
+import { h } from "./dom.js";
+
+export function drawCards(box, cards, ctx) {
+  const badges = ctx.badges || {};
+  box.replaceChildren();
+  for (const c of cards || []) {
+    const card = h("div", "metric" + (c.hidden ? " answer-bearing" : ""), box);
+    card.setAttribute("data-metric", c.key);
+    h("div", "metric-label", card, c.label);
+    h("div", "metric-value", card, c.hidden && ctx.concealed ? "?" : c.value);
+    if (c.kind && badges[c.kind]) {
+      const b = h("span", "badge badge-" + c.kind, card, badges[c.kind][0]);
+      b.title = badges[c.kind][1];
+    }
+  }
+}
+
+export function drawTable(table, t) {
+  table.replaceChildren();
+  if (t.caption) h("caption", "", table, t.caption);
+  const head = h("tr", "", h("thead", "", table));
+  for (const c of t.head || []) h("th", "", head, c).setAttribute("scope", "col");
+  const body = h("tbody", "", table);
+  for (const r of t.rows || []) {
+    const tr = h("tr", "", body);
+    r.forEach((c, k) => {
+      const e = h(k ? "td" : "th", "", tr, c);
+      if (!k) e.setAttribute("scope", "row");
+    });
+  }
+}
+
+const BUILD = {
+  paragraphs(b, box) {
+    if (b.heading) h("h3", "", box, b.heading);
+    for (const p of b.items || []) h("p", "", box, p);
+  },
+  notices(b, box) {
+    for (const n of b.items || []) h("p", "notice", box, n).setAttribute("role", "status");
+  },
+  legend(b, box) {
+    const row = h("div", "legend", box);
+    for (const [key, label] of b.items || []) {
+      const s = h("span", "swatch", row);
+      h("span", "chip chip-" + key, s).setAttribute("aria-hidden", "true");
+      s.appendChild(document.createTextNode(label));
+    }
+  },
+  metrics(b, box, ctx) {
+    const row = h("div", "metrics", box);
+    row.setAttribute("role", "group");
+    if (b.label) row.setAttribute("aria-label", b.label);
+    drawCards(row, b.cards, ctx);
+  },
+  table(b, box) {
+    const t = h("table", "kv", box);
+    if (b.caption) t.setAttribute("aria-label", b.caption);
+    drawTable(t, b);
+  },
+  details(b, box, ctx) {
+    const d = h("details", "", box);
+    h("summary", "", d, b.summary);
+    drawBlocks(d, b.blocks, ctx, true);
+  },
+  html(b, box) {
+    box.innerHTML = b.html;            // autoescaped on the server (steps/ui/words.py `html`)
+  },
+};
+
+// Draw `blocks` into `parent`; a slot takes the element `ctx.slots[name]`. A block with
+// nothing to say leaves nothing. `keepOpen`: details stay open across redraws.
+export function drawBlocks(parent, blocks, ctx, nested) {
+  const open = new Set();
+  if (!nested) parent.querySelectorAll("details[open] > summary").forEach(
+    (s) => open.add(s.textContent));
+  parent.replaceChildren();
+  for (const b of blocks || []) {
+    if (b.kind === "slot") {
+      const el = ctx.slots && ctx.slots[b.name];
+      if (el) parent.appendChild(el);
+      continue;
+    }
+    const build = BUILD[b.kind];
+    if (!build || isEmpty(b)) continue;
+    const box = b.kind === "details" || !b.cls ? parent : h("div", b.cls, parent);
+    const before = parent.childNodes.length;
+    build(b, box, ctx);
+    if (b.kind === "details" && b.cls) parent.lastChild.classList.add(...b.cls.split(" "));
+    if (box === parent && parent.childNodes.length === before) continue;
+  }
+  if (!nested) parent.querySelectorAll("details > summary").forEach((s) => {
+    if (open.has(s.textContent)) s.parentElement.open = true;
+  });
+}
+
+function isEmpty(b) {
+  if (b.kind === "paragraphs") return !(b.items && b.items.length) && !b.heading;
+  if (b.kind === "notices" || b.kind === "legend") return !(b.items && b.items.length);
+  if (b.kind === "metrics") return !(b.cards && b.cards.length);
+  if (b.kind === "html") return !b.html;
+  if (b.kind === "details") return !(b.blocks && b.blocks.length);
+  return false;
+}

@@ -1,0 +1,87 @@
+// Step 2: Two grids side by side (stacked on a narrow screen): one row per generation step, one cell per position whose key and value the step needs. Without a cache the earlier cells are recomputed (solid); with a cache they are read back (faint outline: no work), and only the new cells are solid. Under them: the totals (“?” until the question is answered), the live model's two outputs side by side.
+
+import { svg, h } from "../dom.js";
+
+function draw(holder, fig, ctx) {
+  const rows = fig.rows || [];
+  if (!rows.length) { holder.replaceChildren(); return; }
+  const t = ctx.text || {}, leg = t.legend || {};
+  const T = fig.T, cols = fig.P + fig.T - 1;
+  const narrow = (holder.clientWidth || window.innerWidth) < 520;
+  const PW = narrow ? 360 : 340, GAP = 20;
+  const GX = 34, GY = 46, GW = PW - GX - 6, GH = narrow ? 220 : 320;
+  const PH = GY + GH + 30;
+  const W = narrow ? PW : 2 * PW + GAP, H = narrow ? 2 * PH + GAP : PH;
+  const cw = Math.min(24, GW / cols), ch = Math.min(20, GH / T);
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "grids-svg", "aria-hidden": "true",
+                         focusable: "false", preserveAspectRatio: "xMinYMin meet" });
+  const label = (g, x, y, cls, str, anchor) => {
+    const e = svg("text", { x, y, class: cls, "text-anchor": anchor || "start" }, g);
+    e.textContent = str;
+    return e;
+  };
+  [["u", t.uncached, "recomputed"], ["c", t.cached, "cached"]].forEach(([id, title, old], k) => {
+    const ox = narrow ? 0 : k * (PW + GAP), oy = narrow ? k * (PH + GAP) : 0;
+    const g = svg("g", { class: "grid grid-" + id, transform: `translate(${ox},${oy})` }, s);
+    label(g, GX, 16, "grid-title", title);
+    label(g, GX + GW, 16, "axis-label", t.x, "end");
+    for (const [v, lab] of fig.xt || [])
+      label(g, GX + (v - 0.5) * cw, GY - 8, "tick", lab, "middle");
+    const yl = label(g, 0, 0, "axis-label", t.y, "middle");
+    yl.setAttribute("transform", `translate(10,${GY + Math.min(GH, T * ch) / 2}) rotate(-90)`);
+    for (const [v, lab] of fig.yt || [])
+      label(g, GX - 4, GY + (v - 0.5) * ch + 4, "tick", lab, "end");
+    const cells = svg("g", { class: "cells" }, g);
+    const unit = Math.min(cw, ch);
+    rows.forEach(([context, , earlier], r) => {     // [positions needed, new, earlier]
+      const newest = r === rows.length - 1 && ctx.index > 0;   // the row this frame adds
+      const row = newest ? svg("g", { class: "enter" }, cells) : cells;
+      const y = GY + r * ch;
+      for (let p = 1; p <= context; p++) {
+        const kind = p <= earlier ? old : "new";
+        const pad = kind === "cached" ? Math.max(0.5, unit * 0.24) : Math.min(1, unit * 0.1);
+        svg("rect", { x: GX + (p - 1) * cw + pad, y: y + pad, width: Math.max(0.4, cw - 2 * pad),
+                      height: Math.max(0.4, ch - 2 * pad), class: "cell " + kind }, row);
+      }
+    });
+    let lx = GX;                                    // the legend: every colour named
+    for (const kind of ["new", old]) {
+      const inset = kind === "cached" ? 2 : 0;      // drawn as its cells are: smaller, faint
+      svg("rect", { x: lx + inset, y: GY + GH + 12 + inset, width: 12 - 2 * inset,
+                    height: 12 - 2 * inset, class: "key-chip " + kind }, g);
+      label(g, lx + 17, GY + GH + 22, "legend-label", leg[kind] || "");
+      lx += 30 + 7 * (leg[kind] || "").length;
+    }
+  });
+  holder.replaceChildren(s);
+}
+
+function extra(box, f, ctx) {
+  const m = f.more || {}, t = ctx.text || {};
+  const pick = (pair) => (pair ? (ctx.concealed ? pair[1] : pair[0]) : "");
+  box.replaceChildren();
+  if (m.summary) h("p", "grid-summary", box, pick(m.summary));
+  const caps = h("div", "grid-captions", box);
+  (m.captions || []).forEach((pair, k) => {
+    const p = h("p", "grid-caption", caps);
+    h("strong", "", p, (k ? t.cached : t.uncached) + ": ");
+    p.appendChild(document.createTextNode(pick(pair)));
+  });
+  for (const n of m.notices || []) h("p", "notice", box, n);
+  const o = m.outputs;
+  if (!o) return;
+  const sec = h("section", "live-outputs", box);
+  h("h3", "", sec, t.outputs || "");
+  const pr = h("p", "", sec);
+  h("strong", "", pr, (t.prompt || "") + " ");
+  h("span", "mono", pr, o.prompt);
+  const two = h("div", "output-pair", sec);
+  [t.uncached, t.cached].forEach((title, k) => {
+    const b = h("div", "output-box", two);
+    h("strong", "", b, title || "");
+    h("p", "mono", b, o.texts[k]);
+  });
+  h("p", "output-verdict", sec, o.verdict);
+}
+
+export const grids = { draw, extra };

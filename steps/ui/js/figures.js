@@ -1,0 +1,16 @@
+// The registry of figure renderers (one file each under draw/): a step's stage names its
+// renderer (`Step.figure`). A renderer is {draw(holder, fig, ctx), extra?(box, frame, ctx)}:
+// `draw` (re)builds the figure in `holder` from one frame's `fig`; `extra` fills a box under
+// the caption. ctx = {text, index, count, reduced, concealed, badges}. WIDGETS are a step's
+// own groups of inputs (`StepState.custom`): widget(send) -> {el, update(custom)}.
+
+import { arcs } from "./draw/arcs.js";
+import { grids } from "./draw/grids.js";
+import { cache } from "./draw/cache.js";
+import { roofline } from "./draw/roofline.js";
+import { bill } from "./draw/bill.js";
+import { pool } from "./draw/pool.js";
+
+export const FIGURES = { arcs, grids, cache, roofline, bill, pool };
+
+export const WIDGETS = {};

@@ -1,0 +1,73 @@
+// The predict-then-reveal question: the question, one button per option, “Show me” and the
+// feedback. A click shows the feedback at once; the server hears {answer: i} or {shown: true}
+// and un-conceals what the question was hiding.
+
+import { h } from "./dom.js";
+
+export function createQuestion(send) {
+  const box = h("div", "question-box");
+  const q = h("p", "question", box);
+  const answers = h("div", "answers", box);
+  const show = h("span", "show-me", box);
+  const showBtn = h("button", "q-btn q-text", show);
+  showBtn.type = "button";
+  const feedback = h("div", "feedback", box);
+  const said = h("p", "", feedback);
+  said.setAttribute("role", "status");
+  said.setAttribute("aria-live", "polite");
+  let v = null, answer = null, shown = false, key;
+
+  const draw = () => {
+    box.hidden = !v;
+    if (!v) return;
+    const opts = v.options || [];
+    const lead = document.createElement("strong");
+    lead.textContent = (v.lead || "") + ":";
+    q.replaceChildren(lead, document.createTextNode(" " + (v.prompt || "")));
+    if (answers.children.length !== opts.length) {
+      answers.replaceChildren();
+      opts.forEach((_, i) => {
+        const wrap = h("span", "answer answer-" + i, answers);
+        const b = h("button", "q-btn", wrap);
+        b.type = "button";
+        b.addEventListener("click", () => { answer = i; draw(); send({ answer: i }); });
+      });
+    }
+    opts.forEach((o, i) => {
+      const b = answers.children[i].firstChild;
+      const chosen = answer === i;
+      b.textContent = o;
+      b.setAttribute("aria-pressed", chosen ? "true" : "false");
+      b.classList.toggle("chosen", chosen);
+      b.classList.toggle("q-right", chosen && i === v.correct);
+      b.classList.toggle("q-wrong", chosen && i !== v.correct);
+    });
+    const answered = answer !== null && answer !== undefined;
+    showBtn.textContent = v.show || "";
+    show.hidden = answered || shown;
+    let state = "", head = "";
+    if (answered) [state, head] = answer === v.correct ? ["right", v.right] : ["wrong", v.wrong];
+    else if (shown) state = "shown";
+    said.className = state || "feedback-empty";
+    said.replaceChildren();
+    if (state) {
+      if (head) { h("strong", "", said, head); said.append(document.createTextNode(" ")); }
+      said.append(document.createTextNode(v.explain || ""));
+    }
+  };
+  showBtn.addEventListener("click", () => { shown = true; draw(); send({ shown: true }); });
+
+  const update = (state) => {
+    const k = state ? JSON.stringify(state.key) : undefined;
+    v = state;
+    if (state) {
+      // the server's answer, unless it is still catching up with this page's click
+      if (k !== key || state.answer !== null || state.shown) {
+        answer = state.answer; shown = state.shown;
+      }
+    }
+    key = k;
+    draw();
+  };
+  return { el: box, update };
+}

@@ -1,0 +1,136 @@
+// The stage: a step's figure and its player. The frames of the current inputs arrive
+// together; Play / Pause / Step back / Step forward / Reset and the keys (Space, “.” and “,”;
+// PageDown/PageUp in presenter mode) move through them here, with no server round trip per
+// frame. Each frame brings its cards, caption, text twin and the figure's data, which the
+// step's renderer (js/figures.js) draws.
+
+import { h, icon } from "./dom.js";
+import { drawCards, drawTable } from "./blocks.js";
+import { parseFrames } from "./unpack.js";
+import { createPlayer, browserClock } from "./player.js";
+import { FIGURES } from "./figures.js";
+
+export function createStage(send, options) {
+  const clock = (options && options.clock) || browserClock;
+  const root = h("div", "stage");
+  const bar = h("div", "player", root);
+  const button = (cls, name) => {
+    const b = h("button", "player-btn", h("span", cls, bar));
+    b.type = "button";
+    b.appendChild(icon(name));
+    return [b, h("span", "player-label", b)];
+  };
+  const [bReset, lReset] = button("player-reset", "reset");
+  const [bBack, lBack] = button("player-back", "back");
+  const [bPlay, lPlay] = button("player-play", "play");
+  const [bNext, lNext] = button("player-next", "next");
+  bPlay.classList.add("primary");
+  const pos = h("span", "player-pos", bar);
+  const cards = h("div", "metrics stage-cards", root);
+  cards.setAttribute("role", "group");
+  const figure = h("figure", "stage-figure", root);
+  const holder = h("div", "stage-svg", figure);
+  holder.setAttribute("role", "img");
+  const caption = h("p", "stage-caption", root);
+  const extraBox = h("div", "stage-extra", root);
+  const more = h("details", "more-numbers", root);
+  const moreSummary = h("summary", "", more);
+  const moreCards = h("div", "metrics", more);
+  moreCards.setAttribute("role", "group");
+  const twin = h("details", "twin", root);
+  const twinSummary = h("summary", "", twin);
+  const twinTable = h("table", "kv", twin);
+  const say = h("p", "sr-only stage-say", root);
+  say.setAttribute("role", "status");
+  say.setAttribute("aria-live", "polite");
+  const reduced = !!(window.matchMedia &&
+                     window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  if (reduced) root.classList.add("reduced-motion");
+
+  let S = null, F = [], framesText = null, concealed = false, present = false;
+  const renderer = () => (S && FIGURES[S.figure]) || null;
+
+  const show = () => {
+    const text = (S && S.text) || {};
+    const playing = player.playing;
+    lReset.textContent = text.reset || "";
+    lBack.textContent = text.back || "";
+    lNext.textContent = text.next || "";
+    lPlay.textContent = playing ? (text.pause || "") : (text.play || "");
+    bPlay.querySelector(".player-icon").replaceWith(icon(playing ? "pause" : "play"));
+    bPlay.setAttribute("aria-pressed", playing ? "true" : "false");
+    twinSummary.textContent = text.table || "";
+    moreSummary.textContent = text.more || "";
+    root.classList.toggle("concealed", concealed);
+    const i = player.index, f = F[i];
+    if (!f) return;
+    bBack.disabled = i <= 0;
+    bNext.disabled = i >= F.length - 1;
+    pos.textContent = f.pos || "";
+    const all = f.cards || [];
+    const ctx = { text, index: i, count: F.length, reduced, concealed, badges: text.badges };
+    drawCards(cards, all.filter((c) => !c.more), ctx);
+    drawCards(moreCards, all.filter((c) => c.more), ctx);
+    cards.hidden = !cards.children.length;
+    more.hidden = !moreCards.children.length;
+    caption.textContent = f.caption || "";
+    caption.hidden = !f.caption;
+    holder.setAttribute("aria-label", (text.figure ? text.figure + ": " : "") + (f.desc || ""));
+    twin.hidden = !f.table;
+    if (f.table) drawTable(twinTable, f.table);
+    const r = renderer();
+    try { if (r) r.draw(holder, f.fig || {}, ctx); } catch (err) { console.warn("figure failed", err); }
+    extraBox.hidden = !(r && r.extra);
+    try { if (r && r.extra) r.extra(extraBox, f, ctx); } catch (err) { console.warn("extra failed", err); }
+  };
+  const announce = () => {
+    const f = F[player.index];
+    if (f) say.textContent = [f.pos, f.say].filter(Boolean).join(". ");
+  };
+  const player = createPlayer({
+    count: 0, index: 0, interval: 900, show,
+    every: (ms, fn) => clock((S && S.interval) || ms, fn),
+    settle: (i) => { announce(); send({ frame: i }); },
+  });
+
+  bReset.addEventListener("click", () => player.reset());
+  bBack.addEventListener("click", () => player.step(-1));
+  bNext.addEventListener("click", () => player.step(1));
+  bPlay.addEventListener("click", () => player.toggle());
+
+  // keys: Space plays/pauses, “.”/“,” step; when presenting, PageDown/PageUp step and go
+  // on to the next/previous step at either end (returns true when the key was used)
+  const key = (e) => {
+    if (!S || !S.player || !root.isConnected) return false;
+    if (e.key === " ") { player.toggle(); return true; }
+    if (e.key === ".") { player.step(1); return true; }
+    if (e.key === ",") { player.step(-1); return true; }
+    if (present && e.key === "PageDown" && player.index < F.length - 1) { player.step(1); return true; }
+    if (present && e.key === "PageUp" && player.index > 0) { player.step(-1); return true; }
+    return false;
+  };
+
+  // a new state from the server: the frames (only when their text changed), where
+  // playback stands, the labels and whether answers are hidden
+  const update = (stage, frames, frame, isConcealed, isPresent) => {
+    S = stage;
+    concealed = !!isConcealed;
+    present = !!isPresent;
+    root.hidden = !stage;
+    if (!stage) { player.stop(); return; }
+    bar.hidden = !stage.player;
+    let moved = false;
+    if (frames !== framesText) {
+      framesText = frames;
+      F = parseFrames(frames);
+      player.setCount(F.length);
+      moved = true;
+    }
+    if (!player.playing && frame !== player.index) { player.moveTo(frame); moved = true; }
+    show();
+    if (moved && !player.playing) announce();
+  };
+  const redraw = () => show();
+  const stop = () => player.stop();
+  return { el: root, update, key, redraw, stop, player };
+}

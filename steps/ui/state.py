@@ -1,0 +1,152 @@
+"""The page's state: what the server sends and the browser draws (`steps/ui/js/page.js`).
+
+One session's page is one browser component (`steps.ui.page.Page`) with one parameter per
+part below. The server rebuilds the state when an input changes (a control, an answer, the
+language, a live measurement arriving) and sets every part: a part equal to the one the page
+has is not sent, so a slider move sends its values, the frames and the words it changed. Play
+sends nothing: the browser moves through the frames it holds.
+
+Every value is JSON: strings already translated and numbers already formatted for the locale.
+Nothing here imports Panel: presenters (`steps/*/text.py`) build these dicts and tests check
+them (`check_step`, `check_shell`).
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+BLOCK_KINDS = ("paragraphs", "notices", "legend", "metrics", "table", "details", "html", "slot")
+SLOTS = ("question", "controls", "stage", "custom", "tabs")
+CONTROL_KINDS = ("select", "radio", "range", "text")
+
+
+class Block(TypedDict, total=False):
+    """A block of the page (`steps.ui.words` builds them): `kind` is one of BLOCK_KINDS;
+    `cls` extra CSS classes. paragraphs: items, heading; notices: items; legend: items
+    [[palette key, label]]; metrics: cards, label; table: head, rows, caption; details:
+    summary, blocks; html: html (autoescaped template output); slot: name (one of SLOTS)."""
+    kind: str
+    cls: str
+
+
+class CardState(TypedDict):
+    key: str                 # the data-metric hook
+    label: str
+    value: str
+    kind: str | None         # badge: measured / computed / illustrative, or None
+    hidden: bool             # answers the question: “?” until answered
+    more: bool               # under the collapsed “All numbers”
+
+
+class ControlSpec(TypedDict, total=False):
+    name: str                # the view-model parameter
+    kind: Literal["select", "radio", "range", "text"]
+    label: str
+    size: str                # narrow / normal / wide
+    options: list            # [[value, label]] for select and radio
+    start: float
+    end: float
+    step: float
+    placeholder: str
+    max_length: int
+
+
+class QuestionState(TypedDict):
+    key: Any                 # a new key asks again
+    lead: str
+    prompt: str
+    options: list[str]
+    correct: int
+    explain: str
+    right: str
+    wrong: str
+    show: str
+    answer: int | None       # the learner's pick
+    shown: bool              # “Show me” pressed
+
+
+class StageState(TypedDict, total=False):
+    figure: str              # the renderer's name in js/figures.js
+    text: dict               # the player's and figure's fixed labels (words.player_text + more)
+    interval: int            # milliseconds between frames while playing
+    player: bool             # False: one still frame, no player bar, no keys
+
+
+class Frame(TypedDict, total=False):
+    pos: str                 # the player's position line
+    say: str                 # announced after Step / Pause
+    desc: str                # one sentence: what the figure shows now
+    cards: list[CardState]
+    caption: str
+    table: dict              # the chart's text twin: {head, rows}
+    fig: dict                # whatever the stage's renderer reads
+
+
+class StepState(TypedDict):
+    """A step on screen (`steps.ui.step.Step.state`)."""
+    number: int
+    classes: list[str]       # on the step's root: e.g. ["step-5"]
+    tabs: dict | None        # {"label", "items": [[value, title]], "active"} (a step in parts)
+    left: list[Block]        # the reading column: lead, question, words, controls
+    right: list[Block]       # the visual column: the stage and what goes with it
+    question: QuestionState | None
+    controls: list[ControlSpec]
+    values: dict[str, Any]   # control name -> the value shown
+    custom: dict | None      # a step's own widget group (step 5's config box)
+    stage: StageState | None
+    frames: str              # the stage's frames, JSON (packed: steps.ui.frames)
+    frame: int               # where playback stands
+    concealed: bool          # answer-bearing numbers show “?”
+
+
+class ShellState(TypedDict):
+    """The page around the step (`steps.shell.App.shell_state`)."""
+    lang: str
+    title: str               # the document's title
+    query: str               # the address bar's query string
+    embed: bool
+    present: bool
+    app_title: str
+    language: dict           # {"label", "options": [[code, name]], "value"}
+    nav: dict                # {"label", "items": [titles], "active": index}
+    prev: str
+    next: str
+    at_start: bool
+    at_end: bool
+    notices: list[str]
+    heading: str             # html: where we are, the title and the schematic
+    embed_bar: dict | None   # {"line", "href", "open"}
+    faq: str                 # html ("" in presenter and embed modes)
+
+
+STEP_KEYS = tuple(StepState.__annotations__)
+SHELL_KEYS = tuple(ShellState.__annotations__)
+
+
+def _check_blocks(blocks: list, where: str) -> None:
+    for b in blocks:
+        assert isinstance(b, dict) and b.get("kind") in BLOCK_KINDS, f"{where}: bad block {b!r}"
+        if b["kind"] == "slot":
+            assert b["name"] in SLOTS, f"{where}: unknown slot {b['name']!r}"
+        if b["kind"] == "details":
+            _check_blocks(b["blocks"], where)
+
+
+def check_step(state: dict) -> dict:
+    """`state` has exactly the StepState keys, its blocks and controls are well formed and
+    it is JSON (an AssertionError says what is wrong). Returns it."""
+    import json
+    assert set(state) == set(STEP_KEYS), f"keys: {sorted(set(state) ^ set(STEP_KEYS))}"
+    _check_blocks(state["left"], "left")
+    _check_blocks(state["right"], "right")
+    for c in state["controls"]:
+        assert c["kind"] in CONTROL_KINDS and c["name"] in state["values"], c
+    json.dumps(state)
+    json.loads(state["frames"] or "[]")
+    return state
+
+
+def check_shell(state: dict) -> dict:
+    import json
+    assert set(state) == set(SHELL_KEYS), f"keys: {sorted(set(state) ^ set(SHELL_KEYS))}"
+    json.dumps(state)
+    return state

@@ -1,0 +1,232 @@
+"""A step on screen, without Panel: its view-model, its controls, its question and the state
+the page draws (`steps.ui.state.StepState`).
+
+Each step's `view.py` subclasses `Step`: it names the model class, the URL parameters, the
+controls and the figure renderer, and `page(tr)` turns the model's outputs into the blocks,
+question and frames of the step (the words come from the step's `text.py`). The page sends a
+learner's move as one message; `handle` applies it to the model, and the shell asks for the
+new `state()`, whose unchanged parts are not sent again.
+
+A step lives only while it is on screen: leaving keeps `saved()` (its inputs and the answer)
+and a later visit builds it again from that.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+import param
+
+from ..common import translator
+from .controls import Control
+from .state import StepState
+
+NOT_ASKED = object()          # no question has been shown yet in this visit
+
+
+def index_in(msg, n: int) -> int | None:
+    """A message that names one of `n` items (an int in 0..n-1, not a bool), else None."""
+    if isinstance(msg, int) and not isinstance(msg, bool) and 0 <= msg < n:
+        return msg
+    return None
+
+
+class Step:
+    """The base of every step's controller (see the module doc)."""
+
+    number: int = 0
+    model_class: type[param.Parameterized] | None = None
+    url_names: dict[str, str] = {}     # model parameter -> URL query parameter
+    kept: tuple[str, ...] = ()         # more model parameters a later visit restores
+    figure: str = ""                   # the stage's renderer in js/figures.js ("" = no stage)
+    interval: int = 900                # milliseconds between frames while playing
+    player: bool = True                # False: the stage is one still frame
+
+    def __init__(self, lang: str = "en", saved: dict | None = None):
+        self.lang = lang
+        saved = saved or {}
+        inputs = dict(saved.get("model", {}))
+        if "lang" in self.model_class.param:
+            inputs["lang"] = lang
+        self.model = self.model_class(**inputs)
+        asked = saved.get("question") or {}
+        self.answer: int | None = asked.get("answer")
+        self.shown: bool = bool(asked.get("shown"))
+        self._asked_key = asked.get("key", NOT_ASKED)
+        self._lock = threading.Lock()
+        self._seq: dict[str, int] = {}
+        self._controls = {c.name: c for c in self.controls()}
+
+    # -- what a step defines -----------------------------------------------------------------
+    def controls(self) -> list[Control]:
+        """The step's controls, in the order they are shown."""
+        return []
+
+    def page(self, tr) -> dict:
+        """The step in words and figures: a dict with some of "left", "right", "question"
+        (the text layer's content, or None), "frames" (a list or `Packed`), "stage" (extra
+        fixed labels for the renderer), "tabs", "custom" and "classes". Reads
+        `self.revealed` for whatever waits for the answer."""
+        raise NotImplementedError
+
+    def watched(self) -> list[tuple[param.Parameterized, list[str]]]:
+        """The objects and parameters whose change redraws the step."""
+        return [(self.model, [p for p in self.model.param if p != "name"])]
+
+    def custom(self, msg: dict) -> None:
+        """A message of the step's own widget group (step 5's config box)."""
+
+    # -- state ---------------------------------------------------------------------------------
+    @property
+    def revealed(self) -> bool:
+        return self.answer is not None or self.shown
+
+    @property
+    def tr(self):
+        return translator(self.lang)
+
+    def state(self) -> StepState:
+        tr = self.tr
+        page = self.page(tr)
+        q = page.get("question")
+        key = q.get("key") if q else None
+        if self._asked_key is NOT_ASKED:
+            self._asked_key = key
+        elif key != self._asked_key:                 # the state the question is about changed
+            self._asked_key = key
+            if self.revealed:
+                self.answer, self.shown = None, False
+                page = self.page(tr)
+                q = page.get("question")
+        question = None
+        if q:
+            question = {k: q[k] for k in ("key", "lead", "prompt", "options", "correct",
+                                          "explain", "right", "wrong", "show")}
+            question.update(answer=self.answer, shown=self.shown)
+        frames = page.get("frames")
+        if frames is None:
+            frames_json = ""
+        elif hasattr(frames, "json"):
+            frames_json = frames.json
+        else:
+            from .frames import packed_json
+            frames_json = packed_json(list(frames))
+        stage = None
+        if self.figure:
+            from .words import player_text
+            stage = {"figure": self.figure, "interval": self.interval, "player": self.player,
+                     "text": {**player_text(tr), **page.get("stage", {})}}
+        return StepState(
+            number=self.number, classes=[f"step-{self.number}", *page.get("classes", [])],
+            tabs=page.get("tabs"), left=page.get("left", []), right=page.get("right", []),
+            question=question, controls=[self.control_spec(c, tr) for c in self._controls.values()],
+            values={n: self.shown_value(c) for n, c in self._controls.items()},
+            custom=page.get("custom"), stage=stage, frames=frames_json,
+            frame=int(getattr(self.model, "frame", 0) or 0), concealed=not self.revealed)
+
+    def control_spec(self, c: Control, tr) -> dict:
+        label = c.label(tr) if callable(c.label) else tr._(c.label)
+        spec = {"name": c.name, "kind": c.kind, "label": label, "size": c.size}
+        if c.options is not None:
+            spec["options"] = [[v, str(text)] for text, v in c.options(tr).items()]
+        if c.kind == "range":
+            spec.update(start=self._bound(c, 0), end=self._bound(c, 1), step=c.step)
+        if c.kind == "text":
+            placeholder = c.placeholder(tr) if callable(c.placeholder) else \
+                (tr._(c.placeholder) if c.placeholder else "")
+            spec.update(placeholder=placeholder, max_length=c.max_length)
+        return spec
+
+    def _bound(self, c: Control, i: int):
+        given = (c.start, c.end)[i]
+        return given if given is not None else self.model.param[c.name].bounds[i]
+
+    def shown_value(self, c: Control):
+        v = c.shown(self.model) if c.shown else getattr(self.model, c.name)
+        return "" if c.kind == "text" and v is None else v
+
+    # -- a learner's move ----------------------------------------------------------------------
+    def accept(self, name, value) -> tuple[bool, Any]:
+        """(whether `value` is one the control `name` can take, the value to set)."""
+        c = self._controls.get(name) if isinstance(name, str) else None
+        if c is None:
+            return False, None
+        if c.kind in ("select", "radio"):
+            allowed = list(c.options(self.tr).values())
+            return (value in allowed and not isinstance(value, bool)), value
+        if c.kind == "range":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                    or not math.isfinite(value):
+                return False, None
+            lo, hi = self._bound(c, 0), self._bound(c, 1)
+            snapped = min(hi, max(lo, lo + round((value - lo) / c.step) * c.step))
+            if isinstance(self.model.param[name], param.Integer):
+                snapped = int(round(snapped))
+            return True, snapped
+        if not isinstance(value, str):
+            return False, None
+        return True, value[: c.max_length] if c.max_length else value
+
+    def move(self, name, value) -> None:
+        """Apply a control's new value, if it is one the control can take."""
+        ok, value = self.accept(name, value)
+        if ok and value != self.shown_value(self._controls[name]):
+            c = self._controls[name]
+            if c.on_change is not None:
+                c.on_change(value)
+            else:
+                setattr(self.model, name, value)
+
+    def handle(self, msg: dict) -> None:
+        """A message from the page: {"set": control, "value": v, "seq": n} (a change older
+        than one already applied to the same control is dropped), {"answer": i},
+        {"shown": true}, {"frame": i} (where playback stopped) or {"custom": {...}}."""
+        with self._lock:
+            if "set" in msg:
+                name, seq = msg.get("set"), msg.get("seq")
+                if isinstance(seq, int) and not isinstance(seq, bool) and isinstance(name, str):
+                    if seq <= self._seq.get(name, 0):
+                        return
+                    self._seq[name] = seq
+                self.move(name, msg.get("value"))
+            elif "answer" in msg:
+                q = self.page(self.tr).get("question") or {}
+                i = index_in(msg["answer"], len(q.get("options", ())))
+                if i is not None:
+                    self.answer = i
+            elif msg.get("shown") is True:
+                self.shown = True
+            elif "frame" in msg and "frame" in self.model.param:
+                p = self.model.param["frame"]
+                i = msg["frame"]
+                if isinstance(i, int) and not isinstance(i, bool):
+                    lo, hi = p.bounds if p.bounds else (0, None)
+                    i = max(lo or 0, i if hi is None else min(hi, i))
+                    self.model.frame = i
+            elif isinstance(msg.get("custom"), dict):
+                self.custom(msg["custom"])
+
+    # -- visits ----------------------------------------------------------------------------------
+    def saved(self) -> dict:
+        """What a later visit restores: the view-model's inputs and the question's state."""
+        m = self.model
+        return {"model": {n: getattr(m, n) for n in (*self.url_names, *self.kept)},
+                "question": {"answer": self.answer, "shown": self.shown,
+                             "key": self._asked_key}}
+
+    def url_state(self) -> dict:
+        return {q: getattr(self.model, p) for p, q in self.url_names.items()}
+
+    def close(self) -> None:
+        """The step leaves the page (a step with background work stops asking for it)."""
+
+
+def every_state(model: param.Parameterized, *names: str):
+    """Set `model` to every combination of the named Integer params' values (their bounds),
+    yielding after each: what a server warms at start, one state at a time."""
+    import itertools
+    ranges = [range(model.param[n].bounds[0], model.param[n].bounds[1] + 1) for n in names]
+    for values in itertools.product(*ranges):
+        model.param.update(**dict(zip(names, values)))
+        yield values
