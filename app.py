@@ -6,12 +6,14 @@ The models, tokenizer and traces live in explainer/ and are shared by all sessio
 """
 import panel as pn
 
-from steps import platform
+from steps import platform, release
+from steps.platform.collector import tune_gc
 from steps.shell import App
 from steps.ui.page import connect
 
 pn.extension(reconnect=True)
 platform.install()      # the few reaches into library internals: see steps/platform/
+tune_gc()               # CPython's full collections rarer under a class
 
 TEMPLATE = """
 {% extends base %}
@@ -25,6 +27,9 @@ TEMPLATE = """
 
 
 def build():
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        release.session_opened()
+        pn.state.on_session_destroyed(release.session_closed)   # memory back once a class leaves
     query = dict(pn.state.session_args or {}) if pn.state.curdoc else {}
     headers = pn.state.headers or {}
     app = App(query=query, accept_language=headers.get("Accept-Language"))

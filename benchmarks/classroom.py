@@ -15,12 +15,12 @@ when that file exists), output to test-artifacts/classroom/<app>-server.log, and
 2. the Chromium user alone (SLIDER_QUERY): first slider -> a number card's text changes,
    timed in the page from the key press, 10 moves; then, with no session left, the
    server's CPU at rest and its memory before;
-3. arrival: N students within `--arrival` s, each on `?step=S&lang=L` (S in 1..6, L in
-   en/id/pl/nl). A student is a protocol-level client (no rendering, so no client CPU beyond
-   the protocol): GET the page (the server builds the session before it answers; the page
-   carries the session token), open the websocket with subprotocols ["bokeh", token], ACK,
-   PULL-DOC-REQ -> PULL-DOC-REPLY, then `document_ready` as BokehJS sends it (Panel holds
-   updates and runs onload callbacks until then);
+3. arrival: N students within `--arrival` s, each on `?step=S&lang=L` (S: any step of
+   steps/registry.py, L in en/id/pl/nl). A student is a protocol-level client (no rendering, so
+   no client CPU beyond the protocol): GET the page (the server builds the session before it
+   answers; the page carries the session token), open the websocket with subprotocols ["bokeh",
+   token], ACK, PULL-DOC-REQ -> PULL-DOC-REPLY, then `document_ready` as BokehJS sends it
+   (Panel holds updates and runs onload callbacks until then);
 4. interaction, `--duration` s (longer if the Chromium user is not done yet): every student
    waits 1-2 s (and for its page to be quiet), then moves: mostly a slider of its step
    (value and value_throttled, as a Material slider does on release) or another control
@@ -82,6 +82,9 @@ from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from steps.registry import NUMBERS  # noqa: E402  (light: the step table, no Panel or torch)
 
 # -- what the browser user looks for (adapt here when the page changes) --------------------------
 SLIDER_ROLE = "slider"                                  # page.get_by_role(...).first
@@ -96,7 +99,7 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-network
                   "--disable-quic"]
 
 # -- what the students do --------------------------------------------------------------------------
-STEPS = range(1, 7)
+STEPS = NUMBERS            # every step (steps/registry.py); not the key-ideas page
 LANGS = ("en", "id", "pl", "nl")
 LANGUAGE_LABELS = {"English", "Bahasa Indonesia", "Polski", "Nederlands"}
 STEP_SHARE = 0.10          # of moves: change the step with the stepper

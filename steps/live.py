@@ -200,6 +200,11 @@ class LiveValue(param.Parameterized):
                 value._settle(key, fut)
         refresh_when_done(fut, doc, settle)
 
+    def release(self) -> None:
+        """The view left the page: its waiting job may be dropped (nobody else wants it)."""
+        if self._key is not None:
+            JOBS.release(self._key, self)
+
     def _settle(self, key, fut: Future):
         if key != self._key or fut.cancelled():
             return

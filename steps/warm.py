@@ -32,7 +32,7 @@ PREFIX = "KV Cache Explainer"
 VARIANTS = ("mha", "gqa", "mqa")          # the live models
 
 
-# -- telling the person who started the server how far the warm-up is ---------------------------
+# -- telling the person who started the server how far the warm-up is -----------------------
 
 class Progress:
     """What the warm-up is doing and how far it is, phase by phase ("[2/4] step numbers:
@@ -168,7 +168,7 @@ def ready_line(seconds: float, url: str | None = None) -> str:
     return f"{PREFIX}: ready{where} (warmed up in {seconds:.1f} s)"
 
 
-# -- the work -------------------------------------------------------------------------------------
+# -- the work ---------------------------------------------------------------------------------
 
 def step_view(module: str):
     """The view class of a step's package (steps/registry.py `module`): its view module's

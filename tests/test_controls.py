@@ -1,9 +1,12 @@
-"""A step's controls: one browser-drawn component bound to a view-model (steps/ui/controls.py)."""
+"""A step's controls without Panel: their spec and values in the state, and a learner's
+change checked and applied to the view-model (steps/ui/step.py, steps/ui/controls.py)."""
 import param
 import pytest
 
 from explainer.i18n import N_
-from steps.ui.controls import Controls, choice, segments, slider, text_field
+from steps.common import translator
+from steps.ui.controls import choice, segments, slider, text_field
+from steps.ui.step import Step
 
 
 class Model(param.Parameterized):
@@ -26,10 +29,30 @@ def windows(tr):
             for w in (0, 1024, 4096)}
 
 
-@pytest.fixture
-def setup():
-    m = Model()
-    c = Controls(m, [
+class Controls(Step):
+    """A step made of these controls only: `spec`, `values` and `move` as the page sees them."""
+    model_class = Model
+
+    def controls(self):
+        return CONTROLS(self.model)
+
+    def page(self, tr):
+        return {}
+
+    @property
+    def spec(self):
+        return self.state()["controls"]
+
+    @property
+    def values(self):
+        return self.state()["values"]
+
+    def send(self, msg):
+        self.handle(msg)
+
+
+def CONTROLS(m):
+    return [
         choice("layer", N_("Layer"), layers, size="narrow"),
         slider("tokens", N_("Output tokens"), step=16),
         segments("window", N_("Sliding window"), windows),
@@ -38,8 +61,13 @@ def setup():
                shown=lambda m: None if m.text.strip() else m.example),
         text_field("text", N_("Or type your own prompt"), max_length=10,
                    placeholder=N_("Type a few words, then press Enter")),
-    ], lang=m.param.lang)
-    return m, c
+    ]
+
+
+@pytest.fixture
+def setup():
+    c = Controls("en")
+    return c.model, c
 
 
 def entry(c, name):
@@ -59,8 +87,7 @@ def test_spec_and_values_start_from_the_model(setup):
 def test_a_language_switch_relabels_and_keeps_the_values(setup):
     m, c = setup
     values = dict(c.values)
-    m.lang = "pl"
-    assert c.lang == "pl"
+    c.lang = m.lang = "pl"
     assert entry(c, "layer")["label"] == "Warstwa"
     assert entry(c, "layer")["options"][1] == [1, "Warstwa 1"]
     assert entry(c, "window")["options"][1][1] == "1\u00a0024 tokeny"
@@ -110,11 +137,11 @@ def test_the_browser_sends_one_message_per_change(setup):
     written back by a stale copy."""
     m, c = setup
     m.layer = 2                                  # the server moved it (a URL, a reset)
-    c._handle_msg({"name": "tokens", "value": 48})
+    c.send({"set": "tokens", "value": 48})
     assert (m.tokens, m.layer) == (48, 2)
     assert c.values["layer"] == 2 and c.values["tokens"] == 48
-    for junk in (None, 5, "tokens", {"value": 3}, {"name": ["tokens"], "value": 64}):
-        c._handle_msg(junk)
+    for junk in ({"set": None}, {"set": 5}, {"value": 3}, {"set": ["tokens"], "value": 64}):
+        c.send(junk)
     assert m.tokens == 48
 
 
@@ -122,9 +149,9 @@ def test_changes_handled_out_of_order_keep_the_newest(setup):
     """Three quick key presses handled out of order, the last one first."""
     m, c = setup
     for value, seq in ((64, 3), (32, 1), (48, 2)):
-        c._handle_msg({"name": "tokens", "value": value, "seq": seq})
+        c.send({"set": "tokens", "value": value, "seq": seq})
     assert m.tokens == 64 and c.values["tokens"] == 64
-    c._handle_msg({"name": "layer", "value": 2, "seq": 1})     # another control: its own order
+    c.send({"set": "layer", "value": 2, "seq": 1})     # another control: its own order
     assert m.layer == 2
 
 
@@ -134,44 +161,13 @@ def test_the_model_changing_by_itself_updates_the_values(setup):
     assert (c.values["layer"], c.values["window"]) == (4, 1024)
 
 
-def test_every_step_draws_its_controls_as_one_component():
-    from steps.shell import ExplainerApp
+def test_every_step_has_its_controls_in_order():
+    from steps.shell import App
     for step, names in {"1": ["example", "text", "layer", "head"], "2": ["tokens", "prompt"],
                         "3": ["example", "layer", "head"],
                         "4": ["prompt", "output", "batch", "model", "gpu"],
-                        "5": ["context", "batch", "model", "gpu"],
-                        "6": ["kv_heads", "precision", "window"]}.items():
-        app = ExplainerApp(query={"step": step, "lang": "nl"})
-        layout = app.__panel__()
-        found = [c for c in layout.select(Controls)]
-        step_controls = [c for c in found if "lang" not in c.values]
-        assert step_controls, step
-        assert [e["name"] for e in step_controls[0].spec] == names
-        lang = [c for c in found if "lang" in c.values]
-        assert len(lang) == 1 and entry(lang[0], "lang")["label"] == "Taal"
-
-
-def test_a_message_is_handled_where_it_arrives_even_with_a_thread_pool(setup, monkeypatch):
-    """`--num-threads`: Panel would hand the message to its pool (which here never runs
-    anything); the controls handle it at once, on the event loop's thread (steps/ui/batch.py,
-    OnLoop)."""
-    from concurrent.futures import Future
-
-    from bokeh.document import Document
-    from panel.io.state import state
-    from panel.models.esm import DataEvent
-
-    class IdlePool:
-        submitted = []
-
-        def submit(self, fn, *args, **kwargs):
-            self.submitted.append(fn)
-            return Future()
-
-    m, c = setup
-    doc = Document()
-    model = c.get_root(doc)
-    monkeypatch.setattr(state, "_thread_pool", IdlePool())
-    c._comm_event(doc, DataEvent(model=model, data={"name": "tokens", "value": 48}))
-    assert m.tokens == 48 and c.values["tokens"] == 48
-    assert IdlePool.submitted == []
+                        "5": ["context", "batch", "model", "gpu"]}.items():
+        app = App(query={"step": step, "lang": "nl"})
+        state = app.state()
+        assert [e["name"] for e in state["controls"]] == names, step
+        assert state["shell"]["language"]["label"] == "Taal"

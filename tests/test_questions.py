@@ -4,16 +4,13 @@ own number."""
 import pytest
 
 from explainer.i18n import LANGS, Translator
-from steps.shell import ExplainerApp
+from steps.shell import App
 
 
 def question(step: str, lang: str, **query):
-    app = ExplainerApp(query={"step": step, "lang": lang, **query})
-    app.__panel__()
-    view = app.steps[int(step)]
-    view.__panel__()
-    q = view.question.content
-    return view.model, q, q["options"][q["correct"]], Translator(lang)
+    app = App(query={"step": step, "lang": lang, **query})
+    q = app.state()["question"]
+    return app.step.model, q, q["options"][q["correct"]], Translator(lang)
 
 
 @pytest.mark.parametrize("lang", list(LANGS))

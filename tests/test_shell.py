@@ -1,7 +1,10 @@
-"""The page shell without a browser: deep links in and out, notices, language choice."""
+"""The app of a session without a browser or Panel: deep links in and out, notices, language,
+moves between steps, and the shell's state."""
 from urllib.parse import parse_qs
 
-from steps.shell import ExplainerApp
+from steps.registry import COUNT, END
+from steps.shell import App
+from steps.ui.state import check_shell, check_step
 
 
 def q(**kw):
@@ -9,65 +12,88 @@ def q(**kw):
 
 
 def test_deep_link_sets_step_language_and_controls():
-    app = ExplainerApp(query=q(step=2, lang="pl", tokens=64, prompt=5))
-    assert (app.state.step, app.state.lang) == (2, "pl")
-    s2 = app.steps[2].model
-    assert (s2.tokens, s2.prompt) == (64, 5)
+    app = App(query=q(step=2, lang="pl", tokens=64, prompt=5))
+    assert (app.app_state.step, app.app_state.lang) == (2, "pl")
+    assert (app.step.model.tokens, app.step.model.prompt) == (64, 5)
     assert app.view_model()["notices"] == []
     back = parse_qs(app.url_query()[1:])
     assert back == {"step": ["2"], "lang": ["pl"], "tokens": ["64"], "prompt": ["5"]}
 
 
-def test_bad_values_fall_back_with_translated_escaped_free_notices():
-    app = ExplainerApp(query=q(step=2, lang="pl", tokens=999, prompt="abc", evil="<script>"))
-    s2 = app.steps[2].model
-    assert (s2.tokens, s2.prompt) == (16, 5)                 # defaults
+def test_bad_values_fall_back_with_translated_notices():
+    app = App(query=q(step=2, lang="pl", tokens=999, prompt="abc", evil="<script>"))
+    assert (app.step.model.tokens, app.step.model.prompt) == (16, 5)      # defaults
     notices = app.view_model()["notices"]
     assert len(notices) == 3
     assert any("evil" in n for n in notices) and any("999" in n for n in notices)
     assert all("parametr" in n.lower() or "wartość" in n.lower() for n in notices)  # Polish
-    assert "<script>" not in app._heading.object               # rendered escaped
-    assert "&lt;" not in app._heading.object or "evil" in app._heading.object
+    assert app.shell_state()["notices"] == notices      # drawn with textContent by the page
 
 
 def test_unknown_step_and_language():
-    app = ExplainerApp(query=q(step=9, lang="xx"))
-    assert (app.state.step, app.state.lang) == (1, "en")
+    app = App(query=q(step=9, lang="xx"))
+    assert (app.app_state.step, app.app_state.lang) == (1, "en")
     assert len(app.view_model()["notices"]) == 2
 
 
 def test_accept_language_when_the_link_has_none():
-    assert ExplainerApp(query={}, accept_language="nl-NL,nl;q=0.9").state.lang == "nl"
-    assert ExplainerApp(query={}, accept_language="fr-FR").state.lang == "en"
+    assert App(query={}, accept_language="nl-NL,nl;q=0.9").app_state.lang == "nl"
+    assert App(query={}, accept_language="fr-FR").app_state.lang == "en"
 
 
 def test_url_follows_step_and_language_changes():
-    app = ExplainerApp(query=q(step=1))
-    app.go(1)
-    assert app.state.step == 2 and app._keys.query.startswith("?step=2&lang=en&tokens=16")
-    app.state.lang = "id"
-    assert "lang=id" in app._keys.query
-    app.steps[2].model.tokens = 40
-    assert "tokens=40" in app._keys.query
-    app.go(-1)
-    app.go(-1)                                              # no step 0
-    assert app.state.step == 1 and "tokens" not in app._keys.query
+    app = App(query=q(step=1))
+    app.handle({"nav": 1})
+    assert app.app_state.step == 2 and app.url_query().startswith("?step=2&lang=en&tokens=16")
+    app.handle({"lang": "id"})
+    assert "lang=id" in app.shell_state()["query"]
+    app.handle({"set": "tokens", "value": 40, "seq": 1})
+    assert "tokens=40" in app.shell_state()["query"]
+    app.handle({"nav": -1})
+    app.handle({"nav": -1})                                  # no step 0
+    assert app.app_state.step == 1 and "tokens" not in app.url_query()
 
 
 def test_selector_controls_parse_from_the_url():
-    app = ExplainerApp(query=q(step=6, heads=8, precision="int4", window=4096))
-    s6 = app.steps[6].model
-    assert (s6.kv_heads, s6.precision, s6.window) == (8, "int4", 4096)
+    app = App(query=q(step=6, heads=8, precision="int4", window=4096))
+    m = app.step.model
+    assert (m.kv_heads, m.precision, m.window) == (8, "int4", 4096)
     assert app.view_model()["notices"] == []
 
 
-def test_stepper_message_moves_to_that_step_and_ignores_anything_else():
-    app = ExplainerApp(query=q(step=1))
-    app._stepper._handle_msg(3)                      # a click on the fourth step
-    assert app.state.step == 4 and app._stepper.active == 3
-    assert app._keys.query.startswith("?step=4")
-    for bad in (-1, 7, 99, True, "2", None, {"k": 1}, 2.0):
-        app._stepper._handle_msg(bad)
-        assert app.state.step == 4
-    app._stepper._handle_msg(6)                      # the key ideas
-    assert app.state.step == 7
+def test_goto_moves_to_that_step_and_ignores_anything_else():
+    app = App(query=q(step=1))
+    app.handle({"goto": 4})
+    assert app.app_state.step == 4 and app.url_query().startswith("?step=4")
+    for bad in (-1, 0, END + 1, True, "2", None, 2.0):
+        app.handle({"goto": bad})
+        assert app.app_state.step == 4
+    for bad in ({"nav": 2}, {"lang": "xx"}, {"nonsense": 1}, {}):
+        app.handle(bad)
+        assert app.app_state.step == 4
+    app.handle({"goto": END})                               # the key ideas
+    assert app.app_state.step == END and app.url_query().startswith("?step=end")
+
+
+def test_the_shell_state_is_whole_and_counts_the_steps_from_the_registry():
+    app = App(query=q(step=3, lang="nl"))
+    s = check_shell(app.shell_state())
+    assert len(s["nav"]["items"]) == COUNT + 1 and s["nav"]["active"] == 2
+    assert s["lang"] == "nl" and s["faq"] and s["embed_bar"] is None
+    assert "3" in s["heading"] and str(COUNT) in s["heading"]
+    check_step({k: v for k, v in app.state().items() if k != "shell"})
+    present = App(query=q(step=3, present=1)).shell_state()
+    assert present["present"] and present["faq"] == ""
+    embed = App(query=q(step=3, embed=1)).shell_state()
+    assert embed["embed_bar"]["href"].startswith("?step=3") and "embed" not in \
+        embed["embed_bar"]["href"]
+
+
+def test_one_change_is_heard_once():
+    app = App(query=q(step=1))
+    heard = []
+    app.on_change(lambda: heard.append(1))
+    app.handle({"set": "layer", "value": 2, "seq": 1})
+    assert heard == [1]
+    app.handle({"goto": 2})
+    assert heard == [1, 1]

@@ -1,19 +1,14 @@
 """Step 4's words per language from fixed numbers (the 7B reference figures in every locale's
 format), decode against the batch in words and on the chart, the question built from the
-state on screen, the measured numbers' three states, and the view's bindings with the live
-measurement."""
-import threading
-import time
-
+state on screen and the measured numbers' three states (the controller and its live
+measurement: test_step4_view.py)."""
 import pytest
 
 import explainer.runtime as rt
 from explainer.presets import ALL_MODELS
 from explainer.i18n import LANGS, Translator
-from steps import live as live_mod
-from steps.live import LiveJobs
 from steps.step4 import text
-from steps.step4.model import batching_of, live_facts, plan_of, roofline_of, speeds
+from steps.step4.model import batching_of, live_facts, plan_of, roofline_of
 
 FAKE = rt.Throughput(512, 255, 0.05, 0.004, 10_240.0, 250.0, "cpu")
 
@@ -187,126 +182,6 @@ def test_every_language_renders_every_string(lang):
     assert all(paras) and text.legend(tr) and text.gpu_options(tr)
 
 
-# -- the view: bindings, and the measurement through steps.live.LiveValue -------------------
-
-@pytest.fixture
-def fresh(monkeypatch):
-    """An empty measurement queue for this test, and a cheap stand-in measurement."""
-    jobs = LiveJobs("test-step4")
-    monkeypatch.setattr(live_mod, "JOBS", jobs)
-    calls = []
-
-    def fake(variant, p, outputs, repeats=3):
-        calls.append(p)
-        return {o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu")
-                for o in outputs}
-
-    monkeypatch.setattr(rt, "throughputs", fake)
-    speeds.cache_clear()
-    yield calls
-    speeds.cache_clear()
-    jobs.stop()
-
-
-def build():
-    from steps.common import AppState
-    from steps.step4 import Step4
-    app = AppState()
-    view = Step4(app)
-    view.__panel__()
-    return app, view
-
-
-def card(view, key):
-    return {c["key"]: c for c in view.stage.frames[0]["cards"]}[key]
-
-
-def test_the_view_builds_and_binds(fresh):
-    app, view = build()
-    m = view.model
-    assert view.url_names == {"prompt": "prompt", "output": "output", "gpu": "gpu",
-                              "model": "model", "batch": "batch"}
-    assert view.url_state() == {"prompt": 512, "output": 256, "gpu": "illustrative",
-                                "model": "llama2-7b", "batch": 1}
-    assert view.live.status == "ready" and fresh == [512]
-    assert card(view, "measured_decode")["value"] == "500 tokens/s"
-    assert view.stage.concealed and card(view, "decode_bound")["hidden"]
-    view.question.choose(1)
-    assert not view.stage.concealed
-    m.param.update(prompt=32, output=3)             # a new grid point is measured
-    assert fresh[-1] == 32
-    assert norm(card(view, "measured_prefill")["value"]) == "3,200 tokens/s"
-    assert view.stage.frames[0]["fig"]["points"][1]["x"] == m.roofline.decode.intensity
-    m.gpu = "h100"
-    assert fresh[-1] == 32 and len(fresh) == 2           # the GPU does not re-measure
-    view.lang = "pl"
-    assert card(view, "prefill_tokens")["value"] == "32"
-    assert view.question.content["options"][0] == Translator("pl")._("Prefill")
-
-
-def test_a_slider_move_never_waits_for_the_measurement(fresh, monkeypatch):
-    """In a served session the new bucket shows “measuring…” at once and settles later."""
-    gate, pending = threading.Event(), []
-    fake = rt.throughputs            # the fixture's stand-in
-
-    def slow(variant, p, outputs, repeats=3):
-        if p != 512:
-            gate.wait(30)
-        return fake(variant, p, outputs, repeats)
-
-    monkeypatch.setattr(rt, "throughputs", slow)
-    app, view = build()
-    monkeypatch.setattr(live_mod, "served_doc", lambda: object())
-    monkeypatch.setattr(live_mod, "refresh_when_done",
-                        lambda fut, doc, fn: pending.append((fut, fn)))
-    t0 = time.perf_counter()
-    view.model.param.update(prompt=64, output=5)
-    assert time.perf_counter() - t0 < 1.0
-    assert view.live.status == "pending"
-    assert card(view, "measured_decode")["value"] == "measuring…"
-    gate.set()
-    fut, settle = pending[-1]
-    fut.result(30)
-    settle()                                        # on the session's loop, when served
-    assert view.live.status == "ready"
-    assert norm(card(view, "measured_prefill")["value"]) == "6,400 tokens/s"
-
-
-def test_a_failed_measurement_shows_a_dash_and_says_so(fresh, monkeypatch):
-    def broken(*a, **k):
-        raise RuntimeError("no model")
-
-    monkeypatch.setattr(rt, "throughputs", broken)
-    app, view = build()
-    assert view.live.status == "failed"
-    assert card(view, "measured_decode")["value"] == "–"
-    assert card(view, "prefill_intensity")["value"] == "502"     # the formulas stay
-
-
-def test_deep_link_round_trip(fresh):
-    from urllib.parse import parse_qs
-
-    from steps.shell import ExplainerApp
-    app = ExplainerApp(query={"step": [b"4"], "prompt": [b"64"], "output": [b"9"],
-                              "gpu": [b"h100"]})
-    m = app.steps[4].model
-    assert (m.prompt, m.output, m.gpu) == (64, 9, "h100")
-    assert app.view_model()["notices"] == []
-    assert parse_qs(app.url_query()[1:]) == {"step": ["4"], "lang": ["en"], "prompt": ["64"],
-                                             "output": ["9"], "gpu": ["h100"],
-                                             "model": ["llama2-7b"], "batch": ["1"]}
-    # the new controls: the model and the batch
-    app = ExplainerApp(query={"step": [b"4"], "model": [b"qwen3-8b"], "batch": [b"64"]})
-    m = app.steps[4].model
-    assert (m.model, m.batch) == ("qwen3-8b", 64) and app.view_model()["notices"] == []
-    assert parse_qs(app.url_query()[1:])["batch"] == ["64"]
-    assert m.roofline.decode.tokens == 64 and m.roofline.model.name == "Qwen3 8B"
-    for bad in ({"batch": [b"0"]}, {"batch": [b"257"]}, {"model": [b"gpt-5"]}):
-        app = ExplainerApp(query={"step": [b"4"], **bad})
-        m = app.steps[4].model
-        assert (m.model, m.batch) == ("llama2-7b", 1) and len(app.view_model()["notices"]) == 1
-
-
 # -- decode against the batch ----------------------------------------------------------------
 
 def words(prompt=4096, output=1, gpu="h100", model="llama2-7b", batch=1, lang="en",
@@ -377,9 +252,6 @@ def test_the_shrink_links_go_to_step_6():
     assert texts[0] == "8 KV heads (GQA): 6.28 FLOP/byte (4.0×)"     # 4 × 1.57
     assert texts[2].startswith("an fp8 cache:") and texts[2].endswith("(2.0×)")
     assert "1.57 FLOP/byte for Llama 2 7B" in norm(links["intro"])
-    from steps.step4.view import links_html
-    html = links_html(links)
-    assert '<a href="?step=6&amp;lang=pl&amp;heads=8">' in html
 
 
 def test_the_batch_chart_and_the_trail():

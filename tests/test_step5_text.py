@@ -1,7 +1,8 @@
 """Step 5's words per language from fixed numbers (the reference figures of the memory bill,
 in every locale's format), GPU memory in binary units, the model's maximum context, your model
 (the fields read, the formula with their values, every problem as a translated sentence that
-names the field), the question built from the chosen model, and the view's bindings."""
+names the field), the question built from the chosen model, and deep links through the shell
+(the step's controller on the page: tests/test_step5_view.py)."""
 import pytest
 
 from explainer import presets
@@ -222,41 +223,13 @@ def test_every_language_renders_every_string(lang):
     assert text.question(s, tr)["options"]
 
 
-def test_the_view_builds_and_binds():
-    from steps.common import AppState
-    from steps.step5 import Step5
-    app = AppState()
-    view = Step5(app)
-    view.__panel__()
-    m = view.model
-    assert view.url_state() == {"context": 4096, "batch": 1, "model": "llama2-7b",
-                                "gpu": "a100-80", "custom": ""}
-    assert len(view.stage.frames) == 1 and view.stage.concealed
-    keys = {c["key"] for c in view.stage.frames[0]["cards"]}
-    assert {"per_token", "kv_cache", "weights", "total", "fits", "max_sequences",
-            "live_measured", "live_formula", "live_weights"} <= keys
-    view.question.choose(1)
-    assert not view.stage.concealed and view.question.feedback().startswith("Right. ")
-    m.model = "llama3.1-8b"                      # a new question: the answer hides again
-    assert view.stage.concealed
-    m.context = 8192
-    cards = {c["key"]: c for c in view.stage.frames[0]["cards"]}
-    assert norm(cards["kv_cache"]["value"]) == "1.1 GB (1 GiB)"
-    assert view.stage.frames[0]["fig"]["curve"]["now"]["x"] == 8192
-    view.lang = "pl"
-    assert m.lang == "pl"
-    cards = {c["key"]: c for c in view.stage.frames[0]["cards"]}
-    assert norm(cards["kv_cache"]["value"]) == "1,1 GB (1 GiB)"
-    assert view.url_state()["context"] == 8192
-
-
 def test_deep_link_round_trip():
     from urllib.parse import parse_qs
 
-    from steps.shell import ExplainerApp
-    app = ExplainerApp(query={"step": [b"5"], "model": [b"opt-13b"], "context": [b"2048"],
-                              "batch": [b"8"], "gpu": [b"a100-40"]})
-    m = app.steps[5].model
+    from steps.shell import App
+    app = App(query={"step": [b"5"], "model": [b"opt-13b"], "context": [b"2048"],
+                     "batch": [b"8"], "gpu": [b"a100-40"]})
+    m = app.step.model
     assert (m.model, m.context, m.batch, m.gpu) == ("opt-13b", 2048, 8, "a100-40")
     assert app.view_model()["notices"] == []
     assert parse_qs(app.url_query()[1:]) == {"step": ["5"], "lang": ["en"], "context": ["2048"],
@@ -426,25 +399,6 @@ def test_bad_input_is_a_translated_sentence(lang):
     assert "layers" in notes[0] and notes[0] == text.problem_text(link.problem, tr)
 
 
-def test_markup_never_reaches_the_page_as_markup():
-    from steps.ui.components import notices_html, paragraphs_html
-    tr = Translator("en")
-    m = Step5Model()
-    m.config = "<img src=x onerror=alert(1)>"
-    _, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
-    assert "<img" not in notices_html(notes)
-    m.config = '{"model_type": "<img src=x onerror=alert(1)>", "num_hidden_layers": 2}'
-    _, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
-    assert "<img src=x onerror=alert(1)>" in notes[0]               # the learner's words ...
-    html = notices_html(notes)
-    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html   # ... escaped
-    m.config = ('{"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 2, '
-                '"head_dim": 8, "hidden_size": 16, "vocab_size": 10, "intermediate_size": 8, '
-                '"torch_dtype": "bfloat16", "architectures": ["<b>x</b>"]}')
-    paras, _ = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
-    assert "<b>" not in paragraphs_html(paras)
-
-
 def test_waiting_for_your_model():
     tr = Translator("en")
     m = Step5Model(model=CUSTOM)
@@ -458,56 +412,26 @@ def test_waiting_for_your_model():
 def test_custom_deep_link_round_trip():
     from urllib.parse import parse_qs, urlencode
 
-    from steps.shell import ExplainerApp
+    from steps.shell import App
     m = Step5Model()
     m.config = LLAMA
     query = urlencode({"step": 5, "model": CUSTOM, "custom": m.custom, "context": 8192})
-    app = ExplainerApp(query={k: [v[0].encode()] for k, v in parse_qs(query).items()})
-    got = app.steps[5].model
+    app = App(query={k: [v[0].encode()] for k, v in parse_qs(query).items()})
+    got = app.step.model
     assert app.view_model()["notices"] == []
     assert (got.model, got.custom, got.context) == (CUSTOM, m.custom, 8192)
     assert got.spec.per_token == 131_072 and got.bill.kv == 8192 * 131_072
     assert parse_qs(app.url_query()[1:])["custom"] == [m.custom]
     # a link whose value is not even made of the allowed characters: the shell's notice
-    app = ExplainerApp(query={"step": [b"5"], "model": [b"custom"],
-                              "custom": ["<script>".encode()]})
-    got = app.steps[5].model
+    app = App(query={"step": [b"5"], "model": [b"custom"], "custom": ["<script>".encode()]})
+    got = app.step.model
     assert got.custom == "" and len(app.view_model()["notices"]) == 1
     assert got.spec.key == "llama2-7b"
     # a well-formed but wrong one: the model says which key
-    app = ExplainerApp(query={"step": [b"5"], "model": [b"custom"],
-                              "custom": [b"layers-0_heads-8_hd-8_params-9"]})
-    got = app.steps[5].model
+    app = App(query={"step": [b"5"], "model": [b"custom"],
+                     "custom": [b"layers-0_heads-8_hd-8_params-9"]})
+    got = app.step.model
     assert got.custom_model.problem.field == "layers"
-
-
-def test_the_view_reads_a_config():
-    from steps.common import AppState
-    from steps.step5 import Step5
-    import panel as pn
-    view = Step5(AppState())
-    layout = view.__panel__()
-    m = view.model
-    box = next(c for c in layout.select(pn.Column) if "your-model" in c.css_classes)
-    assert not box.visible
-    m.model = CUSTOM
-    assert box.visible
-    area = next(w for w in layout.select() if "config-text" in getattr(w, "css_classes", []))
-    button = next(w for w in layout.select() if "config-read" in getattr(w, "css_classes", []))
-    area.value = '{"num_hidden_layers": 3'
-    button.clicks += 1
-    html = " ".join(str(p.object) for p in layout.select(pn.pane.HTML))
-    assert "not valid JSON" in html and m.custom == ""
-    area.value = LLAMA
-    button.clicks += 1
-    assert m.custom.startswith("layers-32") and m.spec.custom
-    html = " ".join(str(p.object) for p in layout.select(pn.pane.HTML))
-    assert "Read from your config.json" in html and "131,072" in html
-    cards = {c["key"]: c for c in view.stage.frames[0]["cards"]}
-    assert norm(cards["per_token"]["value"]) == "128 KiB"
-    m.model = "llama2-7b"
-    button.clicks += 1                               # the same text again: shown again
-    assert m.model == CUSTOM
 
 
 def test_multi_query_config_formula_names_its_flag():

@@ -1,135 +1,277 @@
-"""Step 6's view: it builds, binds the model and the language, shows every data-metric key,
-and keeps the previous live result (with a notice) while a new setting is measured."""
+"""Step 6's controller without Panel: the state of each part (blocks, cards, tabs, stage and
+frames), the question's concealment, the learner's messages, the live values it follows and
+the deep link."""
+import json
+import re
 from concurrent.futures import Future
 
-import panel as pn
 import pytest
 
+from explainer.i18n import LANGS
 from steps import live as live_mod
-from steps.common import AppState
-from steps.shell import ExplainerApp
-from steps.step6 import Step6
+from steps.shell import App
+from steps.step6.model import PARTS
+from steps.step6.view import Step6
+from steps.ui.frames import unpack
+from steps.ui.state import check_step
 
-PART_A = {"per_token", "tokens_kept", "cache_gb", "factor", "cache_gib", "baseline_gb",
-          "scales_per_token"}
+PART_A = {"per_token", "tokens_kept", "cache_gb", "factor"}
+MORE_A = {"cache_gib", "baseline_gb", "scales_per_token"}
 PART_B = {"blocks_used", "paged_share", "reserved_share", "sharing_saved", "slots_wasted",
           "copies_on_write", "bytes_in_use", "reserved"}
-PART_C = {"live_bytes", "live_factor_base", "live_top1", "live_dlogit", "live_exact_bytes",
-          "live_factor_exact"}
+PART_C = {"live_bytes", "live_factor_base", "live_top1", "live_dlogit"}
+MORE_C = {"live_exact_bytes", "live_factor_exact"}
 
 
-def html(layout) -> str:
-    return " ".join(str(p.object) for p in layout.select(pn.pane.HTML))
+def blocks(state, side=None):
+    """Every block of the state (details opened), in order."""
+    out = []
+
+    def walk(bs):
+        for b in bs:
+            out.append(b)
+            if b["kind"] == "details":
+                walk(b["blocks"])
+    for s in ([side] if side else ["left", "right"]):
+        walk(state[s])
+    return out
 
 
-def keys(layout) -> set:
-    import re
-    return set(re.findall(r'data-metric="([^"]+)"', html(layout)))
+def cards(state, side="right") -> dict:
+    return {c["key"]: c for b in blocks(state, side) if b["kind"] == "metrics"
+            for c in b["cards"]}
 
 
-@pytest.fixture(scope="module")
-def view():
-    v = Step6(AppState())
-    v.layout = v.__panel__()
-    return v
+def details_cards(state) -> set:
+    return {c["key"] for b in state["right"] if b["kind"] == "details"
+            for m in b["blocks"] for c in m["cards"]}
 
 
-def test_url_names_keep_the_old_ones_and_add_the_part():
+def html(state) -> str:
+    return " ".join(b["html"] for b in blocks(state) if b["kind"] == "html")
+
+
+def words(state) -> str:
+    return " ".join(" ".join(b.get("items", [])) + " " + b.get("heading", "")
+                    for b in blocks(state) if b["kind"] in ("paragraphs", "notices"))
+
+
+def slots(state, side) -> list:
+    return [b["name"] for b in state[side] if b["kind"] == "slot"]
+
+
+def frames(state) -> list:
+    return unpack(json.loads(state["frames"] or "[]"))
+
+
+def norm(s: str) -> str:
+    return s.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+@pytest.fixture
+def step():
+    s = Step6("en")
+    yield s
+    s.close()
+
+
+def test_url_names_keep_the_old_ones_and_the_part():
     assert Step6.url_names == {"part": "part", "kv_heads": "heads", "precision": "precision",
                                "window": "window", "frame": "frame"}
 
 
-def test_builds_three_parts_and_part_a_keys(view):
-    assert len(view.tabs.objects) == 3 and view.tabs.dynamic
-    assert view.tabs.active == 0
-    assert PART_A <= keys(view.tabs.objects[0])
-    text = html(view.tabs.objects[0])
-    assert "68.7" in text and "kv-groups" in text and "bars-svg" in text
+def test_part_a_state(step):
+    st = check_step(step.state())
+    assert st["number"] == 6 and "step-6" in st["classes"]
+    assert st["tabs"] == {"name": "part", "label": "Shrinking the cache", "active": "a",
+                          "items": [["a", "A. Fewer heads, bits, tokens"],
+                                    ["b", "B. Paged memory"], ["c", "C. On the live model"]]}
+    assert st["stage"] is None and st["frames"] == ""          # no stage outside Part B
+    assert slots(st, "left") == ["question", "controls"] and slots(st, "right") == []
+    assert st["left"][0]["cls"] == "step-lead"
+    assert set(cards(st)) == PART_A | MORE_A and details_cards(st) == MORE_A
+    details = [b for b in st["right"] if b["kind"] == "details"]
+    assert details[0]["summary"] == "All numbers" and details[0]["cls"] == "all-numbers"
+    assert norm(cards(st)["cache_gb"]["value"]) == "68.7 GB"
+    assert "kv-groups" in html(st) and "bars-svg" in html(st)
+    assert "A. Fewer heads, fewer bits, fewer tokens" in words(st)
 
 
-def test_answer_waits_for_the_question(view):
-    q = view.question
-    assert not q.revealed
-    a = html(view.tabs.objects[0])
-    assert 'data-metric="factor"><div class="metric-label">' in a
-    factor = a.split('data-metric="factor"')[1].split('metric-value">')[1].split("<")[0]
-    assert factor == "?"
-    q.choose(1)
-    factor = html(view.tabs.objects[0]).split('data-metric="factor"')[1] \
-        .split('metric-value">')[1].split("<")[0]
-    assert factor == "1×"
+def test_the_controls_and_the_tabs_control(step):
+    st = step.state()
+    specs = {c["name"]: c for c in st["controls"]}
+    assert list(specs) == ["part", "kv_heads", "precision", "window"]
+    assert specs["part"]["hidden"] and specs["part"]["kind"] == "radio"
+    assert not any(specs[n].get("hidden") for n in ("kv_heads", "precision", "window"))
+    assert [v for v, _ in specs["kv_heads"]["options"]] == [32, 8, 1]
+    assert [v for v, _ in specs["window"]["options"]] == [0, 4096, 1024]
+    assert st["values"] == {"part": "a", "kv_heads": 32, "precision": "fp16", "window": 0}
+    assert specs["kv_heads"]["label"] == "Key/value heads (Llama 3.1 8B)"
 
 
-def test_tabs_follow_the_part_and_back(view):
-    view.model.part = "b"
-    assert view.tabs.active == 1
-    view.tabs.active = 2
-    assert view.model.part == "c"
-    view.tabs.active = 0
-    assert view.model.part == "a"
+def test_the_answer_waits_for_the_question(step):
+    st = step.state()
+    assert st["concealed"] and cards(st)["factor"]["hidden"]
+    assert st["question"]["answer"] is None and "fp16" in st["question"]["prompt"]
+    bars = html(st)
+    assert "?" in bars and "1× smaller" not in bars
+    step.handle({"answer": 1})
+    st = check_step(step.state())
+    assert not st["concealed"] and st["question"]["answer"] == 1
+    assert "same size as the baseline" in html(st)
 
 
-def test_part_b_stage_frames_and_keys(view):
-    view.model.part = "b"
-    frames = view.pool.frames
-    assert len(frames) == view.model.paged.value.n_frames
-    assert {c["key"] for c in frames[0]["cards"]} == PART_B
-    view.model.frame = 3
-    assert view.pool.frame == 3
-    view.pool.frame = 5                       # the browser's position reaches the model
-    assert view.model.frame == 5
-    view.model.param.update(part="a", frame=0)
+def test_a_setting_changes_the_numbers_and_a_bad_value_is_ignored(step):
+    step.handle({"set": "kv_heads", "value": 8, "seq": 1})
+    step.handle({"set": "precision", "value": "int8", "seq": 1})
+    step.handle({"answer": 1})
+    st = step.state()
+    assert cards(st)["factor"]["value"] == "7.88×" and "7.88× smaller" in html(st)
+    for junk in ({"set": "kv_heads", "value": 7, "seq": 2}, {"set": "window", "value": True},
+                 {"set": "precision", "value": "fp4"}, {"set": "nope", "value": 1}):
+        step.handle(junk)
+    assert (step.model.kv_heads, step.model.precision, step.model.window) == (8, "int8", 0)
 
 
-def test_part_c_keys_and_escaped_texts(view):
-    view.model.part = "c"
-    c = view.tabs.objects[2]
-    assert PART_C <= keys(c)
-    assert "continuations" in html(c) and "<script" not in html(c)
-    view.model.part = "a"
+def test_tabs_switch_the_part_and_keep_the_answer(step):
+    step.handle({"answer": 1})
+    step.handle({"set": "part", "value": "b", "seq": 1})
+    assert step.model.part == "b"
+    st = check_step(step.state())
+    assert st["tabs"]["active"] == "b" and st["values"]["part"] == "b"
+    assert st["question"]["answer"] == 1 and not st["concealed"]
+    step.handle({"set": "part", "value": "z", "seq": 2})     # not a part: ignored
+    step.handle({"set": "part", "value": "a", "seq": 1})     # older than the last: dropped
+    assert step.model.part == "b"
+    step.handle({"set": "part", "value": "a", "seq": 3})
+    st = step.state()
+    assert step.model.part == "a" and st["question"]["answer"] == 1
+    assert cards(st)["factor"]["value"] == "1×"
 
 
-def test_language_switch_translates_in_place(view):
-    from explainer.i18n import Translator
-    from steps.step6 import text
-    tabs = view.tabs
-    view.lang = "pl"
-    assert tabs._names == text.part_titles(Translator("pl"))
-    assert "16 384" in html(tabs.objects[0]).replace("\u00a0", " ").replace("\u202f", " ")
-    view.lang = "en"
+def test_part_b_stage_frames_and_player(step):
+    step.handle({"set": "part", "value": "b"})
+    st = check_step(step.state())
+    assert slots(st, "right") == ["stage"] and slots(st, "left") == []
+    assert st["stage"]["figure"] == "pool" and st["stage"]["interval"] == 1100
+    text = st["stage"]["text"]
+    assert text["block"] == "Block" and text["tables"] == "Block tables" and text["play"]
+    fs = frames(st)
+    assert len(fs) == step.model.paged.value.n_frames > 5
+    assert {c["key"] for c in fs[0]["cards"]} == PART_B
+    assert {c["key"] for c in fs[0]["cards"] if c["more"]} == {
+        "slots_wasted", "copies_on_write", "bytes_in_use", "reserved"}
+    assert fs[0]["pos"].startswith("Event 1 of") and fs[0]["table"]["rows"]
+    assert len(fs[0]["fig"]["blocks"]) == 24
+    assert {b["kind"] for b in st["right"]} == {"slot", "legend"}
+    assert "B. No waste: paged memory" in words(st)
+    assert not cards(st)                                          # Part A is not in the state
+    step.handle({"frame": 4})                                     # playback stopped there
+    assert step.model.frame == 4 and step.state()["frame"] == 4
+    step.handle({"frame": 10_000})                                # kept within the events
+    assert step.model.frame == len(fs) - 1
+    for junk in ({"frame": True}, {"frame": "3"}, {"frame": None}):
+        step.handle(junk)
+    assert step.model.frame == len(fs) - 1
+    assert step.url_state()["frame"] == len(fs) - 1
 
 
-def test_a_pending_measurement_shows_the_last_result(view, monkeypatch):
+def test_part_c_keys_and_escaped_texts(step):
+    step.handle({"set": "part", "value": "c"})
+    st = check_step(step.state())
+    assert slots(st, "left") == ["controls"] and st["stage"] is None
+    assert set(cards(st)) == PART_C | MORE_C and details_cards(st) == MORE_C
+    assert "continuations" in html(st) and "<script" not in html(st)
+    assert "C. The same choices, run for real" in words(st)
+    assert "The live model has" in words(st)                    # how the choices map
+    assert not [b for b in st["left"] if b["kind"] == "notices" and b["items"]]
+    step.handle({"set": "precision", "value": "fp8"})
+    assert "no fp8 cache" in words(step.state())
+
+
+def test_a_pending_measurement_shows_the_last_result(step, monkeypatch):
     class Doc:
         session_context = object()
 
-        def __init__(self):
-            self.callbacks = []
-
         def add_next_tick_callback(self, fn):
-            self.callbacks.append(fn)
+            pass
 
-    m = view.model
-    m.part = "c"
-    before = m.live.value
+    step.handle({"set": "part", "value": "c"})
+    before = step.model.live.value
     assert before is not None
     pending = Future()
     monkeypatch.setattr(live_mod, "served_doc", lambda: Doc())
-    monkeypatch.setattr(live_mod.JOBS, "submit", lambda key, fn, front=False, owner=None: pending)
-    m.kv_heads = 8
-    assert m.live.status == "pending" and m.live.value is before
-    c = html(view.tabs.objects[2])
-    assert "Measuring this setting" in c and "previous result" in c
-    assert PART_C <= keys(view.tabs.objects[2])           # the last numbers stay
-    monkeypatch.undo()
-    m.param.update(kv_heads=32, part="a")
+    monkeypatch.setattr(live_mod.JOBS, "submit",
+                        lambda key, fn, front=False, owner=None: pending)
+    step.handle({"set": "kv_heads", "value": 8})
+    st = check_step(step.state())
+    assert step.model.live.status == "pending" and step.model.live.value is before
+    assert "Measuring this setting" in words(st) and "previous result" in words(st)
+    assert set(cards(st)) == PART_C | MORE_C                    # the last numbers stay
+
+
+def test_the_live_values_are_watched():
+    """A measurement that arrives later (the LiveValue settles on the session's loop) redraws
+    the step: the shell hears it."""
+    app = App(query={"step": "6", "part": "c"})
+    step = app.step
+    watched = {id(obj): names for obj, names in step.watched()}
+    for v in (step.model.paged, step.model.live):
+        assert set(watched[id(v)]) >= {"status", "value", "error"}
+    assert {"part", "kv_heads", "eager", "frame"} <= set(watched[id(step.model)])
+    heard = []
+    app.on_change(lambda: heard.append(1))
+    step.model.live.status = "pending"
+    step.model.live.status = "ready"
+    assert len(heard) == 2
+    app.goto(1)                                                  # left: no longer heard
+    step.model.live.status = "pending"
+    assert len(heard) == 2
+
+
+def test_outside_a_server_only_the_part_shown_is_measured():
+    step = Step6("en")
+    assert not step.model.eager
+    assert step.model.live.value is None and step.model.setting is None
 
 
 def test_deep_link_to_part_b():
-    app = ExplainerApp(query={"step": [b"6"], "part": [b"b"], "frame": [b"4"]})
-    v = app.steps[6]
-    assert (v.model.part, v.model.frame) == ("b", 4)
-    assert app.view_model()["notices"] == []
-    assert "part=b" in app.url_query() and "frame=4" in app.url_query()
-    v.__panel__()
-    assert v.tabs.active == 1
+    app = App(query={"step": "6", "part": "b", "frame": "4", "heads": "8"})
+    st = check_step(app.step.state())
+    assert (app.step.model.part, app.step.model.frame, st["frame"]) == ("b", 4, 4)
+    assert st["tabs"]["active"] == "b" and st["stage"]["figure"] == "pool"
+    assert app.notice_texts(app.state_.tr) == []
+    q = app.url_query()
+    assert "part=b" in q and "frame=4" in q and "heads=8" in q
+    bad = App(query={"step": "6", "part": "d", "window": "7"})
+    assert bad.step.model.part == "a" and len(bad.notices) == 2
+
+
+def test_a_later_visit_restores_the_part_and_the_answer():
+    app = App(query={"step": "6", "part": "c", "precision": "int4"})
+    app.handle({"answer": 1})
+    app.handle({"nav": -1})
+    app.handle({"nav": 1})
+    m = app.step.model
+    assert (m.part, m.precision) == ("c", "int4") and app.step.answer == 1
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("part", PARTS)
+def test_every_part_in_every_language(lang, part):
+    step = Step6(lang, saved={"model": {"part": part}})
+    st = check_step(step.state())
+    assert st["tabs"]["active"] == part and len(st["tabs"]["items"]) == 3
+    assert all(t for _, t in st["tabs"]["items"])
+    if part == "b":
+        assert frames(st)
+    else:
+        assert cards(st)
+    if lang == "pl" and part == "a":
+        assert "16 384" in norm(" ".join(b["items"][0] for b in st["left"][1:2]))
+        assert st["tabs"]["items"][1][1] != "B. Paged memory"
+
+
+def test_no_panel_in_the_controller():
+    src = open(Step6.__module__.replace(".", "/") + ".py").read()
+    assert not re.search(r"^\s*(import|from)\s+(panel|bokeh|panel_material_ui)\b", src, re.M)

@@ -24,7 +24,7 @@ def plain(phases=2, clock=None):
     return Progress(phases, stream=out, errors=err, clock=clock or Clock()), out, err
 
 
-# -- the progress report ----------------------------------------------------------------------------
+# -- the progress report -----------------------------------------------------------------------
 
 def test_a_log_gets_plain_lines_each_tenth_and_the_end_of_each_phase():
     p, out, err = plain(phases=2)
@@ -122,7 +122,7 @@ def test_the_bar_fits_a_narrow_terminal(monkeypatch):
     assert all(len(d) <= 39 for d in out.getvalue().split("\r")[1:])
 
 
-# -- the address it ends with -----------------------------------------------------------------------
+# -- the address it ends with ------------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, url", [
     (["/x/.venv/bin/panel", "serve", "app.py", "--setup", "warmup.py", "--num-threads", "4"],
@@ -146,7 +146,7 @@ def test_the_last_line_says_ready_and_where_when_known():
     assert ready_line(2.0) == "KV Cache Explainer: ready (warmed up in 2.0 s)"
 
 
-# -- its lists come from the registry ---------------------------------------------------------------
+# -- its lists come from the registry ----------------------------------------------------------
 
 def test_the_warm_up_lists_come_from_the_registry():
     assert warm.frame_steps() == tuple(n for n, s in zip(registry.NUMBERS, registry.STEPS)

@@ -1,22 +1,22 @@
-"""The key-ideas page: a template bound to the language."""
+"""The key-ideas page on the page: one printable block in the session's language."""
 from __future__ import annotations
 
-from ..ui.components import bound, render
-from ..ui.view import StepView, tr_of
+from ..registry import END
+from ..ui import words as w
+from ..ui.step import Step
 from . import text
 from .model import KeyIdeasModel, worked_example
 
 
-class KeyIdeas(StepView):
-    number = 7
+class KeyIdeas(Step):
+    number = END
     model_class = KeyIdeasModel
-    url_names = {}
 
-    def build(self):
-        ex = worked_example()
+    def page(self, tr) -> dict:
+        return {"left": [w.html("ending.html.j2", cls="key-ideas", heading=text.heading(tr),
+                                intro=text.intro(tr), items=text.takeaways(tr, self.lang),
+                                formula=text.formula(worked_example(), tr))],
+                "classes": ["ending"]}
 
-        def page(lang):
-            tr = tr_of(lang)
-            return render("ending.html.j2", heading=text.heading(tr), intro=text.intro(tr),
-                          items=text.takeaways(tr, lang), formula=text.formula(ex, tr))
-        return bound(page, self.param.lang, css_classes=["key-ideas"])
+
+STEP = KeyIdeas

@@ -249,5 +249,3 @@ def control_labels(tr: Translator) -> dict[str, str]:
     """The sliders' labels, keyed by the model parameter each one sets."""
     return {"tokens": tr._("Tokens generated (T)"), "prompt": tr._("Prompt length in tokens (P)")}
 
-
-slider_labels = control_labels       # the name steps/step2/view.py still calls

@@ -2,9 +2,9 @@
 decode step appends one k row and one v row, and every earlier row is reused as it is.
 
 model.py holds the numbers (one cached live run: its cached K/V rows, its newest query's
-weights and output), text.py the words, view.py binds them; the player runs in the browser
-over frames computed once. The view is imported on first use, so that the model can be used
-(and tested) without Panel."""
+weights and output), text.py the words, view.py the step's controller (`Step3`: controls,
+blocks, question and frames for the page); the player runs in the browser over frames
+computed once. The view is imported on first use."""
 
 
 def __getattr__(name):

@@ -254,9 +254,6 @@ def control_labels(tr: Translator) -> dict[str, str]:
     return dict(example=tr._("Example prompt"), layer=tr._("Layer"), head=tr._("Key/value head"))
 
 
-labels = control_labels       # the name steps/step3/view.py still calls
-
-
 def layer_options(tr: Translator) -> dict:
     return {tr._("Layer {i}", i=tr.int(i)): i for i in range(1, FACTS["n_layers"] + 1)}
 

@@ -1,28 +1,19 @@
-"""Step 4's thin view: widgets and panes bound to the model, the live measurement and the
-session's language."""
+"""Step 4 on the page: the prompt, output and batch sliders, the model and the GPU; the
+roofline and decode against the batch are one still frame drawn in the browser
+(js/draw/roofline.js), and the live model's measured speed arrives when it is ready.
+
+The measurement is slow, so no move waits for it: the step asks `steps.live.LiveValue` for
+the grid point of the sliders (`model.job`), shows “measuring…” meanwhile, and is redrawn
+when the value settles on the session's event loop (`watched`)."""
 from __future__ import annotations
 
-from pathlib import Path
-
-import jinja2
-import panel as pn
-
-from explainer.i18n import N_
-
 from ..live import LiveValue
-from ..ui.components import (block, bound, built, legend_html, notices_html,
-                             paragraphs_html, prose)
-from ..ui.controls import Controls, choice, slider
-from ..ui.question import Question
-from ..ui.stage import Stage, packs
-from ..ui.view import StepView, conceal_until_revealed, tr_of, two_columns
+from ..ui import words as w
+from ..ui.controls import choice, slider
+from ..ui.frames import packs
+from ..ui.step import Step
 from . import text
 from .model import Step4Model, job, live_facts
-
-# this step's own markup (autoescaped, like the kit's templates)
-TEMPLATES = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent / "templates"),
-    autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
 def one_frame(r, b, status, value, tr) -> list:
@@ -33,226 +24,78 @@ def one_frame(r, b, status, value, tr) -> list:
 FRAMES = packs(one_frame)    # built and packed once per process, for every session
 
 
-def links_html(links: dict) -> str:
-    return TEMPLATES.get_template("links.html.j2").render(**links) if links["items"] else ""
+def links_block(b, lang: str, tr) -> dict | None:
+    """How a smaller cache raises the ceiling, each way linked to step 6 (None if none)."""
+    links = text.shrink_links(b, lang, tr)
+    if not links["items"]:
+        return None
+    return w.html("step4/links.html.j2", cls="narration shrink", **links)
 
 
-class RooflineStage(Stage):
-    """A log-log roofline with the prefill and decode points labelled on the chart, the
-    decode step at every batch size as small dots and the ceiling no batch passes; under it,
-    decode against the batch (FLOP per byte, tokens per second, time per step). The shaded
-    memory-bound region and the names of the two regions wait for the answer."""
-
-    _draw_js = r"""
-function width(holder) {
-  // the drawing's own width follows the holder's, so that its text stays legible on a phone
-  const w = holder.clientWidth || 640;
-  return Math.max(340, Math.min(680, Math.round(w)));
-}
-function refit(holder, again) {
-  holder._kvAgain = again;
-  if (holder._kvObs || !window.ResizeObserver) return;
-  holder._kvW = 0;
-  holder._kvObs = new ResizeObserver(() => {
-    const w = holder.clientWidth;
-    if (w && Math.abs(w - holder._kvW) > 32) {
-      holder._kvW = w;
-      requestAnimationFrame(() => holder._kvAgain());
-    }
-  });
-  holder._kvObs.observe(holder);
-}
-function draw(holder, fig, ctx) {
-  refit(holder, () => draw(holder, fig, ctx));
-  if (!fig.roof) { holder.replaceChildren(); return; }
-  const W = width(holder), H = 380, L = 66, R = W - 20, T = 16, B = 318;
-  const lg = Math.log10;
-  const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
-  const sy = (v) => B - (B - T) * (lg(v) - lg(fig.y0)) / (lg(fig.y1) - lg(fig.y0));
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "roof-svg", "aria-hidden": "true",
-                         focusable: "false" });
-  const clip = svg("clipPath", { id: "roof-plot" }, svg("defs", {}, s));
-  svg("rect", { x: L, y: T, width: R - L, height: B - T }, clip);
-  const rx = sx(fig.ridge);
-  if (!ctx.concealed) {
-    svg("rect", { x: L, y: T, width: rx - L, height: B - T, class: "mem-region" }, s);
-  }
-  const grid = svg("g", { class: "axis" }, s);
-  let last = -1e9;
-  for (const [v, label] of fig.xticks) {
-    svg("line", { x1: sx(v), x2: sx(v), y1: T, y2: B, class: "grid" }, grid);
-    svg("line", { x1: sx(v), x2: sx(v), y1: B, y2: B + 4 }, grid);
-    if (sx(v) - last < 7.5 * label.length + 8) continue;        // no overlapping labels
-    last = sx(v);
-    const t = svg("text", { x: sx(v), y: B + 18, "text-anchor": "middle", class: "tick-label" }, grid);
-    t.textContent = label;
-  }
-  for (const [v, label] of fig.yticks) {
-    svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, grid);
-    svg("line", { x1: L - 4, x2: L, y1: sy(v), y2: sy(v) }, grid);
-    const t = svg("text", { x: L - 7, y: sy(v) + 4, "text-anchor": "end", class: "tick-label" }, grid);
-    t.textContent = label;
-  }
-  svg("line", { x1: L, x2: R, y1: B, y2: B }, grid);
-  svg("line", { x1: L, x2: L, y1: T, y2: B }, grid);
-  svg("line", { x1: rx, x2: rx, y1: T, y2: B, class: "ridge-line" }, s);
-  const rl = svg("text", { x: rx - 6, y: B - 8, "text-anchor": "end", class: "roof-note" }, s);
-  rl.textContent = fig.ridge_label;
-  if (!ctx.concealed) {
-    const m = svg("text", { x: L + 8, y: T + 16, class: "roof-note region" }, s);
-    m.textContent = fig.memory;
-    const c = svg("text", { x: rx + 8, y: T + 16, class: "roof-note region" }, s);
-    c.textContent = fig.compute;
-  }
-  const d = fig.roof.map(([x, y], k) => (k ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(y).toFixed(1)).join(" ");
-  svg("path", { d, class: "roof", "clip-path": "url(#roof-plot)" }, s);
-  for (const [x, y] of fig.trail || []) {         // the decode step at batch 1 .. 256
-    svg("circle", { cx: sx(x), cy: sy(y), r: 2.5, class: "trail" }, s);
-  }
-  if (fig.ceiling) {                               // no batch passes this intensity
-    const cx = sx(fig.ceiling.x), right = cx > R - 150;
-    svg("line", { x1: cx, x2: cx, y1: T, y2: B, class: "ceiling-line" }, s);
-    const cl = svg("text", { x: cx + (right ? -6 : 6), y: T + 36, class: "roof-note",
-                             "text-anchor": right ? "end" : "start" }, s);
-    cl.textContent = fig.ceiling.label;
-  }
-  for (const p of fig.points) {
-    const px = sx(p.x), py = sy(p.y), right = px > R - 110;
-    svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls }, s);
-    const t = svg("text", { x: px + (right ? -12 : 12), y: py + 22, class: "pt-label",
-                            "text-anchor": right ? "end" : "start" }, s);
-    t.textContent = p.label;
-  }
-  const xa = svg("text", { x: (L + R) / 2, y: H - 8, "text-anchor": "middle", class: "axis-title" }, s);
-  xa.textContent = fig.xaxis;
-  const ya = svg("text", { x: 0, y: 0, "text-anchor": "middle", class: "axis-title",
-                           transform: `translate(16 ${(T + B) / 2}) rotate(-90)` }, s);
-  ya.textContent = fig.yaxis;
-  const kids = [h("p", "chart-title", null, fig.title), s];
-  if (fig.batch) kids.push(h("p", "chart-title", null, fig.batch.title), drawBatch(fig.batch, W));
-  holder.replaceChildren(...kids);
-}
-function drawBatch(fig, W) {
-  // three log panels on one log batch axis: FLOP per byte, tokens per second, time per step
-  const L = 66, R = W - 20, PH = 84, GAP = 34, T0 = 24, n = fig.panels.length;
-  const B0 = T0 + n * (PH + GAP) - GAP, H = B0 + 44;
-  const lg = Math.log10;
-  const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "batch-svg", "aria-hidden": "true",
-                         focusable: "false" });
-  const nx = sx(fig.now);
-  fig.panels.forEach((p, k) => {
-    const T = T0 + k * (PH + GAP), B = T + PH;
-    const sy = (v) => B - (B - T) * (lg(v) - lg(p.y0)) / (lg(p.y1) - lg(p.y0));
-    const g = svg("g", { class: "axis" }, s);
-    for (const [v] of fig.xticks) svg("line", { x1: sx(v), x2: sx(v), y1: T, y2: B, class: "grid" }, g);
-    for (const [v, label] of p.yticks) {
-      svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, g);
-      const t = svg("text", { x: L - 6, y: sy(v) + 4, "text-anchor": "end", class: "tick-label" }, g);
-      t.textContent = label;
-    }
-    svg("line", { x1: L, x2: R, y1: B, y2: B }, g);
-    svg("line", { x1: L, x2: L, y1: T, y2: B }, g);
-    const title = svg("text", { x: L, y: T - 8, class: "panel-title" }, s);
-    title.textContent = p.title;
-    for (const ln of p.lines) {
-      if (ln.y < p.y0 || ln.y > p.y1) continue;
-      svg("line", { x1: L, x2: R, y1: sy(ln.y), y2: sy(ln.y), class: "lim lim-" + ln.cls }, s);
-      // named at the left, where the curve is low: clear of the dot and its number
-      const ly = sy(ln.y) < T + 16 ? sy(ln.y) + 14 : sy(ln.y) - 5;     // clear of the title
-      const t = svg("text", { x: L + 6, y: ly, "text-anchor": "start", class: "roof-note" }, s);
-      t.textContent = ln.label;
-    }
-    fig.marks.forEach((m, j) => {
-      const mx = sx(m.x);
-      svg("line", { x1: mx, x2: mx, y1: T, y2: B, class: "mark mark-" + m.cls }, s);
-      if (j === k) {                     // each mark named in its own panel
-        const right = mx > (L + R) / 2;
-        const t = svg("text", { x: mx + (right ? -5 : 5), y: B - 8, class: "roof-note",
-                                "text-anchor": right ? "end" : "start" }, s);
-        t.textContent = m.label;
-      }
-    });
-    const d = fig.xs.map((x, i) => (i ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(p.ys[i]).toFixed(1)).join(" ");
-    svg("path", { d, class: "bcurve" }, s);
-    const ny = sy(p.now);
-    svg("line", { x1: nx, x2: nx, y1: T, y2: B, class: "bnow-line" }, s);
-    svg("circle", { cx: nx, cy: ny, r: 5, class: "bnow" }, s);
-    const right = nx > R - 90;
-    const t = svg("text", { x: nx + (right ? -8 : 8), y: ny - 8, class: "pt-label small",
-                            "text-anchor": right ? "end" : "start" }, s);
-    t.textContent = p.now_label;
-  });
-  const g = svg("g", { class: "axis" }, s);
-  for (const [v, label] of fig.xticks) {
-    svg("line", { x1: sx(v), x2: sx(v), y1: B0, y2: B0 + 4 }, g);
-    const t = svg("text", { x: sx(v), y: B0 + 18, "text-anchor": "middle", class: "tick-label" }, g);
-    t.textContent = label;
-  }
-  const xa = svg("text", { x: (L + R) / 2, y: H - 6, "text-anchor": "middle", class: "axis-title" }, s);
-  xa.textContent = fig.xaxis;
-  return s;
-}
-"""
-
-
-class Step4(StepView):
+class Step4(Step):
     number = 4
     model_class = Step4Model
     url_names = {"prompt": "prompt", "output": "output", "gpu": "gpu", "model": "model",
                  "batch": "batch"}
+    figure = "roofline"
+    player = False           # one still frame
 
-    def build(self):
-        m, lang = self.model, self.param.lang
-        tr = tr_of
+    def __init__(self, lang: str = "en", saved: dict | None = None):
+        super().__init__(lang, saved)
+        # the live model's speed at the sliders' grid point: measured at server start (or,
+        # without it, in the background); asked for when the state is first drawn, after a
+        # link has set the sliders, and again whenever the grid point changes
+        self.live = LiveValue()
+        self._asked = False
+        self.model.param.watch(lambda e: self._measure(), "plan")
 
-        controls = Controls(m, [
-            slider("prompt", N_("Prompt length (tokens)"), step=16),
-            slider("output", N_("Output tokens")),
-            slider("batch", N_("Batch size (sequences)")),
-            choice("model", N_("Model"), text.model_options),
-            choice("gpu", N_("GPU"), text.gpu_options),
-        ], lang=lang)
+    def _measure(self) -> None:
+        self._asked = True
+        self.live.request(*job(self.model.plan))
 
-        # the live model's speed: one measurement per grid point, made at server start
-        # (or, without it, in the background)
-        self.live = live = LiveValue()
-        # asked once the page has loaded: a measurement that settled while the page's models
-        # were still being built (threaded sessions) never reached the stage in the browser
-        pn.state.onload(lambda: live.request(*job(m.plan)))
-        m.param.watch(lambda e: live.request(*job(e.new)), "plan")
-        facts = live_facts()
+    def controls(self):
+        label = lambda name: lambda t: text.control_labels(t)[name]  # noqa: E731
+        return [
+            slider("prompt", label("prompt"), step=16),
+            slider("output", label("output")),
+            slider("batch", label("batch")),
+            choice("model", label("model"), text.model_options),
+            choice("gpu", label("gpu"), text.gpu_options),
+        ]
 
-        self.question = built(Question, {"content": (
-            lambda r, l: text.question(r, tr(l)), m.param.roofline, lang)})
-        revealed = self.question.param.revealed
-        self.stage = built(RooflineStage, {
-            "frames": (lambda r, b, status, value, l: FRAMES(r, b, status, value, tr(l)),
-                       m.param.roofline, m.param.batching, live.param.status,
-                       live.param.value, lang),
-            "text": (lambda l: text.stage_text(tr(l)), lang)},
-            concealed=not self.question.revealed, player=False)
-        conceal_until_revealed(self.stage, self.question)
+    def watched(self):
+        return [*super().watched(), (self.live, ["status", "value"])]
 
-        lead = bound(lambda l: paragraphs_html([text.lead(tr(l))]), lang,
-                     css_classes=["step-lead"])
-        def measured(plan, prompt, output, status, value, l, part):
-            paras, notes = text.measured_words(plan, prompt, output, status, value, facts,
-                                               tr(l))
-            return paragraphs_html(paras) if part == "paras" else notices_html(notes)
-        refs = (m.param.plan, m.param.prompt, m.param.output, live.param.status,
-                live.param.value, lang)
-        words = prose(
-            block(lambda r, b, l: notices_html(text.notices(r, b, tr(l))),
-                  m.param.roofline, m.param.batching, lang),
-            block(lambda r, b, shown, l: paragraphs_html(text.narration(r, shown, tr(l), b)),
-                  m.param.roofline, m.param.batching, revealed, lang, cls="narration"),
-            block(lambda b, shown, l: links_html(text.shrink_links(b, l, tr(l)))
-                  if shown else "", m.param.batching, revealed, lang, cls="narration shrink"),
-            block(measured, *refs, "notes"),
-            block(measured, *refs, "paras", cls="live-facts live-speed"))
-        legend = prose(
-            block(lambda l: legend_html(text.legend(tr(l))), lang),
-            block(lambda r, l: paragraphs_html(text.model_note(r, tr(l))), m.param.roofline,
-                  lang, cls="live-facts"))
-        return two_columns([lead, self.question, controls, words], [self.stage, legend])
+    def state(self):
+        if not self._asked:
+            self._measure()
+        return super().state()
+
+    def page(self, tr) -> dict:
+        m, live, shown = self.model, self.live, self.revealed
+        r, b = m.roofline, m.batching
+        paras, notes = text.measured_words(m.plan, m.prompt, m.output, live.status,
+                                           live.value, live_facts(), tr)
+        left = [w.paragraphs([text.lead(tr)], cls="step-lead"),
+                w.slot("question"),
+                w.slot("controls"),
+                w.notices(text.notices(r, b, tr)),
+                w.paragraphs(text.narration(r, shown, tr, b), cls="narration")]
+        links = links_block(b, self.lang, tr) if shown else None
+        if links:
+            left.append(links)
+        left += [w.notices(notes), w.paragraphs(paras, cls="live-facts live-speed")]
+        return {
+            "left": left,
+            "right": [w.slot("stage"), w.legend(text.legend(tr)),
+                      w.paragraphs(text.model_note(r, tr), cls="live-facts")],
+            "question": text.question(r, tr),
+            "frames": FRAMES(r, b, live.status, live.value, tr),
+            "stage": text.stage_text(tr),
+        }
+
+    def close(self) -> None:
+        self.live.release()
+
+
+STEP = Step4

@@ -7,7 +7,7 @@ from explainer.i18n import N_, Translator
 
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import (BATCH, CONTEXT, H2O_FLEXGEN, H2O_SHARE, H2O_SPEEDUP, KV_CHOICES, KWON_HI,
-                    KWON_LO, N_NEW,
+                    KWON_LO, N_NEW, PARTS,
                     PRECISION_CHOICES, REF, WINDOW_CHOICES, HeadsQuestion, LiveRun,
                     LiveSetting, Paged, PoolFrame, Shrink)
 
@@ -43,6 +43,16 @@ def lead(tr: Translator) -> str:
 def part_titles(tr: Translator) -> list[str]:
     return [tr._("A. Fewer heads, bits, tokens"), tr._("B. Paged memory"),
             tr._("C. On the live model")]
+
+
+def part_options(tr: Translator) -> dict:
+    """The three parts as the tabs name them: {title: part}."""
+    return dict(zip(part_titles(tr), PARTS))
+
+
+def parts_label(tr: Translator) -> str:
+    """The accessible name of the row of tabs (the step's title)."""
+    return tr._("Shrinking the cache")
 
 
 def kv_options(tr: Translator) -> dict:

@@ -168,7 +168,8 @@ class Control:
     `start`/`end` default to the parameter's bounds; `on_change(value)` replaces the plain
     set; `shown(target)` replaces the parameter's value as the value shown (it is asked again
     when any of the parameters in `also` changes); `size` is a layout hint (`narrow`,
-    `normal`, `wide`)."""
+    `normal`, `wide`); `hidden`: the page does not draw it among the controls (a step's tabs
+    set it)."""
     name: str
     kind: str
     label: str | Callable[[Translator], str]
@@ -182,6 +183,7 @@ class Control:
     on_change: Callable[[Any], None] | None = field(default=None, compare=False)
     shown: Callable[[Any], Any] | None = field(default=None, compare=False)
     also: tuple[str, ...] = ()
+    hidden: bool = False
 
 
 def choice(name, label, options, **kw) -> Control:

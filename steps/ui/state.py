@@ -48,6 +48,7 @@ class ControlSpec(TypedDict, total=False):
     step: float
     placeholder: str
     max_length: int
+    hidden: bool             # set by something else on the page (tabs): not drawn as a control
 
 
 class QuestionState(TypedDict):

@@ -128,6 +128,8 @@ class Step:
     def control_spec(self, c: Control, tr) -> dict:
         label = c.label(tr) if callable(c.label) else tr._(c.label)
         spec = {"name": c.name, "kind": c.kind, "label": label, "size": c.size}
+        if c.hidden:
+            spec["hidden"] = True
         if c.options is not None:
             spec["options"] = [[v, str(text)] for text, v in c.options(tr).items()]
         if c.kind == "range":

@@ -67,17 +67,20 @@ const BUILD = {
     drawBlocks(d, b.blocks, ctx, true);
   },
   html(b, box) {
-    box.innerHTML = b.html;            // autoescaped on the server (steps/ui/words.py `html`)
+    // autoescaped on the server (steps/ui/words.py `html`); appended: without a class the
+    // box is the column itself
+    box.insertAdjacentHTML("beforeend", b.html);
   },
 };
 
 // Draw `blocks` into `parent`; a slot takes the element `ctx.slots[name]`. A block with
-// nothing to say leaves nothing. `keepOpen`: details stay open across redraws.
+// nothing to say leaves nothing. A details block the learner opened stays open when the
+// blocks are drawn again (matched by its summary).
 export function drawBlocks(parent, blocks, ctx, nested) {
   const open = new Set();
   if (!nested) parent.querySelectorAll("details[open] > summary").forEach(
     (s) => open.add(s.textContent));
-  parent.replaceChildren();
+  if (!nested) parent.replaceChildren();
   for (const b of blocks || []) {
     if (b.kind === "slot") {
       const el = ctx.slots && ctx.slots[b.name];
@@ -87,10 +90,8 @@ export function drawBlocks(parent, blocks, ctx, nested) {
     const build = BUILD[b.kind];
     if (!build || isEmpty(b)) continue;
     const box = b.kind === "details" || !b.cls ? parent : h("div", b.cls, parent);
-    const before = parent.childNodes.length;
     build(b, box, ctx);
     if (b.kind === "details" && b.cls) parent.lastChild.classList.add(...b.cls.split(" "));
-    if (box === parent && parent.childNodes.length === before) continue;
   }
   if (!nested) parent.querySelectorAll("details > summary").forEach((s) => {
     if (open.has(s.textContent)) s.parentElement.open = true;

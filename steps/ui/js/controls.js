@@ -90,7 +90,7 @@ export function createControls(send) {
 
   // spec: [{name, kind, label, options, ...}], values: {name: value}
   const update = (spec, values, language) => {
-    spec = spec || [];
+    spec = (spec || []).filter((c) => !c.hidden);      // set by other parts of the page (tabs)
     lang = language || lang;
     const shape = JSON.stringify(spec.map((c) => [c.name, c.kind, c.start, c.end, c.step,
                                                    (c.options || []).map((o) => o[0])]));

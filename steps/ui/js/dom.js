@@ -52,17 +52,45 @@ export function widthOf(holder, fallback) {
   return w > 0 ? Math.round(w) : (fallback || 640);
 }
 
-// redraw when the holder's width changes (the charts are laid out for their width)
+// redraw when the holder's width changes (the charts are laid out for their width); the
+// latest `redraw` given for a holder is the one called (it draws the latest frame)
 export function refitOnResize(holder, redraw) {
+  holder.__kvRedraw = redraw;
   if (holder.__kvResize || typeof ResizeObserver === "undefined") return;
   let last = 0;
   holder.__kvResize = new ResizeObserver((entries) => {
     const w = Math.round(entries[0].contentRect.width);
-    if (w && Math.abs(w - last) > 4) { last = w; redraw(); }
+    if (w && Math.abs(w - last) > 4) { last = w; holder.__kvRedraw(); }
   });
   holder.__kvResize.observe(holder);
 }
 
 export function formatNumber(v, lang) {
   try { return Number(v).toLocaleString(lang || "en"); } catch (e) { return String(v); }
+}
+
+function overlaps(a, b, pad) {
+  return a.x < b.x + b.width + pad && b.x < a.x + a.width + pad &&
+         a.y < b.y + b.height + pad && b.y < a.y + a.height + pad;
+}
+
+// No two labels on top of each other: `texts` (SVG text elements already in the page, most
+// important first) keep their place if it is free; otherwise each is lifted (dy < 0) or
+// lowered, a little at a time, up to `tries` times, and hidden if no free place is found
+// (the figure's table twin still has every number). `fixed`: boxes already taken.
+export function declutter(texts, { dy = -6, tries = 6, pad = 1, fixed = [] } = {}) {
+  const placed = fixed.slice();
+  for (const t of texts) {
+    let box = t.getBBox();
+    if (!box.width) continue;              // not laid out (not in the page yet): leave it
+    let n = 0;
+    while (placed.some((p) => overlaps(box, p, pad)) && n < tries) {
+      t.setAttribute("y", String(Number(t.getAttribute("y")) + dy));
+      box = t.getBBox();
+      n += 1;
+    }
+    if (placed.some((p) => overlaps(box, p, pad))) t.setAttribute("display", "none");
+    else placed.push(box);
+  }
+  return placed;
 }

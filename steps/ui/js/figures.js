@@ -10,7 +10,8 @@ import { cache } from "./draw/cache.js";
 import { roofline } from "./draw/roofline.js";
 import { bill } from "./draw/bill.js";
 import { pool } from "./draw/pool.js";
+import { config } from "./draw/config.js";
 
 export const FIGURES = { arcs, grids, cache, roofline, bill, pool };
 
-export const WIDGETS = {};
+export const WIDGETS = { config };

@@ -48,6 +48,7 @@ export function createStage(send, options) {
   if (reduced) root.classList.add("reduced-motion");
 
   let S = null, F = [], framesText = null, concealed = false, present = false;
+  let pendingDraw = false;
   const renderer = () => (S && FIGURES[S.figure]) || null;
 
   const show = () => {
@@ -79,6 +80,11 @@ export function createStage(send, options) {
     twin.hidden = !f.table;
     if (f.table) drawTable(twinTable, f.table);
     const r = renderer();
+    // figures measure their text to lay it out: draw again once the page shows the stage
+    if (!holder.isConnected && !pendingDraw) {
+      pendingDraw = true;
+      requestAnimationFrame(() => { pendingDraw = false; if (holder.isConnected) show(); });
+    }
     try { if (r) r.draw(holder, f.fig || {}, ctx); } catch (err) { console.warn("figure failed", err); }
     extraBox.hidden = !(r && r.extra);
     try { if (r && r.extra) r.extra(extraBox, f, ctx); } catch (err) { console.warn("extra failed", err); }

@@ -1,7 +1,7 @@
 // Step 1: the tokens in a row; arcs from the newest query to every key it reads, with their
 // weights written on them; the query's own key is the ring above it; the next token dashed.
 
-import { svg } from "../dom.js";
+import { svg, declutter } from "../dom.js";
 
 function draw(holder, fig, ctx) {
   const toks = fig.tokens || [], n = toks.length, w = fig.weights || [];
@@ -15,6 +15,7 @@ function draw(holder, fig, ctx) {
   const wmax = Math.max(...w, 1e-9), q = n - 1;
   const arcs = svg("g", { class: "arcs" }, s);
   const labels = svg("g", { class: "arc-labels" }, s);
+  const pcts = [];
   for (let k = 0; k < q; k++) {
     const r = w[k] / wmax, hgt = 34 + 150 * (q - k) / Math.max(1, q);
     const cx = (x(q) + x(k)) / 2, cy = top - hgt * 1.33, apex = (top + cy) / 2;
@@ -23,6 +24,7 @@ function draw(holder, fig, ctx) {
     if (w[k] >= 0.05 || n <= 8) {
       const t = svg("text", { x: cx, y: apex - 5, class: "arc-pct", "text-anchor": "middle" }, labels);
       t.textContent = fig.pct[k];
+      pcts.push([w[k], t]);
     }
   }
   // the query's score with its own key: a ring above the newest token
@@ -45,6 +47,10 @@ function draw(holder, fig, ctx) {
   const t = svg("text", { x: x(n), y: base + 5, "text-anchor": "middle", class: "tok-text" }, g);
   t.textContent = "\u2192 " + fig.next;
   holder.replaceChildren(s);
+  // the own key's label first, then the arcs' by weight: a label that would sit on another
+  // is lifted, or left out (the table twin has every weight)
+  pcts.sort((a, b) => b[0] - a[0]);
+  declutter([own, ...pcts.map((p) => p[1])], { dy: -7 });
 }
 
 export const arcs = { draw };

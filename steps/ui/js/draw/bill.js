@@ -1,24 +1,12 @@
-// Step 5: Two still charts, drawn in the browser: the bill as one stacked bar against the GPUs' memory, and the batch's cache over the context against the weights. The point where the cache reaches the weights, and the sentence that says where, wait for the answer.
+// Step 5: two still charts, drawn in the browser: the bill as one stacked bar against the
+// GPUs' memory, and the batch's cache over the context against the weights. The point where
+// the cache reaches the weights, and the sentence that says where, wait for the answer.
 
-import { svg, h } from "../dom.js";
+import { svg, h, widthOf, refitOnResize } from "../dom.js";
 
+// the charts are laid out for their width, kept between a phone's and a wide column's
 function width(holder) {
-  // the drawing's own width follows the holder's, so that its text stays legible on a phone
-  const w = holder.clientWidth || 640;
-  return Math.max(340, Math.min(680, Math.round(w)));
-}
-function refit(holder, again) {
-  holder._kvAgain = again;
-  if (holder._kvObs || !window.ResizeObserver) return;
-  holder._kvW = 0;
-  holder._kvObs = new ResizeObserver(() => {
-    const w = holder.clientWidth;
-    if (w && Math.abs(w - holder._kvW) > 32) {
-      holder._kvW = w;
-      requestAnimationFrame(() => holder._kvAgain());
-    }
-  });
-  holder._kvObs.observe(holder);
+  return Math.max(340, Math.min(680, widthOf(holder)));
 }
 function axisX(s, ticks, sx, y, end) {
   const g = svg("g", { class: "axis" }, s);
@@ -144,7 +132,11 @@ function drawCurve(fig, ctx, W) {
   return s;
 }
 function draw(holder, fig, ctx) {
-  refit(holder, () => draw(holder, fig, ctx));
+  // drawn again when the holder's width changes (in the next frame: not inside the observer's
+  // callback), while the holder still shows these charts
+  refitOnResize(holder, () => requestAnimationFrame(() => {
+    if (holder.querySelector(":scope > .bill-svg")) draw(holder, fig, ctx);
+  }));
   if (!fig.bar) { holder.replaceChildren(); return; }
   const W = width(holder);
   holder.replaceChildren(h("p", "chart-title", null, fig.bar.title), drawBar(fig.bar, ctx, W),

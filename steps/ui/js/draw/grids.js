@@ -1,4 +1,8 @@
-// Step 2: Two grids side by side (stacked on a narrow screen): one row per generation step, one cell per position whose key and value the step needs. Without a cache the earlier cells are recomputed (solid); with a cache they are read back (faint outline: no work), and only the new cells are solid. Under them: the totals (“?” until the question is answered), the live model's two outputs side by side.
+// Step 2: two grids side by side (stacked on a narrow screen), one row per generation step,
+// one cell per position whose key and value the step needs. Without a cache the earlier cells
+// are recomputed (solid); with a cache they are read back (faint outline: no work), and only
+// the new cells are solid. Under them (`extra`): the totals (“?” until the question is
+// answered), the captions of both grids, the live model's notices and its two outputs.
 
 import { svg, h } from "../dom.js";
 

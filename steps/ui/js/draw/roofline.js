@@ -1,27 +1,17 @@
-// Step 4: A log-log roofline with the prefill and decode points labelled on the chart, the decode step at every batch size as small dots and the ceiling no batch passes; under it, decode against the batch (FLOP per byte, tokens per second, time per step). The shaded memory-bound region and the names of the two regions wait for the answer.
+// Step 4: a log-log roofline with the prefill and decode points labelled on the chart, the
+// decode step at every batch size as small dots and the ceiling no batch passes; under it,
+// decode against the batch (FLOP per byte, tokens per second, time per step). The shaded
+// memory-bound region and the names of the two regions wait for the answer (ctx.concealed).
 
-import { svg, h } from "../dom.js";
+import { svg, h, widthOf, refitOnResize } from "../dom.js";
 
-function width(holder) {
-  // the drawing's own width follows the holder's, so that its text stays legible on a phone
-  const w = holder.clientWidth || 640;
-  return Math.max(340, Math.min(680, Math.round(w)));
-}
-function refit(holder, again) {
-  holder._kvAgain = again;
-  if (holder._kvObs || !window.ResizeObserver) return;
-  holder._kvW = 0;
-  holder._kvObs = new ResizeObserver(() => {
-    const w = holder.clientWidth;
-    if (w && Math.abs(w - holder._kvW) > 32) {
-      holder._kvW = w;
-      requestAnimationFrame(() => holder._kvAgain());
-    }
-  });
-  holder._kvObs.observe(holder);
-}
+// the drawing's own width follows the holder's (within limits), so that its text stays
+// legible on a phone
+const width = (holder) => Math.max(340, Math.min(680, widthOf(holder, 640)));
+
 function draw(holder, fig, ctx) {
-  refit(holder, () => draw(holder, fig, ctx));
+  // at a new width, the latest frame is drawn again (while the holder still shows a roofline)
+  refitOnResize(holder, () => { if (holder.querySelector(".roof-svg")) draw(holder, fig, ctx); });
   if (!fig.roof) { holder.replaceChildren(); return; }
   const W = width(holder), H = 380, L = 66, R = W - 20, T = 16, B = 318;
   const lg = Math.log10;

@@ -1,7 +1,7 @@
-"""The stage's wire format: frames packed once per process and sent as one JSON text."""
+"""Frames on the wire: packed once per process and sent as one JSON text."""
 import json
 
-from steps.ui.stage import GROW, OBJ, SHAPE, SIGIL, Packed, Stage, pack, packed_json, packs, unpack
+from steps.ui.frames import GROW, OBJ, SHAPE, SIGIL, Packed, pack, packed_json, packs, unpack
 
 
 FRAMES = [{"pos": f"Token {i} of 3", "cards": [{"key": "rows", "label": "Rows read",
@@ -60,25 +60,14 @@ def test_data_that_looks_like_a_mark_stays_data():
                                                                             {"x": [[]]}]
 
 
-def test_the_browser_gets_the_text_and_python_keeps_the_list():
-    stage = Stage(frames=FRAMES)
-    assert stage.frames is FRAMES
-    assert stage._process_param_change({"frames": FRAMES})["frames"] == packed_json(FRAMES)
-
-
 def test_sessions_showing_the_same_frames_hold_one_text():
     """Two sessions' stages on the same shared frames put the very same text in their
     models (decoded once, not once per session); the text goes when an idle server
     releases what its visitors added."""
-    from bokeh.document import Document
-
     from explainer import memo
     shared_frames = Packed(FRAMES)
-    texts = []
-    for _ in range(2):
-        stage = Stage(frames=shared_frames)
-        texts.append(stage.get_root(Document()).data.frames)
-    assert texts[0] == shared_frames.json and texts[0] is texts[1]
+    texts = [shared_frames.json, shared_frames.json]   # what each session's page is sent
+    assert texts[0] == packed_json(FRAMES) and texts[0] is texts[1]
     memo.release_all()
     assert shared_frames.json == texts[0] and shared_frames.json is not texts[0]
 
@@ -96,8 +85,6 @@ def test_shared_frames_are_kept_packed_and_sent_as_they_are():
     assert a is b and calls == [2]
     assert isinstance(a, Packed) and a.json == packed_json(FRAMES[:2])
     assert len(a) == 2 and a[1] == FRAMES[1] and list(a) == FRAMES[:2]
-    stage = Stage(frames=a)
-    assert stage._process_param_change({"frames": a})["frames"] == a.json
 
 
 def test_pack_and_unpack_leave_no_garbage():
@@ -113,26 +100,3 @@ def test_pack_and_unpack_leave_no_garbage():
         assert gc.collect() == 0
     finally:
         gc.enable()
-
-
-def test_the_server_listens_only_for_what_the_browser_changes():
-    """Of a stage's properties the browser changes only `frame` (where playback stopped);
-    the other browser-drawn components send messages and change none. Panel listens for
-    those alone (a listener per property was a tenth of building a step)."""
-    from bokeh.document import Document
-
-    from steps.shell import ExplainerApp
-    from steps.ui.batch import OnLoop
-    app = ExplainerApp(query={"step": "1", "lang": "en"})
-    doc = Document()
-    doc.add_root(app.__panel__().get_root(doc))
-    kinds = {}
-    for comp in app.__panel__().select(OnLoop):
-        (model, _), = comp._models.values()
-        kinds[type(comp).__name__] = sorted(model.data._callbacks)
-    assert kinds.pop("ArcStage") == ["frame"]
-    assert kinds and all(v == [] for v in kinds.values()), kinds
-    stage = app.steps[1].stage
-    (model, _), = stage._models.values()
-    model.data.frame = 5                        # as the browser's Pause reports it
-    assert stage.frame == 5 == app.steps[1].model.frame

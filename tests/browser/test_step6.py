@@ -1,0 +1,110 @@
+"""Step 6 in a real browser: Part A's reference figures and controls, the answer waiting for the
+question, the tabs (native, with the part in the link), Part B's paged block pool played in the
+browser with nothing sent while playing, Part C's live measurement."""
+import time
+
+from helpers import metric, wait_url
+from playwright.sync_api import expect
+
+NBSP = "\u00a0"
+
+
+def test_step6_reference_figures_controls_and_paged_player(app):
+    page = app("?step=6")
+    expect(metric(page, "cache_gb")).to_have_text(f"68.7{NBSP}GB")
+    expect(metric(page, "cache_gib")).to_have_text(f"64{NBSP}GiB")     # under All numbers
+    page.locator(".show-me button").click()
+    expect(metric(page, "factor")).to_have_text("1×")
+    page = app("?step=6&heads=8&precision=int8")
+    page.locator(".show-me button").click()
+    expect(metric(page, "factor")).to_have_text("7.88×")
+    page = app("?step=6&heads=8&part=c")
+    expect(metric(page, "live_top1")).to_contain_text("%", timeout=60_000)
+    page.get_by_role("tab", name="B. Paged memory").click()    # the paged block pool
+    wait_url(page, "part=b")
+    cells = page.locator(".pool-svg .blk")
+    expect(cells).to_have_count(24, timeout=60_000)
+    used0 = metric(page, "blocks_used").inner_text()
+    fills0 = page.locator(".pool-svg .slot.filled").count()
+    for _ in range(3):
+        page.locator(".player-next button").first.click()
+    expect(metric(page, "blocks_used")).not_to_have_text(used0)
+    expect(page.locator(".pool-svg .slot.filled")).not_to_have_count(fills0)
+    expect(page.locator(".pool-svg .blk-changed").first).to_be_visible()
+    page.wait_for_function("() => location.search.includes('frame=3')")
+    wait_url(page, "heads=8")
+
+
+def test_step6_answer_is_concealed_until_answered(app):
+    page = app("?step=6&heads=8&precision=int8")
+    expect(page.locator(".question").first).to_contain_text("int8")
+    expect(metric(page, "factor")).to_have_text("?")
+    expect(page.locator(".bars-svg .bar-label").last).to_contain_text("?")
+    expect(page.locator(".bars-svg .bar-label").last).not_to_contain_text("7.88")
+    page.locator(".answer-1 button").click()                # 32 ÷ 8 = 4 (options 2×, 4×, 32×)
+    expect(metric(page, "factor")).to_have_text("7.88×")
+    expect(page.locator(".bars-svg .bar-label").last).to_contain_text("7.88× smaller")
+
+
+def test_step6_part_b_deep_link(app):
+    page = app("?step=6&part=b&frame=4")
+    expect(page.get_by_role("tab", name="B. Paged memory")).to_have_attribute(
+        "aria-selected", "true")
+    expect(page.locator(".player-pos")).to_contain_text("Event 5 of", timeout=60_000)
+    expect(page.locator(".pool-svg .blk")).to_have_count(24)
+    expect(page.locator(".pool-svg .blk.shared").first).to_be_visible()
+    expect(page.locator(".stage-caption")).to_contain_text("Request B")
+    expect(metric(page, "copies_on_write")).to_have_text("2")          # under All numbers
+    expect(page.locator("[data-metric='factor']")).to_have_count(0)    # Part A not rendered
+    wait_url(page, "part=b")
+
+
+def test_step6_play_sends_nothing(app):
+    """Part B's Play moves through the pool's events, all sent at once: no websocket frame
+    per event."""
+    page = app("?step=6&part=b")
+    expect(page.locator(".pool-svg .blk")).to_have_count(24, timeout=60_000)
+    received = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
+    expect(page.locator(".player-pos")).to_contain_text("Event 1 of")
+    time.sleep(1.0)
+    before = len(received)
+    page.locator(".player-play button").click()
+    expect(page.locator(".player-pos")).to_contain_text("Event 5 of", timeout=15_000)
+    during = len(received) - before
+    assert during == 0, f"the server sent {during} websocket frames while playing"
+    page.locator(".player-play button").click()          # Pause: now the server hears it
+    wait_url(page, "frame=")
+
+
+def test_step6_tabs_controls_and_all_numbers(app):
+    errors = []
+    page = app("?step=6")
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    tabs = page.get_by_role("tab")
+    expect(tabs).to_have_count(3)
+    expect(page.get_by_role("tablist", name="Shrinking the cache")).to_be_visible()
+    expect(tabs.first).to_have_attribute("aria-selected", "true")
+    expect(page.locator(".ctl-part")).to_have_count(0)         # the tabs set the part
+    expect(page.get_by_role("radiogroup")).to_have_count(3)
+    more = page.locator("details.all-numbers")
+    expect(more).to_have_count(1)
+    expect(more.locator("summary")).to_have_text("All numbers")
+    expect(metric(page, "cache_gib")).not_to_be_visible()
+    more.locator("summary").click()
+    expect(metric(page, "cache_gib")).to_be_visible()
+    page.get_by_role("radiogroup").nth(1).get_by_text("int4").click()   # precision
+    wait_url(page, "precision=int4")
+    expect(metric(page, "cache_gb")).to_have_text(f"17.7{NBSP}GB")
+    expect(metric(page, "cache_gib")).to_be_visible()          # still open after the change
+    page.get_by_role("tab", name="C. On the live model").click()
+    wait_url(page, "part=c")
+    expect(page.get_by_role("tab", name="C. On the live model")).to_have_attribute(
+        "aria-selected", "true")
+    expect(page.get_by_role("radiogroup")).to_have_count(3)
+    expect(metric(page, "live_top1")).to_contain_text("%", timeout=60_000)
+    expect(page.locator("table.continuations")).to_have_count(1)
+    expect(page.locator("[data-metric='factor']")).to_have_count(0)    # Part A not rendered
+    page.get_by_role("tab", name="A. Fewer heads, bits, tokens").click()
+    expect(metric(page, "cache_gb")).to_have_text(f"17.7{NBSP}GB")
+    assert not errors, errors

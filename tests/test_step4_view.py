@@ -1,0 +1,294 @@
+"""Step 4's controller without Panel: the state the page draws (its blocks, controls, question
+and its one still frame), the answer's concealment, the learner's moves as messages, the live
+measurement through `steps.live.LiveValue` (asked for when drawn, never waited for in a served
+session, redrawing the page when it settles) and the deep links through `steps.shell.App`."""
+import ast
+import json
+import threading
+import time
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+
+import explainer.runtime as rt
+from explainer.i18n import Translator
+from steps import live as live_mod
+from steps.live import LiveJobs
+from steps.shell import App
+from steps.step4 import text
+from steps.step4.model import speeds
+from steps.step4.view import STEP, Step4, links_block
+from steps.ui.frames import unpack
+from steps.ui.state import check_step
+
+VIEW = Path(__file__).resolve().parents[1] / "steps" / "step4" / "view.py"
+
+
+def norm(s: str) -> str:
+    return s.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """An empty measurement queue for this test, and a cheap stand-in measurement (the
+    prompt lengths it was asked for are the fixture's value)."""
+    jobs = LiveJobs("test-step4")
+    monkeypatch.setattr(live_mod, "JOBS", jobs)
+    calls = []
+
+    def fake(variant, p, outputs, repeats=3):
+        calls.append(p)
+        return {o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu")
+                for o in outputs}
+
+    monkeypatch.setattr(rt, "throughputs", fake)
+    speeds.cache_clear()
+    yield calls
+    speeds.cache_clear()
+    jobs.stop()
+
+
+def frame_of(state: dict) -> dict:
+    frames = unpack(json.loads(state["frames"]))
+    assert len(frames) == 1                         # one still frame
+    return frames[0]
+
+
+def card(state: dict, key: str) -> dict:
+    return {c["key"]: c for c in frame_of(state)["cards"]}[key]
+
+
+def blocks(state: dict, side: str) -> list:
+    return [b.get("name") or b.get("cls") or b["kind"] for b in state[side]]
+
+
+def said(state: dict, cls: str) -> str:
+    return norm(" ".join(" ".join(b.get("items", [])) for b in state["left"]
+                         if b.get("cls") == cls))
+
+
+def test_the_view_imports_neither_panel_nor_bokeh():
+    tree = ast.parse(VIEW.read_text())
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not {m for m in names if m.split(".")[0] in ("panel", "bokeh", "panel_material_ui")}
+    assert STEP is Step4
+
+
+def test_the_state_has_the_old_page(fresh):
+    step = Step4("en")
+    s = check_step(step.state())
+    assert s["number"] == 4 and "step-4" in s["classes"]
+    assert blocks(s, "left") == ["step-lead", "question", "controls", "notices", "narration",
+                                 "notices", "live-facts live-speed"]
+    assert blocks(s, "right") == ["stage", "legend", "live-facts"]
+    assert s["left"][0]["items"] == [text.lead(step.tr)]
+    assert s["left"][3]["items"] == []                    # nothing beyond Llama 2's context
+    assert "ridge: 150 FLOP/byte" in said(s, "narration")
+    speed = said(s, "live-facts live-speed")
+    assert "Python" in speed and "not the GPU roofline" in speed      # the CPU caveat
+    assert "lower bounds" in " ".join(s["right"][2]["items"])
+    assert [k for k, _ in s["right"][1]["items"]][:3] == ["text", "new", "cached"]
+    stage = s["stage"]
+    assert stage["figure"] == "roofline" and not stage["player"]      # a still figure
+    assert stage["text"]["figure"] == "Roofline" and stage["text"]["table"] == "Show as table"
+    f = frame_of(s)
+    assert [p["label"] for p in f["fig"]["points"]] == ["prefill", "decode"]
+    assert f["fig"]["batch"]["title"] and f["table"]["rows"] and f["desc"]
+    assert s["frame"] == 0
+
+
+def test_the_controls_and_their_labels(fresh):
+    step = Step4("pl")
+    s = step.state()
+    labels = text.control_labels(step.tr)
+    specs = {c["name"]: c for c in s["controls"]}
+    assert list(specs) == ["prompt", "output", "batch", "model", "gpu"]
+    assert {n: c["label"] for n, c in specs.items()} == labels
+    assert [c["kind"] for c in specs.values()] == ["range"] * 3 + ["select"] * 2
+    assert (specs["prompt"]["start"], specs["prompt"]["end"], specs["prompt"]["step"]) == (
+        16, 8192, 16)
+    assert (specs["output"]["start"], specs["output"]["end"]) == (1, 2048)
+    assert (specs["batch"]["start"], specs["batch"]["end"]) == (1, 256)
+    assert [v for v, _ in specs["gpu"]["options"]] == list(text.gpu_options(step.tr).values())
+    assert [v for v, _ in specs["model"]["options"]] == list(
+        text.model_options(step.tr).values())
+    assert s["values"] == {"prompt": 512, "output": 256, "batch": 1, "model": "llama2-7b",
+                           "gpu": "illustrative"}
+
+
+def test_the_answer_waits_for_the_learner(fresh):
+    step = Step4("en")
+    s = step.state()
+    assert s["concealed"] and s["question"]["answer"] is None
+    assert s["question"]["options"][s["question"]["correct"]] == "One decode step"
+    assert card(s, "decode_bound")["hidden"] and card(s, "prefill_bound")["hidden"]
+    assert "memory-bound" not in said(s, "narration")
+    assert "narration shrink" not in blocks(s, "left")                # the links wait too
+    for junk in ({"answer": -1}, {"answer": 9}, {"answer": True}, {"answer": "1"},
+                 {"shown": 1}, {"nonsense": 1}):
+        step.handle(junk)
+        assert step.state()["concealed"]
+    step.handle({"answer": 1})
+    s = check_step(step.state())
+    assert not s["concealed"] and s["question"]["answer"] == 1
+    assert "memory-bound" in said(s, "narration")
+    assert "continuous batching" in said(s, "narration")
+    assert blocks(s, "left") == ["step-lead", "question", "controls", "notices", "narration",
+                                 "narration shrink", "notices", "live-facts live-speed"]
+    links = s["left"][5]
+    assert links["kind"] == "html" and 'class="shrink-links"' in links["html"]
+    assert '<a href="?step=6&amp;lang=en&amp;heads=8">' in links["html"]
+    # a prompt whose answer differs asks again
+    step.handle({"set": "prompt", "value": 16, "seq": 1})
+    s = step.state()
+    assert s["concealed"] and s["question"]["answer"] is None and "16" in s["question"]["prompt"]
+
+
+def test_the_shrink_links_render_through_the_one_template_environment():
+    from steps.step4.model import batching_of
+    block = links_block(batching_of(16383, "h100"), "pl", Translator("en"))
+    assert block["cls"] == "narration shrink"
+    assert '<a href="?step=6&amp;lang=pl&amp;heads=8">' in block["html"]
+    assert block["html"].startswith("<p>A smaller cache per sequence")
+
+
+def test_moves_as_messages(fresh):
+    step = Step4("en")
+    step.state()
+    step.handle({"set": "prompt", "value": 37, "seq": 1})             # snapped to the step
+    assert step.model.prompt == 32
+    step.handle({"set": "prompt", "value": 1e9, "seq": 2})            # inside the bounds
+    assert step.model.prompt == 8192
+    step.handle({"set": "prompt", "value": 64, "seq": 2})             # older than applied
+    assert step.model.prompt == 8192
+    for bad in ("64", None, True, float("nan")):
+        step.handle({"set": "prompt", "value": bad})
+        assert step.model.prompt == 8192
+    step.handle({"set": "model", "value": "gpt-5"})
+    step.handle({"set": "gpu", "value": "tpu"})
+    assert (step.model.model, step.model.gpu) == ("llama2-7b", "illustrative")
+    step.handle({"set": "model", "value": "qwen3-8b"})
+    step.handle({"set": "gpu", "value": "h100"})
+    step.handle({"set": "batch", "value": 64})
+    s = step.state()
+    assert s["values"]["batch"] == 64 and s["values"]["model"] == "qwen3-8b"
+    assert card(s, "batch")["value"] == "64"
+    assert [p["label"] for p in frame_of(s)["fig"]["points"]] == ["prefill", "decode, batch 64"]
+    step.handle({"frame": 3})                                         # a still frame: no-op
+    assert step.state()["frame"] == 0
+
+
+def test_the_live_measurement_follows_the_grid_point(fresh):
+    step = Step4("en")
+    assert fresh == []                        # nothing asked before the state is drawn
+    s = step.state()
+    assert step.live.status == "ready" and fresh == [512]
+    assert card(s, "measured_decode")["value"] == "500 tokens/s"
+    assert card(s, "measured_decode")["kind"] == "measured"
+    step.handle({"set": "prompt", "value": 32, "seq": 1})
+    step.handle({"set": "output", "value": 3, "seq": 1})
+    assert fresh[-1] == 32                    # a new grid point is measured
+    s = step.state()
+    assert norm(card(s, "measured_prefill")["value"]) == "3,200 tokens/s"
+    assert "32 prompt tokens" in said(s, "live-facts live-speed")
+    step.handle({"set": "gpu", "value": "h100"})
+    step.handle({"set": "prompt", "value": 48, "seq": 2})             # the same grid point
+    step.state()
+    assert fresh == [512, 32]                  # neither the GPU nor a nearby prompt re-measures
+
+
+def test_a_slider_move_never_waits_for_the_measurement(fresh, monkeypatch):
+    """In a served session the new grid point shows “measuring…” at once; when it settles
+    (on the session's event loop) the app hears one change and the page is redrawn."""
+    gate, pending = threading.Event(), []
+    fake = rt.throughputs            # the fixture's stand-in
+
+    def slow(variant, p, outputs, repeats=3):
+        if p != 512:
+            gate.wait(30)
+        return fake(variant, p, outputs, repeats)
+
+    monkeypatch.setattr(rt, "throughputs", slow)
+    app = App(query={"step": [b"4"]})
+    app.state()
+    heard = []
+    app.on_change(lambda: heard.append(app.state()))
+    monkeypatch.setattr(live_mod, "served_doc", lambda: object())
+    monkeypatch.setattr(live_mod, "refresh_when_done",
+                        lambda fut, doc, fn: pending.append((fut, fn)))
+    t0 = time.perf_counter()
+    app.handle({"set": "prompt", "value": 64, "seq": 1})
+    assert time.perf_counter() - t0 < 1.0
+    assert app.step.live.status == "pending" and len(heard) == 1
+    assert card(heard[-1], "measured_decode")["value"] == "measuring…"
+    assert "measuring…" in said(heard[-1], "live-facts live-speed")
+    gate.set()
+    fut, settle = pending[-1]
+    fut.result(30)
+    settle()                                        # on the session's loop, when served
+    assert app.step.live.status == "ready" and len(heard) == 2
+    assert norm(card(heard[-1], "measured_prefill")["value"]) == "6,400 tokens/s"
+
+
+def test_a_failed_measurement_shows_a_dash_and_says_so(fresh, monkeypatch):
+    def broken(*a, **k):
+        raise RuntimeError("no model")
+
+    monkeypatch.setattr(rt, "throughputs", broken)
+    step = Step4("en")
+    s = step.state()
+    assert step.live.status == "failed"
+    assert card(s, "measured_decode")["value"] == "–"
+    assert card(s, "prefill_intensity")["value"] == "502"     # the formulas stay
+    notes = [b for b in s["left"] if b["kind"] == "notices"][1]["items"]
+    assert any("could not be measured" in n for n in notes)
+
+
+def test_leaving_the_step_gives_its_claim_back(fresh, monkeypatch):
+    released = []
+    monkeypatch.setattr(live_mod.JOBS, "release", lambda key, owner: released.append(key))
+    app = App(query={"step": [b"4"], "prompt": [b"64"]})
+    app.state()
+    app.handle({"goto": 3})
+    assert released == [("step4", (64, 256))]
+    app.handle({"goto": 4})                      # back: the inputs and the measurement again
+    assert card(app.state(), "measured_decode")["value"] == "500 tokens/s"
+    assert app.step.model.prompt == 64 and fresh == [64]
+
+
+def test_a_language_change_rewrites_every_word(fresh):
+    app = App(query={"step": [b"4"], "prompt": [b"32"]})
+    app.state()
+    app.handle({"lang": "pl"})
+    s = app.state()
+    pl = Translator("pl")
+    assert s["question"]["options"][0] == pl._("Prefill")
+    assert s["controls"][0]["label"] == text.control_labels(pl)["prompt"]
+    assert card(s, "prefill_tokens")["value"] == "32"
+    assert s["stage"]["text"]["figure"] == pl._("Roofline")
+
+
+def test_deep_link_round_trip(fresh):
+    app = App(query={"step": [b"4"], "prompt": [b"64"], "output": [b"9"], "gpu": [b"h100"]})
+    m = app.step.model
+    assert (m.prompt, m.output, m.gpu) == (64, 9, "h100")
+    assert app.view_model()["notices"] == []
+    assert parse_qs(app.url_query()[1:]) == {"step": ["4"], "lang": ["en"], "prompt": ["64"],
+                                             "output": ["9"], "gpu": ["h100"],
+                                             "model": ["llama2-7b"], "batch": ["1"]}
+    s = app.state()
+    assert s["shell"]["query"] == app.url_query() and s["values"]["prompt"] == 64
+    assert fresh == [64]                     # the link's grid point, not the default's first
+    # the model and the batch
+    app = App(query={"step": [b"4"], "model": [b"qwen3-8b"], "batch": [b"64"]})
+    m = app.step.model
+    assert (m.model, m.batch) == ("qwen3-8b", 64) and app.view_model()["notices"] == []
+    assert parse_qs(app.url_query()[1:])["batch"] == ["64"]
+    assert m.roofline.decode.tokens == 64 and m.roofline.model.name == "Qwen3 8B"
+    for bad in ({"batch": [b"0"]}, {"batch": [b"257"]}, {"model": [b"gpt-5"]}):
+        app = App(query={"step": [b"4"], **bad})
+        m = app.step.model
+        assert (m.model, m.batch) == ("llama2-7b", 1) and len(app.view_model()["notices"]) == 1
+        assert app.state()["shell"]["notices"]
