@@ -11,7 +11,7 @@ same time) it starts `python -m panel serve SCRIPT --address 127.0.0.1 --port P
 when that file exists), output to test-artifacts/classroom/<app>-server.log, and then:
 
 1. warm-up: one visit per step (sequential), so that first-visit caches are not counted
-   per session; the first visit's time is reported as the cold page;
+   per session; the first visit's time is reported as the first page after server start;
 2. the Chromium user alone (SLIDER_QUERY): first slider -> a number card's text changes,
    timed in the page from the key press, 10 moves; then, with no session left, the
    server's CPU at rest and its memory before;
@@ -19,15 +19,23 @@ when that file exists), output to test-artifacts/classroom/<app>-server.log, and
    steps/registry.py, L in en/id/pl/nl). A student is a protocol-level client (no rendering, so
    no client CPU beyond the protocol): GET the page (the server builds the session before it
    answers; the page carries the session token), open the websocket with subprotocols ["bokeh",
-   token], ACK, PULL-DOC-REQ -> PULL-DOC-REPLY, then `document_ready` as BokehJS sends it
-   (Panel holds updates and runs onload callbacks until then);
+   token], ACK, PULL-DOC-REQ -> PULL-DOC-REPLY (its models are counted), then
+   `document_ready` as BokehJS sends it (Panel holds updates and runs onload callbacks until
+   then). The page is one component (steps/ui/page.py `Page`) whose data model carries the
+   state (steps/ui/state.py): the student reads its controls from `controls` and `values`,
+   the language from `shell.language` and the stepper from `shell.nav`, and follows the
+   server's changes of those attributes;
 4. interaction, `--duration` s (longer if the Chromium user is not done yet): every student
-   waits 1-2 s (and for its page to be quiet), then moves: mostly a slider of its step
-   (value and value_throttled, as a Material slider does on release) or another control
-   (a Select), sometimes the language Select or the stepper (the message a click on one of
-   its buttons sends). Round trip = change sent -> first PATCH-DOC of that session (for
-   a step change: the first one that brings the new step's models); settled = change sent
-   -> last PATCH-DOC before its next move. Meanwhile the Chromium user repeats the slider
+   waits 1-2 s (and for its page to be quiet), then moves: mostly a slider of its step or
+   another control (a select or a row of options), sometimes the language or the stepper.
+   Each move is the one component message the page's JavaScript sends (`send_msg`: a
+   `data_event`): {"set": name, "value": v, "seq": n}, {"lang": code} or {"goto": n}
+   (steps/shell.py `App.handle`, steps/ui/step.py `Step.handle`). Round trip = change sent ->
+   the first PATCH-DOC of that session that changes what the move must change (`values`;
+   the language: `shell`; a step change: `number` or `controls`, the new step on screen);
+   settled = change sent -> last PATCH-DOC before its next move. On a page of widgets (the
+   minimal app's slider) a move sets the widget's value attribute(s) and its round trip
+   ends at the first PATCH-DOC. Meanwhile the Chromium user repeats the slider
    test under load, then opens PLAY_QUERY, waits until the server has answered what the page
    sent while loading, presses Play and counts the server's websocket messages and bytes per
    frame the player advanced;
@@ -101,7 +109,6 @@ CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-network
 # -- what the students do --------------------------------------------------------------------------
 STEPS = NUMBERS            # every step (steps/registry.py); not the key-ideas page
 LANGS = ("en", "id", "pl", "nl")
-LANGUAGE_LABELS = {"English", "Bahasa Indonesia", "Polski", "Nederlands"}
 STEP_SHARE = 0.10          # of moves: change the step with the stepper
 LANGUAGE_SHARE = 0.15      # of moves: switch the language
 THINK_S = (1.0, 2.0)       # pause between a reply and the next move
@@ -388,49 +395,31 @@ async def send_message(ws, msgtype: str, content: dict) -> None:
 
 @dataclass
 class Control:
-    """A widget model a student can change: a slider, a choice (value + options), the
-    language Select or the stepper."""
-    kind: str
-    model_id: str
+    """Something a student can move: a control of the Page (a slider, a choice or a row of
+    options, by its name `key`), the page's language or its stepper, or a widget model of its
+    own (the minimal app's slider, whose value attribute(s) a move changes)."""
+    kind: str                       # slider, choice, language, stepper
+    model_id: str                   # the model whose attributes the server changes
     value: Any
-    attrs: tuple[str, ...] = ("value",)
+    attrs: tuple[str, ...] = ("value",)   # a widget's attributes a move sets
     start: float = 0
     end: float = 0
     step: float = 1
     options: list = field(default_factory=list)
-    owner_id: str | None = None    # the component model whose `data` this model is
+    owner_id: str | None = None     # the component whose `data` the model is (gets messages)
     disabled: bool = False
     label: str = ""
-    stale_after: int | None = None  # relabelling expected since this move (a language switch)
-    click: bool = False             # a stepper that hears a click event before the change
-    key: str | None = None          # one control of a step's `Controls`: its name there
-    group: dict | None = None       # ... and the values of all of them (shared, language-free)
+    key: str | None = None          # a Page control's name (its `set` message names it)
 
     def update(self, attr: str, new) -> None:
-        """Follow a change the server made (a language switch relabels options, and the
-        value with them, without sending the value; a step may change a slider's range)."""
-        if self.key is not None:
-            if attr == "values":
-                self.group.clear()
-                self.group.update(decode_map(new))
-                self.value = self.group.get(self.key, self.value)
-            elif attr == "spec" and isinstance(new, list):
-                for entry in map(decode_map, new):
-                    if entry.get("name") == self.key:
-                        self.label = str(entry.get("label", self.label))
-            return
+        """Follow a change the server made to a widget model (a Page's controls are made
+        again from its state instead: `PageModel.controls`)."""
         if attr in ("value", "active"):
             self.value = new
         elif attr in ("start", "end", "step") and _is_number(new):
             setattr(self, attr, new)
         elif attr == "options" and isinstance(new, list):
-            values = option_values(new)
-            if self.value in self.options and len(values) == len(self.options):
-                self.value = values[self.options.index(self.value)]
-            self.options = values
-            self.stale_after = None
-        elif attr == "items" and isinstance(new, list):
-            self.options = list(range(len(new)))
+            self.options = option_values(new)
         elif attr == "disabled":
             self.disabled = new is True
         elif attr == "label" and isinstance(new, str):
@@ -438,7 +427,7 @@ class Control:
 
     def usable(self) -> bool:
         """Whether a student can move it now."""
-        if self.disabled or self.stale_after is not None:
+        if self.disabled:
             return False
         if self.kind == "slider":
             return self.end > self.start
@@ -465,6 +454,11 @@ def iter_objects(node):
             stack.extend(item)
 
 
+def count_models(doc: dict) -> int:
+    """The models of a pulled document (each is serialized once in full, then by id)."""
+    return len({o["id"] for o in iter_objects(doc)})
+
+
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -474,64 +468,94 @@ def option_values(options: list) -> list:
     return [o[0] if isinstance(o, list) and o else o for o in options]
 
 
-def decode_map(value) -> dict:
-    """A Bokeh-serialized dict ({"type": "map", "entries": [[k, v], ...]}) as a dict."""
-    if isinstance(value, dict) and value.get("type") == "map":
-        return {k: v for k, v in value.get("entries", [])}
-    return value if isinstance(value, dict) else {}
+def decode(value):
+    """A Bokeh-serialized value as plain data: maps ({"type": "map", "entries": [[k, v],
+    ...]}) as dicts, at every depth."""
+    if isinstance(value, dict):
+        if value.get("type") == "map":
+            return {k: decode(v) for k, v in value.get("entries", [])}
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
 
 
-def classify_controls(obj: dict, attrs: dict) -> list[Control]:
-    """The controls of a step's `Controls` component (steps/ui/controls.py): per entry of its
-    `spec`, a choice, a row of options, a slider or a text field, whose value lives in the
-    component's `values`."""
-    group = decode_map(attrs.get("values"))
+PAGE_ATTRS = ("shell", "controls", "values", "number")   # the Page's state a student follows
+ANSWERED_BY = {"step": {"number", "controls"},             # a move's answer changes one of these
+               "language": {"shell"}, "slider": {"values"}, "choice": {"values"}}
+
+
+@dataclass
+class PageModel:
+    """The session's page (steps/ui/page.py `Page`, a JSComponent): the server changes the
+    attributes of its data model (`model_id`); the browser sends every move as one message
+    of the component (`owner_id`). `state` holds the parts a student follows, decoded."""
+    model_id: str
+    owner_id: str | None
+    state: dict
+
+    def apply(self, attr: str, new) -> bool:
+        """Take a change the server made; True if it is one of PAGE_ATTRS."""
+        if attr not in PAGE_ATTRS:
+            return False
+        self.state[attr] = decode(new)
+        return True
+
+    def controls(self) -> list[Control]:
+        return classify_controls(self)
+
+
+def classify_controls(page: PageModel) -> list[Control]:
+    """What a student can move on the page, from its state: per entry of `controls` a choice
+    (select or radio, hidden ones too: step 6's tabs are its radio "part"), or a slider
+    (range), whose value is in `values` (text fields are left alone); the language
+    (shell.language) and the stepper (shell.nav)."""
+    st = page.state
+    values = st.get("values") if isinstance(st.get("values"), dict) else {}
     found = []
-    for entry in map(decode_map, attrs.get("spec") or []):
-        key, kind = entry.get("name"), entry.get("kind")
-        if key not in group:
+    common = dict(model_id=page.model_id, owner_id=page.owner_id)
+    for entry in st.get("controls") or []:
+        if not isinstance(entry, dict):
             continue
-        common = dict(key=key, group=group, attrs=("values",),
-                      label=str(entry.get("label") or key))
+        key, kind = entry.get("name"), entry.get("kind")
+        if key not in values:
+            continue
+        label = str(entry.get("label") or key)
         if kind in ("select", "radio"):
-            options = entry.get("options") or []
-            values = [o[0] for o in options if isinstance(o, list) and o]
-            labels = {str(o[1]) for o in options if isinstance(o, list) and len(o) > 1}
-            is_language = len(LANGUAGE_LABELS.intersection(labels)) >= 2
-            found.append(Control("language" if is_language else "choice", obj["id"],
-                                 group[key], options=values, **common))
+            found.append(Control("choice", value=values[key], key=key, label=label,
+                                 options=option_values(entry.get("options") or []), **common))
         elif kind == "range" and all(_is_number(entry.get(k)) for k in ("start", "end")):
-            step = entry.get("step") if _is_number(entry.get("step")) else 1
-            found.append(Control("slider", obj["id"], group[key], start=entry["start"],
-                                 end=entry["end"], step=step, **common))
+            step = entry["step"] if _is_number(entry.get("step")) and entry["step"] > 0 else 1
+            found.append(Control("slider", value=values[key], key=key, label=label,
+                                 start=entry["start"], end=entry["end"], step=step, **common))
+    shell = st.get("shell") if isinstance(st.get("shell"), dict) else {}
+    language = shell.get("language")
+    if isinstance(language, dict) and language.get("options"):
+        found.append(Control("language", value=language.get("value"),
+                             options=option_values(language["options"]),
+                             label=str(language.get("label") or "language"), **common))
+    nav = shell.get("nav")
+    if isinstance(nav, dict) and isinstance(nav.get("active"), int) \
+            and isinstance(nav.get("items"), list) and len(nav["items"]) > 1:
+        found.append(Control("stepper", value=nav["active"],
+                             options=list(range(len(nav["items"]))),
+                             label=str(nav.get("label") or "steps"), **common))
     return found
 
 
-def classify(obj: dict, defaults: dict[str, dict]) -> Control | list[Control] | None:
-    """The control a serialized model is (a list for a step's `Controls`), or None."""
+def classify(obj: dict, defaults: dict[str, dict]) -> Control | None:
+    """The control a widget model is (a slider or a Select), or None."""
     name = obj["name"]
     attrs = {**defaults.get(name, {}), **obj.get("attributes", {})}
-    if "spec" in attrs and "values" in attrs:
-        return classify_controls(obj, attrs)
-    common = {"disabled": attrs.get("disabled") is True,
-              "label": str(attrs.get("label") or attrs.get("name") or name)}
-    if ("Stepper" in name or "StepNav" in name) and isinstance(attrs.get("active"), int):
-        # a Material Stepper, or the app's StepNav (its buttons send the index as a message)
-        items = attrs.get("items")
-        if isinstance(items, list) and len(items) > 1:
-            return Control("stepper", obj["id"], attrs["active"], ("active",),
-                           options=list(range(len(items))), click="Stepper" in name,
-                           **common)
-        return None
     if "value" not in attrs:
         return None
+    common = {"disabled": attrs.get("disabled") is True,
+              "label": str(attrs.get("label") or attrs.get("title") or name)}
     options = attrs.get("options")
     if isinstance(options, list) and len(options) > 1:
         values = option_values(options)
         if all(isinstance(v, (str, int, float)) for v in values):
-            is_language = len(LANGUAGE_LABELS.intersection(map(str, values))) >= 2
-            return Control("language" if is_language else "choice", obj["id"], attrs["value"],
-                           options=values, **common)
+            return Control("choice", obj["id"], attrs["value"], options=values, **common)
         return None
     if ("Slider" in name and _is_number(attrs["value"]) and _is_number(attrs.get("start"))
             and _is_number(attrs.get("end"))):
@@ -542,22 +566,29 @@ def classify(obj: dict, defaults: dict[str, dict]) -> Control | list[Control] | 
     return None
 
 
-def find_controls(node, defaults: dict[str, dict]) -> list[Control]:
-    """All controls in a document or a PATCH-DOC content, one per model id, each with the
-    id of the component that owns it (a Material widget is a component whose `data`
-    attribute is the model with the widget's properties)."""
+def find_controls(node, defaults: dict[str, dict]) -> tuple[PageModel | None, list[Control]]:
+    """The Page of a pulled document (the object whose attributes include `shell` and
+    `controls` or `values`, defaults filled in), with the id of the component whose `data`
+    it is; and the controls of the other models (widgets: the minimal app's slider)."""
     objects = list(iter_objects(node))
     owners = {o["attributes"]["data"]["id"]: o["id"] for o in objects
               if isinstance(o.get("attributes", {}).get("data"), dict)
               and "id" in o["attributes"]["data"]}
-    found: dict[tuple, Control] = {}
+    page, widgets, seen = None, [], set()
     for obj in objects:
-        classified = classify(obj, defaults)
-        for control in (classified if isinstance(classified, list) else [classified]):
-            if control is not None and (control.model_id, control.key) not in found:
-                control.owner_id = owners.get(control.model_id)
-                found[(control.model_id, control.key)] = control
-    return list(found.values())
+        if obj["id"] in seen:
+            continue
+        seen.add(obj["id"])
+        attrs = {**defaults.get(obj["name"], {}), **obj.get("attributes", {})}
+        if page is None and "shell" in attrs and ("controls" in attrs or "values" in attrs):
+            page = PageModel(obj["id"], owners.get(obj["id"]),
+                             {k: decode(attrs.get(k)) for k in PAGE_ATTRS})
+            continue
+        control = classify(obj, defaults)
+        if control is not None:
+            control.owner_id = owners.get(obj["id"])
+            widgets.append(control)
+    return page, widgets
 
 
 def bokeh_event(name: str, entries: list) -> dict:
@@ -568,26 +599,29 @@ def bokeh_event(name: str, entries: list) -> dict:
                                      "values": {"type": "map", "entries": entries}}}]}
 
 
-def change_messages(kind: str, control: Control, new) -> list[dict]:
-    """The PATCH-DOC contents a browser sends for a move. A Material stepper's click is a
-    component event (which the server answers with the new step) followed by the `active`
-    change; the app's StepNav sends the new step's index as a component message;
-    every other move is a change of the control's value attribute(s); a control of a step's
-    `Controls` sends its name and new value as one component message, as the browser does."""
-    if control.key is not None and control.owner_id is not None:
-        msg = {"type": "map", "entries": [["name", control.key], ["value", new]]}
+def page_message(kind: str, control: Control, new, seq: int) -> dict:
+    """What the page's JavaScript sends for a move (steps/shell.py `App.handle`,
+    steps/ui/step.py `Step.handle`): a control's {"set", "value", "seq"}, the language's
+    {"lang"}, a stepper button's {"goto": n} (1-based)."""
+    if kind == "language":
+        return {"lang": new}
+    if kind == "step":
+        return {"goto": new + 1}
+    return {"set": control.key, "value": new, "seq": seq}
+
+
+def change_messages(kind: str, control: Control, new, seq: int = 0) -> list[dict]:
+    """The PATCH-DOC contents a browser sends for a move. On the Page, every move is one
+    component message (`model.send_msg(msg)`: a `data_event` of the component); a widget's
+    move is a change of its value attribute(s)."""
+    if control.owner_id is not None and (control.key is not None
+                                         or kind in ("language", "step")):
+        msg = page_message(kind, control, new, seq)
+        data = {"type": "map", "entries": [[k, v] for k, v in msg.items()]}
         return [bokeh_event("data_event", [["model", {"id": control.owner_id}],
-                                           ["data", msg]])]
-    if kind == "step" and not control.click and control.owner_id is not None:
-        return [bokeh_event("data_event", [["model", {"id": control.owner_id}],
-                                           ["data", new]])]
-    changes = [{"kind": "ModelChanged", "model": {"id": control.model_id}, "attr": a, "new": new}
-               for a in control.attrs]
-    if kind != "step" or control.owner_id is None or not control.click:
-        return [{"events": changes}]
-    click = {"type": "map", "entries": [["type", "click"], ["item", new]]}
-    return [bokeh_event("data_event", [["model", {"id": control.owner_id}], ["data", click]]),
-            {"events": changes}]
+                                           ["data", data]])]
+    return [{"events": [{"kind": "ModelChanged", "model": {"id": control.model_id}, "attr": a,
+                         "new": new} for a in control.attrs]}]
 
 
 @dataclass
@@ -625,16 +659,18 @@ class Student:
         self.failure: str | None = None
         self.errors: list[str] = []
         self.interactions: list[Interaction] = []
-        self.controls: list[Control] = []
+        self.page: PageModel | None = None      # the app's Page (None: a page of widgets)
+        self.widgets: list[Control] = []        # controls of widget models (the minimal app)
         self.doc_bytes: int | None = None
+        self.models: int | None = None          # models in the pulled document
         self.cookie = ""
         self.received_bytes = 0
-        self._defaults: dict[str, dict] = {}
         self._ws = None
         self._reader: asyncio.Task | None = None
         self._pending: asyncio.Future | None = None
         self._last_patch_at_s = 0.0
-        self._discovering = False
+        self._wait_for: set[str] | None = None  # a move's answer changes one of these Page attrs
+        self._seq = 0                           # the page's `seq`: one more per control change
         self._closing = False
         self.closed = False
         self.gave_up = False
@@ -671,8 +707,8 @@ class Student:
             self._close_socket()
             return False
         self.pull_s = time.perf_counter() - t1
-        self._defaults = model_defaults(doc)
-        self.controls = find_controls(doc, self._defaults)
+        self.models = count_models(doc)
+        self.page, self.widgets = find_controls(doc, model_defaults(doc))
         self._reader = asyncio.create_task(self._read_loop())
         return True
 
@@ -701,9 +737,15 @@ class Student:
             if reply.msgtype == "ERROR":
                 raise RuntimeError(json.loads(reply.content).get("text", "ERROR"))
 
+    @property
+    def controls(self) -> list[Control]:
+        """What the student can move now (the Page's, made from its latest state)."""
+        return (self.page.controls() if self.page is not None else []) + self.widgets
+
     async def _read_loop(self) -> None:
-        """Receive everything the server sends: time PATCH-DOCs, learn the new step's
-        controls after a step change, record ERROR replies and a socket the server closed."""
+        """Receive everything the server sends: time PATCH-DOCs, follow the page's state
+        (a step change brings the new step's controls), record ERROR replies and a socket
+        the server closed."""
         try:
             while True:
                 msg = await read_message(self._ws)
@@ -712,10 +754,9 @@ class Student:
                 self.received_bytes += msg.nbytes
                 if msg.msgtype == "PATCH-DOC":
                     self._last_patch_at_s = msg.received_at_s
-                    has_models = '"object"' in msg.content     # new models are defined inline
-                    self._follow(msg.content, learn=self._discovering and has_models)
+                    changed = self._follow(msg.content)
                     if (self._pending is not None and not self._pending.done()
-                            and (has_models or not self._discovering)):
+                            and (self._wait_for is None or changed & self._wait_for)):
                         self._pending.set_result(msg.received_at_s)
                 elif msg.msgtype == "ERROR":
                     text = json.loads(msg.content).get("text", "")
@@ -732,23 +773,27 @@ class Student:
             if self._pending is not None and not self._pending.done():
                 self._pending.set_result(None)
 
-    def _follow(self, content: str, learn: bool) -> None:
-        """Apply the server's changes to the known controls; with `learn`, also add the
-        controls the patch defines. Parses the patch only when it concerns them."""
-        by_id: dict[str, list[Control]] = {}
-        for c in self.controls:
-            by_id.setdefault(c.model_id, []).append(c)
-        if not learn and not any(f'"{model_id}"' in content for model_id in by_id):
-            return
-        patch = json.loads(content)
-        for event in patch.get("events", []):
+    def _follow(self, content: str) -> set[str]:
+        """Apply the server's changes to the page's state and the widgets; returns the
+        attributes changed. Parses the patch only when it concerns them."""
+        widgets: dict[str, list[Control]] = {}
+        for c in self.widgets:
+            widgets.setdefault(c.model_id, []).append(c)
+        ids = [*widgets, *([self.page.model_id] if self.page is not None else [])]
+        if not any(f'"{model_id}"' in content for model_id in ids):
+            return set()
+        changed = set()
+        for event in json.loads(content).get("events", []):
             if event.get("kind") != "ModelChanged":
                 continue
-            for control in by_id.get((event.get("model") or {}).get("id"), []):
-                control.update(event.get("attr"), event.get("new"))
-        if learn:
-            self.controls += [c for c in find_controls(patch, self._defaults)
-                              if c.model_id not in by_id]
+            model_id, attr = (event.get("model") or {}).get("id"), event.get("attr")
+            if self.page is not None and model_id == self.page.model_id:
+                if self.page.apply(attr, event.get("new")):
+                    changed.add(attr)
+            for control in widgets.get(model_id, []):
+                control.update(attr, event.get("new"))
+                changed.add(attr)
+        return changed
 
     # -- interacting -----------------------------------------------------------------------------
     async def run_interactions(self, stop: asyncio.Event, until_s: float = math.inf) -> None:
@@ -810,28 +855,22 @@ class Student:
         return int(round(target)) if integral else round(target, 10)
 
     async def _move(self) -> None:
-        """Send one change and wait (up to REPLY_TIMEOUT_S) for the first PATCH-DOC, or, for
-        a step change, for the first one that brings the new step's models (the server first
-        echoes the stepper). A student whose step change got no new models stops learning,
-        so that a late answer cannot leave it with controls of a step it has left."""
+        """Send one change and wait (up to REPLY_TIMEOUT_S) for its answer: on the Page, the
+        first PATCH-DOC that changes what the move must change (ANSWERED_BY: a step change's
+        is the new step on screen), so that a late live update is not taken for it; on a
+        page of widgets, the first PATCH-DOC."""
         choice = self._choose()
         if choice is None:
             self.errors.append(f"client: no control to move on the page {self.query}")
             self.gave_up = True
             return
         kind, control, new = choice
-        messages = change_messages(kind, control, new)
-        control.value = new
-        if control.group is not None:
-            control.group[control.key] = new
-        self._discovering = kind == "step"
-        if kind == "step":          # the step's controls leave the page; learn the new ones
-            self.controls = [c for c in self.controls if c.kind in ("stepper", "language")]
-        number = len(self.interactions)
-        if kind == "language":      # Select labels follow the language: wait for the new ones
-            for c in self.controls:
-                if c.kind == "choice" and c.key is None:     # Material: values are labels
-                    c.stale_after = number
+        if kind not in ("language", "step"):
+            self._seq += 1
+        messages = change_messages(kind, control, new, self._seq)
+        control.value = new           # a widget's value; a Page's follows its `values`
+        self._wait_for = ANSWERED_BY.get(kind) if control.key is not None or kind in (
+            "language", "step") else None
         self._pending = asyncio.get_running_loop().create_future()
         move = Interaction(kind, control.label, time.perf_counter())
         self.interactions.append(move)
@@ -840,18 +879,14 @@ class Student:
                 await send_message(self._ws, "PATCH-DOC", content)
             first_at_s = await asyncio.wait_for(asyncio.shield(self._pending), REPLY_TIMEOUT_S)
         except asyncio.TimeoutError:
-            self._discovering = False
             return
         except Exception as e:  # noqa: BLE001
             self.errors.append(f"client: {type(e).__name__}: {e}")
             return
+        finally:
+            self._wait_for = None
         if first_at_s is not None:
             move.first_s = first_at_s - move.sent_at_s
-            # the server answers a session's moves in order: a relabelling that an earlier
-            # language switch started is complete now
-            for c in self.controls:
-                if c.stale_after is not None and c.stale_after < number:
-                    c.stale_after = None
 
     # -- leaving ---------------------------------------------------------------------------------
     def _close_socket(self) -> None:
@@ -1173,6 +1208,7 @@ def student_report(students: list[Student]) -> dict:
         "page_s": [s.page_s for s in students if s.page_s is not None],
         "pull_s": [s.pull_s for s in students if s.pull_s is not None],
         "doc_bytes": [s.doc_bytes for s in students if s.doc_bytes is not None],
+        "models": [s.models for s in students if s.models is not None],
         "failures": [s.failure for s in students if s.failure],
         "interactions": [asdict(m) for s in students for m in s.interactions],
         "client_errors": [e for s in students for e in s.errors],
@@ -1373,6 +1409,7 @@ def summarize(r: dict) -> dict:
     s["cpu_s_per_session"] = (r["arrival_cpu_s"] / opened
                               if opened and "arrival_cpu_s" in r else None)
     s["client_cpu_s"] = r.get("client_cpu_s")
+    s["models_p50"] = percentile(r["models"], 50) if r.get("models") else None
     s["doc_kib_p50"] = (percentile(r["doc_bytes"], 50) or 0) / 1024 if r.get("doc_bytes") else None
     s["kib_per_interaction"] = (r["interaction_bytes"] / 1024 / len(moves)
                                 if moves and "interaction_bytes" in r else None)
@@ -1435,7 +1472,8 @@ CLASSROOM_ROWS = [
     ("session: websocket pull p50 (s)", "pull_p50_s", 2, "", None),
     ("session: websocket pull p95 (s)", "pull_p95_s", 2, "", None),
     ("session: websocket pull max (s)", "pull_max_s", 2, "", None),
-    ("cold first page after start (s)", "cold_page_s", 2, "", None),
+    ("first page after server start, cold (s)", "cold_page_s", 2, "", None),
+    ("models per session (pulled document) p50", "models_p50", 0, "", None),
     ("document pulled per session p50 (KiB)", "doc_kib_p50", 0, "", None),
     ("server CPU per session opened (s)", "cpu_s_per_session", 2, "", None),
     ("interactions sent", "interactions", 0, "", None),

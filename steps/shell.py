@@ -25,7 +25,7 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 from .common import AppState, translator
 from .faq import FAQ, REFERENCES
 from .registry import COUNT, END, END_TITLE, STEP_TITLES, STEPS, module_of
-from .ui.words import render
+from .ui.words import badges, render
 
 ALWAYS_OK = {"theme"}           # Panel's own query parameters
 FLAGS = ("embed", "present")    # page modes, 1 or 0
@@ -223,6 +223,7 @@ class App:
             "notices": self.notice_texts(t), "heading": heading_html(st.lang, n),
             "embed_bar": self._embed_bar() if st.embed else None,
             "faq": "" if st.embed or st.present else faq_html(st.lang),
+            "badges": badges(t),
         }
 
     def _embed_bar(self) -> dict:

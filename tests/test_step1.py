@@ -116,54 +116,58 @@ def test_notices_are_translated_and_formatted():
     assert any("16" in n for n in out)
 
 
-def test_the_view_builds_and_binds():
-    from steps.common import AppState
-    from steps.step1 import Step1
-    app = AppState()
-    view = Step1(app)
-    view.__panel__()
-    assert len(view.stage.frames) == N_NEW
-    assert view.stage.concealed
-    view.question.choose(2)
-    assert not view.stage.concealed
-    view.model.frame = 4
-    assert view.stage.frame == 4
-    view.stage.frame = 6                    # the browser stopped at frame 6
-    assert view.model.frame == 6
-    view.lang = "id"                        # the shell sets it while the step is shown
-    assert view.model.lang == "id"
-    assert view.stage.frames[0]["cards"][0]["value"] == "4"
-    assert view.question.content["options"][2] == "5"
-    assert view.url_state()["frame"] == 6
+def test_the_step_state_follows_the_moves():
+    from steps.step1.view import Step1
+    from steps.ui.frames import unpack
+    import json
+    step = Step1("en")
+    s = step.state()
+    assert len(unpack(json.loads(s["frames"]))) == N_NEW
+    assert s["concealed"] and s["stage"]["figure"] == "arcs"
+    step.handle({"answer": 2})
+    assert not step.state()["concealed"]
+    step.handle({"frame": 6})                 # the browser stopped at frame 6
+    assert step.model.frame == 6 and step.state()["frame"] == 6
+    step.lang = step.model.lang = "id"        # the shell switches both
+    s = step.state()
+    assert unpack(json.loads(s["frames"]))[0]["cards"][0]["value"] == "4"
+    assert s["question"]["options"][2] == "5"
+    assert step.url_state()["frame"] == 6
 
 
 def test_a_server_builds_every_state_at_start(monkeypatch):
     """`warm` (run by warmup.py) packs the frames of every example, layer and head; a session
     on any of them then only looks them up (nothing is packed again)."""
-    import steps.ui.stage as stage
+    import steps.ui.frames as frames
+    from steps.common import translator
     from steps.step1.model import Step1Model
     from steps.step1.view import FRAMES, warm
-    from steps.ui.view import tr_of
     assert warm("nl") == 4 * 5 * 5
-    monkeypatch.setattr(stage, "Packed", None)          # packing now would fail
+    monkeypatch.setattr(frames, "Packed", None)          # packing now would fail
     for example, layer, head in ((2, 3, 1), (0, 0, 0), (3, 4, 4)):
         m = Step1Model(lang="nl", example=example, layer=layer, head=head)
-        assert FRAMES(m.run, tr_of("nl")).json
+        assert FRAMES(m.run, translator("nl")).json
 
 
 def test_the_questions_message_answers_it_and_anything_else_is_ignored():
-    from steps.common import AppState
-    from steps.step1 import Step1
-    view = Step1(AppState())
-    view.__panel__()
-    q = view.question
-    for junk in (None, 3, "x", {"answer": -1}, {"answer": 99}, {"answer": True},
-                 {"answer": "1"}, {"shown": 1}, {"shown": "true"}):
-        q._handle_msg(junk)
-        assert q.answer is None and not q.shown and view.stage.concealed
-    q._handle_msg({"answer": 1})                    # a click on the second option
-    assert q.answer == 1 and q.revealed and not view.stage.concealed
-    view2 = Step1(AppState())
-    view2.__panel__()
-    view2.question._handle_msg({"shown": True})     # “Show me”
-    assert view2.question.shown and not view2.stage.concealed
+    from steps.step1.view import Step1
+    step = Step1("en")
+    for junk in ({"answer": -1}, {"answer": 99}, {"answer": True}, {"answer": "1"},
+                 {"shown": 1}, {"shown": "true"}, {"frame": "x"}, {"set": "nothing"}):
+        step.handle(junk)
+        assert step.answer is None and not step.shown and step.state()["concealed"]
+    step.handle({"answer": 1})                    # a click on the second option
+    s = step.state()
+    assert s["question"]["answer"] == 1 and not s["concealed"]
+    other = Step1("en")
+    other.handle({"shown": True})                 # “Show me”
+    assert other.state()["question"]["shown"] and not other.state()["concealed"]
+
+
+def test_typing_a_prompt_and_picking_an_example():
+    from steps.step1.view import Step1
+    step = Step1("en")
+    step.handle({"set": "text", "value": "the cat", "seq": 1})
+    assert step.model.text == "the cat" and step.state()["values"]["example"] is None
+    step.handle({"set": "example", "value": 2, "seq": 1})
+    assert (step.model.example, step.model.text) == (2, "")

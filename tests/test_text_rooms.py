@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from explainer.i18n import LANGS, Translator
+from steps.registry import NUMBERS as STEPS
 
 ROOT = Path(__file__).resolve().parents[1]
-STEPS = range(1, 7)
 TEXTS = [f"steps.step{n}.text" for n in STEPS] + ["steps.ending.text", "steps.faq"]
 NOT_CONTROLS = {"frame", "part", "custom"}     # set by the player, the tabs, a link's model
 

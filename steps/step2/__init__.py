@@ -2,12 +2,14 @@
 of the whole prefix; with a cache each is computed once.
 
 model.py holds the numbers (the formula's per-step breakdown for every T of a prompt length,
-and the live model's measurement of the same counts), text.py the words, view.py binds them;
-the two grids are drawn and played in the browser over frames computed once."""
+and the live model's measurement of the same counts), text.py the words, view.py the step's
+controller (`Step2`: its page state, the sliders and the live measurement); the two grids are
+drawn and played in the browser (steps/ui/js/draw/grids.js) over frames computed once."""
 
 
 def __getattr__(name):
-    # the view (Panel) is imported only when asked for: model and text stay importable alone
+    # the view (and the live queue) is imported only when asked for: model and text stay
+    # importable alone
     if name == "Step2":
         from .view import Step2
         return Step2

@@ -117,6 +117,7 @@ class ShellState(TypedDict):
     heading: str             # html: where we are, the title and the schematic
     embed_bar: dict | None   # {"line", "href", "open"}
     faq: str                 # html ("" in presenter and embed modes)
+    badges: dict             # {kind: [label, tooltip]}: the cards' badges outside a stage
 
 
 STEP_KEYS = tuple(StepState.__annotations__)

@@ -3,8 +3,11 @@ question, the tabs (native, with the part in the link), Part B's paged block poo
 browser with nothing sent while playing, Part C's live measurement."""
 import time
 
+import pytest
 from helpers import metric, wait_url
 from playwright.sync_api import expect
+
+from explainer.i18n import LANGS
 
 NBSP = "\u00a0"
 
@@ -93,7 +96,7 @@ def test_step6_tabs_controls_and_all_numbers(app):
     expect(metric(page, "cache_gib")).not_to_be_visible()
     more.locator("summary").click()
     expect(metric(page, "cache_gib")).to_be_visible()
-    page.get_by_role("radiogroup").nth(1).get_by_text("int4").click()   # precision
+    page.get_by_role("radio", name="int4", exact=True).check()          # precision
     wait_url(page, "precision=int4")
     expect(metric(page, "cache_gb")).to_have_text(f"17.7{NBSP}GB")
     expect(metric(page, "cache_gib")).to_be_visible()          # still open after the change
@@ -108,3 +111,28 @@ def test_step6_tabs_controls_and_all_numbers(app):
     page.get_by_role("tab", name="A. Fewer heads, bits, tokens").click()
     expect(metric(page, "cache_gb")).to_have_text(f"17.7{NBSP}GB")
     assert not errors, errors
+
+
+@pytest.mark.parametrize("width", [360, 760])
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_pool_draws_every_event_without_overlapping_labels(browser, lang, width):
+    """The block pool's renderer on every event of Part B, as the presenter builds them (the
+    step's default part has no stage, so the common renderer test skips it)."""
+    from test_js_units import OVERLAPS, PAGE
+
+    from steps.step6.view import Step6
+    from steps.ui import bundle
+    s = Step6(lang, saved={"model": {"part": "b"}}).state()
+    assert s["stage"]["figure"] == "pool"
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content(PAGE)
+    page.add_script_tag(content=bundle.source(exposing=True), type="module")
+    page.wait_for_function("() => globalThis.KV !== undefined")
+    bad = page.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
+    drawn = page.evaluate("() => document.querySelectorAll('#root .pool-svg .blk').length")
+    ctx.close()
+    assert errors == [] and drawn == 24
+    assert bad == [], "\n".join(bad[:12])

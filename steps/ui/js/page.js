@@ -28,7 +28,12 @@ export function render({ model }) {
   controls.el.classList.add("controls");
   const stage = createStage(send);
   let custom = null, customName = null;
-  root.append(shell.embedBar, shell.top, shell.nav, shell.heading, step, shell.prevnext, shell.faq);
+  // the page mode is the link's, for the whole session: embedded, only the bar, the heading
+  // and the step; presenting, no FAQ
+  const mode = model.shell || {};
+  if (mode.embed) root.append(shell.embedBar, shell.heading, step);
+  else root.append(shell.top, shell.nav, shell.heading, step, shell.prevnext,
+                   ...(mode.present ? [] : [shell.faq]));
 
   const drawTabs = (t) => {
     tabs.hidden = !t;

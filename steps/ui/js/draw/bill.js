@@ -2,7 +2,7 @@
 // GPUs' memory, and the batch's cache over the context against the weights. The point where
 // the cache reaches the weights, and the sentence that says where, wait for the answer.
 
-import { svg, h, widthOf, refitOnResize } from "../dom.js";
+import { svg, h, widthOf, refitOnResize, declutter } from "../dom.js";
 
 // the charts are laid out for their width, kept between a phone's and a wide column's
 function width(holder) {
@@ -108,12 +108,16 @@ function drawCurve(fig, ctx, W) {
     const cx = sx(fig.cross.x);
     svg("path", { d: `M ${cx} ${wy - 7} L ${cx + 7} ${wy} L ${cx} ${wy + 7} L ${cx - 7} ${wy} Z`,
                   class: "cross-mark" }, s);
-    // below the weights' line, on the side away from this context's dot
+    // below the weights' line (above it when the line runs close to the axis's numbers), on
+    // the side away from this context's dot; the second line one line height under the first
     const anchor = cx < L + 120 ? "start" : cx > R - 120 ? "end" : nx > cx ? "end" : "start";
     const dx = anchor === "start" ? 10 : -10;
-    const t1 = svg("text", { x: cx + dx, y: wy + 20, "text-anchor": anchor, class: "bar-label cross-label" }, s);
+    const [y1, y2] = wy > B - 40 ? [wy - 11, wy - 11] : [wy + 20, wy + 20];
+    const t1 = svg("text", { x: cx + dx, y: y1, dy: wy > B - 40 ? "-1.25em" : 0,
+                             "text-anchor": anchor, class: "bar-label cross-label" }, s);
     t1.textContent = fig.cross.label;
-    const t2 = svg("text", { x: cx + dx, y: wy + 35, "text-anchor": anchor, class: "bar-label" }, s);
+    const t2 = svg("text", { x: cx + dx, y: y2, dy: wy > B - 40 ? 0 : "1.25em",
+                             "text-anchor": anchor, class: "bar-label" }, s);
     t2.textContent = fig.cross.tokens;
   }
   if (fig.limit) {                   // the model's maximum context: past it, hypothetical
@@ -131,6 +135,14 @@ function drawCurve(fig, ctx, W) {
   ya.textContent = fig.yaxis;
   return s;
 }
+// the model's limit is the least important label: in the page, it moves down (or is left
+// out: the words under the charts say it too) until it covers no other text
+function tidyCurve(s) {
+  const limit = s.querySelector(".limit-label");
+  if (!limit) return;
+  const others = [...s.querySelectorAll("text")].filter((t) => t !== limit && t.textContent);
+  declutter([limit], { dy: 6, tries: 8, fixed: others.map((t) => t.getBBox()) });
+}
 function draw(holder, fig, ctx) {
   // drawn again when the holder's width changes (in the next frame: not inside the observer's
   // callback), while the holder still shows these charts
@@ -139,8 +151,10 @@ function draw(holder, fig, ctx) {
   }));
   if (!fig.bar) { holder.replaceChildren(); return; }
   const W = width(holder);
+  const curve = drawCurve(fig.curve, ctx, W);
   holder.replaceChildren(h("p", "chart-title", null, fig.bar.title), drawBar(fig.bar, ctx, W),
-                         h("p", "chart-title", null, fig.curve.title), drawCurve(fig.curve, ctx, W));
+                         h("p", "chart-title", null, fig.curve.title), curve);
+  tidyCurve(curve);
 }
 function extra(box, frame, ctx) {
   const kids = [];

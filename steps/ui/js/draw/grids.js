@@ -19,6 +19,7 @@ function draw(holder, fig, ctx) {
   const cw = Math.min(24, GW / cols), ch = Math.min(20, GH / T);
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "grids-svg", "aria-hidden": "true",
                          focusable: "false", preserveAspectRatio: "xMinYMin meet" });
+  const keys = [];                                  // [chip, inset, label] per legend entry
   const label = (g, x, y, cls, str, anchor) => {
     const e = svg("text", { x, y, class: cls, "text-anchor": anchor || "start" }, g);
     e.textContent = str;
@@ -48,16 +49,29 @@ function draw(holder, fig, ctx) {
                       height: Math.max(0.4, ch - 2 * pad), class: "cell " + kind }, row);
       }
     });
-    let lx = GX;                                    // the legend: every colour named
-    for (const kind of ["new", old]) {
+    for (const kind of ["new", old]) {              // the legend: every colour named
       const inset = kind === "cached" ? 2 : 0;      // drawn as its cells are: smaller, faint
-      svg("rect", { x: lx + inset, y: GY + GH + 12 + inset, width: 12 - 2 * inset,
-                    height: 12 - 2 * inset, class: "key-chip " + kind }, g);
-      label(g, lx + 17, GY + GH + 22, "legend-label", leg[kind] || "");
-      lx += 30 + 7 * (leg[kind] || "").length;
+      const chip = svg("rect", { x: GX + inset, y: GY + GH + 12 + inset, width: 12 - 2 * inset,
+                                 height: 12 - 2 * inset, class: "key-chip " + kind }, g);
+      keys.push([chip, inset, label(g, GX + 17, GY + GH + 22, "legend-label", leg[kind] || "")]);
     }
   });
   holder.replaceChildren(s);
+  layoutKeys(keys, GX);
+}
+
+// the legend's entries side by side, each after the width its label really takes (known once
+// the drawing is in the page; 8 units a character before that)
+function layoutKeys(keys, x0) {
+  let lx = x0, g = null;
+  for (const [chip, inset, text] of keys) {
+    if (text.parentNode !== g) { g = text.parentNode; lx = x0; }
+    let w = 0;
+    try { w = text.getComputedTextLength(); } catch (err) { w = 0; }
+    chip.setAttribute("x", lx + inset);
+    text.setAttribute("x", lx + 17);
+    lx += 17 + (w || 8 * text.textContent.length) + 16;
+  }
 }
 
 function extra(box, f, ctx) {

@@ -1,4 +1,7 @@
-// Step 6: The live model's block pool, one frame per event: a cell per physical block with its token slots (filled or still empty), coloured and lettered by the sequences that hold it; shared blocks hatched with their reference count; the blocks this event changed outlined; under the pool, each sequence's block table.
+// Step 6, Part B: the live model's block pool, one frame per event. A cell per physical block
+// with its token slots (filled or still empty), coloured and lettered by the sequences that
+// hold it; shared blocks hatched, with their reference count; the blocks this event changed
+// outlined; under the pool, each sequence's block table. ctx.text: block, free, tables.
 
 import { svg } from "../dom.js";
 

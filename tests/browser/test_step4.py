@@ -1,0 +1,158 @@
+"""Step 4 in a real browser: the reference figures, the roofline and decode against the batch
+drawn from one still frame, the answer waiting for the question, the model menu and its limits,
+the live measurement arriving after a move, a redraw at a new width, and the roofline's labels
+clear of one another in every language, at a phone's width and a projector's."""
+import pytest
+from helpers import metric, nudge_slider, reveal, wait_url
+from playwright.sync_api import expect
+
+import explainer.runtime as rt
+from explainer.i18n import LANGS
+from steps import live as live_mod
+from steps.live import LiveJobs
+from steps.step4.model import speeds
+from steps.step4.view import Step4
+from test_js_units import OVERLAPS, kv  # noqa: F401  (the JS modules in a page, no server)
+
+NBSP = "\u00a0"
+
+
+def test_step4_reference_figures_and_slider(app):
+    page = app("?step=4")
+    expect(metric(page, "decode_steps")).to_have_text("255")
+    expect(metric(page, "read_per_step")).to_have_text(f"13.9{NBSP}GB")
+    expect(metric(page, "prefill_intensity")).to_have_text("502")
+    expect(metric(page, "prefill_time")).to_have_text(f"23{NBSP}ms")
+    expect(metric(page, "decode_step_time")).to_have_text(f"6.9{NBSP}ms")
+    expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=180_000)
+    expect(page.locator(".live-speed").first).to_contain_text("Python")   # the CPU caveat
+    # the roofline is drawn in the browser: both points, labelled on the chart
+    points = page.locator(".roof-svg .pt")
+    expect(points).to_have_count(2)
+    assert [t.strip() for t in page.locator(".roof-svg .pt-label").all_text_contents()] == [
+        "prefill", "decode"]
+    expect(page.locator(".stage .player").first).to_be_hidden()     # a still figure
+    decode = page.locator(".roof-svg .pt-decode")
+    before = decode.get_attribute("cx")
+    nudge_slider(page, 1, "ArrowLeft", 3)                   # output tokens down
+    expect(metric(page, "decode_steps")).not_to_have_text("255")
+    expect(decode).not_to_have_attribute("cx", before)      # the decode point moved too
+    wait_url(page, "output=")
+
+
+def test_step4_answer_is_concealed_until_answered(app):
+    page = app("?step=4&prompt=16")
+    expect(page.locator(".question").first).to_contain_text("16")
+    expect(metric(page, "decode_bound")).to_have_text("?")
+    expect(metric(page, "prefill_bound")).to_have_text("?")
+    expect(page.locator(".roof-svg .pt")).to_have_count(2)
+    expect(page.locator(".roof-svg .mem-region")).to_have_count(0)
+    expect(page.locator(".roof-svg .region")).to_have_count(0)
+    page.locator(".answer-2 button").click()       # both: a 16-token prefill is memory-bound too
+    expect(page.locator("p.right")).to_contain_text("Both")
+    expect(metric(page, "decode_bound")).to_have_text("memory-bound")
+    expect(metric(page, "prefill_bound")).to_have_text("memory-bound")
+    expect(page.locator(".roof-svg .mem-region")).to_have_count(1)
+    expect(page.locator(".roof-svg .region")).to_have_count(2)
+
+
+def test_step4_batch_moves_the_decode_point_and_draws_its_curve(app):
+    page = app("?step=4&gpu=h100&batch=64")
+    expect(metric(page, "decode_intensity")).to_have_text("22")     # 64 × 2N ÷ (W + 64 C)
+    expect(metric(page, "batch")).to_have_text("64")                 # under All numbers
+    expect(metric(page, "intensity_ceiling")).to_have_text("33.5")
+    expect(metric(page, "gains_stop")).to_have_text("302 sequences")
+    assert [t.strip() for t in page.locator(".roof-svg .pt-label").all_text_contents()] == [
+        "prefill", "decode, batch 64"]
+    expect(page.locator(".roof-svg .pt")).to_have_count(2)
+    expect(page.locator(".roof-svg .trail")).to_have_count(47)      # batch 1 .. 256
+    expect(page.locator(".roof-svg .ceiling-line")).to_have_count(1)
+    expect(page.locator(".batch-svg .bcurve")).to_have_count(3)     # FLOP/byte, tokens/s, time
+    expect(page.locator(".batch-svg .bnow")).to_have_count(3)
+    expect(page.locator(".batch-svg .mark-fits")).to_have_count(3)  # 180 fit in 80 GiB
+    decode = page.locator(".roof-svg .pt-decode")
+    dot = page.locator(".batch-svg .bnow").first
+    before, bx = decode.get_attribute("cx"), dot.get_attribute("cx")
+    nudge_slider(page, 2, "ArrowRight", 3)                  # the batch up
+    expect(metric(page, "batch")).to_have_text("67")
+    expect(decode).not_to_have_attribute("cx", before)      # the decode point moved ...
+    expect(dot).not_to_have_attribute("cx", bx)             # ... and the batch marker
+    wait_url(page, "batch=67")
+    reveal(page)
+    expect(page.locator(".narration").first).to_contain_text(
+        "Batching shares the weight reads, not the cache reads")
+    expect(page.locator(".narration").first).to_contain_text("continuous batching")
+    expect(page.locator(".shrink-links a").first).to_have_attribute(
+        "href", "?step=6&lang=en&heads=8")
+
+
+def test_step4_model_menu_and_limits(app):
+    page = app("?step=4&model=falcon-7b&gpu=a100-80&batch=256&prompt=16&output=2")
+    expect(page.locator(".question").first).to_contain_text("256 sequences")
+    page.locator(".answer-0 button").click()        # the prefill: a 256-batch decode step of
+    expect(page.locator("p.right")).to_contain_text("The prefill")     # MQA reaches the roof
+    expect(metric(page, "decode_bound")).to_have_text("compute-bound")
+    # the live measurement settles before the page is left (a socket closed mid-write is noise)
+    expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=180_000)
+    page = app("?step=4&prompt=8192&output=2048")           # past Llama 2's 4,096 tokens
+    expect(page.locator(".notice").first).to_contain_text("at most 4,096 tokens")
+    expect(page.locator(".live-facts", has_text="lower bounds")).to_have_count(1)
+
+
+def test_step4_a_move_to_another_grid_point_measures_it_without_waiting(app):
+    page = app("?step=4")
+    expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=180_000)
+    speed = page.locator(".live-speed").first
+    # 496 prompt tokens: measured at the grid's 256 (no other test here asks for it)
+    nudge_slider(page, 0, "ArrowLeft")
+    expect(metric(page, "prefill_tokens")).to_have_text("496")
+    expect(metric(page, "measured_decode")).to_have_text("measuring…", timeout=5_000)
+    expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=180_000)
+    expect(speed).to_contain_text("256 prompt tokens")
+    wait_url(page, "prompt=496")
+
+
+def test_step4_the_figure_is_drawn_again_at_a_new_width(app):
+    page = app("?step=4&gpu=h100&batch=64")
+    expect(page.locator(".roof-svg .pt")).to_have_count(2)
+    nudge_slider(page, 2, "ArrowRight", 3)                  # the latest frame: batch 67
+    expect(metric(page, "batch")).to_have_text("67")
+    roof = page.locator(".roof-svg")
+    wide = roof.get_attribute("viewBox")
+    page.set_viewport_size({"width": 420, "height": 900})
+    expect(roof).not_to_have_attribute("viewBox", wide)    # laid out for the phone's width
+    assert [t.strip() for t in page.locator(".roof-svg .pt-label").all_text_contents()] == [
+        "prefill", "decode, batch 67"]                      # ... from the latest frame
+    page.set_viewport_size({"width": 1280, "height": 900})
+    expect(roof).to_have_attribute("viewBox", wide)
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """A stand-in measurement: the states below are drawn, not measured."""
+    jobs = LiveJobs("test-step4-figures")
+    monkeypatch.setattr(live_mod, "JOBS", jobs)
+    monkeypatch.setattr(rt, "throughputs", lambda variant, p, outputs, repeats=3: {
+        o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu") for o in outputs})
+    speeds.cache_clear()
+    yield
+    speeds.cache_clear()
+    jobs.stop()
+
+
+STATES = [dict(gpu="h100", batch=64),
+          dict(model="falcon-7b", gpu="a100-80", batch=256, prompt=16, output=2),
+          dict(model="llama2-70b", gpu="l4", prompt=512, output=2048),
+          dict(model="gemma3-27b", prompt=8192, output=2048, batch=200),
+          dict(model="mixtral-8x7b", gpu="h200", batch=8, prompt=16, output=1),
+          dict(model="qwen3-8b", gpu="h100", batch=256, prompt=4096, output=2048)]
+
+
+@pytest.mark.parametrize("width", [360, 760])
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("inputs", STATES, ids=lambda d: "-".join(map(str, d.values())))
+def test_step4_labels_never_cover_each_other(kv, quick, inputs, lang, width):  # noqa: F811
+    """Beyond the defaults (test_js_units): other models, GPUs, batches and lengths."""
+    s = Step4(lang, saved={"model": inputs}).state()
+    bad = kv.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
+    assert bad == [], "\n".join(bad[:12])

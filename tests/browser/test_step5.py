@@ -1,0 +1,189 @@
+"""Step 5 in a real browser: the reference figures of the memory bill, the slider moving the
+bill and the plot's point, the answer waiting for the question, Polish numbers, and your model:
+the native box (a config.json, a parameter count, Read: one message), bad input as translated
+sentences drawn as text, a good config and its link, a bad link and the model's limit."""
+from helpers import metric, nudge_slider, wait_url
+from playwright.sync_api import expect
+
+from steps.ui import bundle
+
+NBSP = "\u00a0"
+
+
+def test_step5_reference_figures_batch_and_slider(app):
+    page = app("?step=5")
+    expect(metric(page, "per_token")).to_have_text(f"512{NBSP}KiB")
+    expect(metric(page, "kv_cache")).to_contain_text(f"2.1{NBSP}GB")
+    expect(metric(page, "weights")).to_have_text(f"13.5{NBSP}GB")
+    expect(metric(page, "total")).to_have_text(f"15.6{NBSP}GB")
+    expect(metric(page, "fits")).to_contain_text("24")
+    expect(metric(page, "live_measured")).to_have_text(
+        metric(page, "live_formula").text_content())
+    expect(page.locator(".formula-headline p").first).to_contain_text(
+        f"512{NBSP}KiB per token")
+    page = app("?step=5&batch=8")
+    expect(metric(page, "kv_cache")).to_contain_text(f"16{NBSP}GiB")
+    expect(page.locator(".bill-svg .seg")).to_have_count(3)      # weights, keys, values
+    dot = page.locator(".bill-svg .now-dot")
+    expect(dot).to_have_count(1)
+    before = dot.get_attribute("cx")
+    nudge_slider(page, 0, "ArrowRight", 2)                  # context up
+    expect(metric(page, "kv_cache")).not_to_contain_text(f"16{NBSP}GiB")
+    expect(dot).not_to_have_attribute("cx", before)         # the plot's point moved too
+    wait_url(page, "context=")
+
+
+def test_step5_answer_is_concealed_until_answered(app):
+    page = app("?step=5")
+    expect(page.locator(".question").first).to_contain_text(f"13.5{NBSP}GB")
+    expect(metric(page, "crossover")).to_have_text("?")
+    expect(page.locator(".bill-svg .now-dot")).to_have_count(1)
+    expect(page.locator(".bill-svg .cross-mark")).to_have_count(0)
+    expect(page.locator(".stage-said")).to_have_count(0)
+    page.locator(".answer-1 button").click()
+    expect(metric(page, "crossover")).to_contain_text("25,700")
+    expect(page.locator(".bill-svg .cross-mark")).to_have_count(1)
+    expect(page.locator(".stage-said")).to_contain_text("25,700")
+
+
+def test_step5_polish(app):
+    page = app("?step=5&lang=pl")
+    expect(metric(page, "weights")).to_have_text(f"13,5{NBSP}GB")
+    expect(metric(page, "total")).to_have_text(f"15,6{NBSP}GB")
+    expect(page.locator(".bill-svg .tick-label").first).to_have_text("0")
+    assert f"8{NBSP}192" in page.locator(".bill-svg .tick-label").all_text_contents()
+
+
+LLAMA = ('{"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, '
+         '"num_key_value_heads": 8, "hidden_size": 4096, "intermediate_size": 14336, '
+         '"vocab_size": 128256, "max_position_embeddings": 131072, "torch_dtype": "bfloat16"}')
+FALCON = ('{"model_type": "falcon", "num_hidden_layers": 32, "num_attention_heads": 71, '
+          '"multi_query": true, "hidden_size": 4544}')
+
+
+def read_config(page, value, params=None):
+    page.locator("textarea.config-text").fill(value)
+    if params is not None:
+        page.locator("input.config-params").fill(params)
+    page.locator("button.config-read").click()
+
+
+def test_step5_your_model_box_is_there_when_chosen(app):
+    page = app("?step=5")
+    expect(page.locator("textarea.config-text")).to_be_hidden()
+    page.get_by_label("Model", exact=True).select_option(label="Your model: paste a config.json")
+    area = page.get_by_label("config.json of your model")        # labelled native elements
+    expect(area).to_be_visible()
+    expect(page.get_by_label("Parameters in billions (if the config cannot give them)")) \
+        .to_be_visible()
+    expect(page.get_by_role("button", name="Read this config")).to_be_visible()
+    wait_url(page, "model=custom")
+    # the text and the count leave together, at once after typing: no text arrives late
+    read_config(page, FALCON, "6.922")
+    expect(page.locator(".config-fields")).to_contain_text("1 (multi_query)")
+    expect(page.locator(".config-problems")).to_have_text("")
+    # an empty count: counted from the config, which cannot give it
+    read_config(page, FALCON, "")
+    expect(page.locator(".config-problems")).to_contain_text("enter the parameter count")
+
+
+def test_step5_your_model_bad_input_then_a_good_config_and_its_link(app):
+    page = app("?step=5&model=custom")
+    expect(page.locator(".notice").first).to_contain_text("No model of yours yet")
+    problems = page.locator(".config-problems")
+    # not JSON: a translated sentence that says where, no traceback, the page still works
+    read_config(page, '{"num_hidden_layers": 32,')
+    expect(problems).to_contain_text("not valid JSON")
+    expect(problems).to_contain_text("line 1")
+    expect(page.locator("body")).not_to_contain_text("Traceback")
+    # a missing field is named
+    read_config(page, '{"num_attention_heads": 32, "hidden_size": 4096}')
+    expect(problems).to_contain_text("“num_hidden_layers” is missing")
+    # markup: said to be a web page; a value with markup is shown as text, never run
+    read_config(page, "<img src=x onerror=alert(1)>")
+    expect(problems).to_contain_text("web page (HTML)")
+    read_config(page, '{"model_type": "<img src=x onerror=alert(1)>", "num_hidden_layers": 2}')
+    expect(problems).to_contain_text("<img src=x onerror=alert(1)>")
+    expect(page.locator(".config-problems img")).to_have_count(0)
+    expect(page.locator("img[src='x']")).to_have_count(0)     # no element was made of it
+    # far too much text
+    read_config(page, "x" * 250_000)
+    expect(problems).to_contain_text("too long")
+    before = metric(page, "kv_cache").inner_text()
+    nudge_slider(page, 0, "ArrowRight", 2)                  # the page still works
+    expect(metric(page, "kv_cache")).not_to_have_text(before)
+    # a good config: your model, its fields, the formula with their values, and the link
+    read_config(page, LLAMA)
+    expect(metric(page, "per_token")).to_have_text(f"128{NBSP}KiB")
+    expect(problems).to_have_text("")
+    expect(page.locator(".config-fields")).to_contain_text("num_key_value_heads = 8")
+    expect(page.locator(".config-fields")).to_contain_text("2 × 32 × 8 × 128 × 2")
+    wait_url(page, "custom=layers-32_heads-32_kv-8_hd-128")
+    url = page.evaluate("() => location.search")
+    assert "num_hidden_layers" not in url                  # the config itself is not in it
+    kv = metric(page, "kv_cache").inner_text()
+    page = app(url)                                         # the link alone: the same model
+    expect(metric(page, "per_token")).to_have_text(f"128{NBSP}KiB")
+    expect(metric(page, "kv_cache")).to_have_text(kv)
+    expect(page.locator(".config-fields")).to_contain_text("From the link: layers = 32")
+    expect(page.locator(".notice")).to_have_count(0)
+
+
+def test_step5_bad_link_and_the_model_limit(app):
+    page = app("?step=5&model=custom&custom=layers-0_heads-8_hd-8_params-9")
+    expect(page.locator(".config-problems")).to_contain_text("The model in the link is not valid")
+    expect(page.locator(".config-problems")).to_contain_text("“layers”")
+    expect(metric(page, "weights")).to_have_text(f"13.5{NBSP}GB")      # meanwhile: Llama 2 7B
+    page = app("?step=5&context=8192")
+    expect(page.locator(".notice").first).to_contain_text("at most 4,096 tokens")
+    expect(page.locator(".bill-svg .limit-line")).to_have_count(1)
+    expect(metric(page, "gpu_memory")).to_have_text(f"80{NBSP}GiB = 85.9{NBSP}GB")
+    expect(page.locator(".bill-svg .gpu-label.chosen")).to_contain_text(f"80{NBSP}GiB")
+    page = app("?step=5&model=deepseek-v3&gpu=h200")
+    expect(page.locator(".formula-headline p").first).to_contain_text(
+        "(512 latent + 64 rotary-key values)")
+    page = app("?step=5&model=gemma3-27b&context=32768")
+    expect(page.locator(".formula-headline p").nth(1)).to_contain_text("52 sliding-window layers")
+
+
+BOX = {"widget": "config", "label": "config.json of your model", "placeholder": "{...}",
+       "value": "", "max_length": 200_001, "params_label": "Parameters", "params_value": None,
+       "read": "Read this config", "problems": [], "fields": []}
+
+
+def test_the_config_box_on_its_own(page):
+    """js/draw/config.js without a server: one message per Read, with the text and the count;
+    a field the learner is editing is not overwritten by the server's older value; what the
+    server says is drawn as text; no box when the state has none."""
+    page.set_content("<!doctype html><html><body><div id='root'></div></body></html>")
+    page.add_script_tag(content=bundle.source(exposing=True), type="module")
+    page.wait_for_function("() => globalThis.KV !== undefined")
+    got = page.evaluate("""(box) => {
+      const sent = [];
+      const w = KV["figures.js"].WIDGETS.config((m) => sent.push(m));
+      document.getElementById("root").replaceChildren(w.el);
+      w.update(box);
+      const area = w.el.querySelector("textarea.config-text");
+      const num = w.el.querySelector("input.config-params");
+      const read = w.el.querySelector("button.config-read");
+      const label = w.el.querySelector("label[for='" + area.id + "']").textContent;
+      area.value = '{"a": 1}'; num.value = "6.5"; read.click();
+      num.value = ""; read.click();
+      area.value = "typed, not read yet";
+      w.update({ ...box, value: '{"a": 1}', params_value: 6.5,
+                 problems: ["<img src=x> is not valid"], fields: ["Read: <b>x</b>"] });
+      const kept = area.value;
+      const img = w.el.querySelectorAll("img, b").length;
+      const problem = w.el.querySelector(".config-problems .notice").textContent;
+      const role = w.el.querySelector(".config-problems .notice").getAttribute("role");
+      w.update(null);
+      return { sent, label, kept, img, problem, role, hidden: w.el.hidden,
+               maxLength: area.maxLength, button: read.textContent };
+    }""", BOX)
+    assert got["sent"] == [{"custom": {"config": '{"a": 1}', "params_b": 6.5}},
+                           {"custom": {"config": '{"a": 1}', "params_b": None}}]
+    assert got["label"] == "config.json of your model" and got["button"] == "Read this config"
+    assert got["kept"] == "typed, not read yet"
+    assert got["img"] == 0 and got["problem"] == "<img src=x> is not valid"
+    assert got["role"] == "status" and got["hidden"] is True
+    assert got["maxLength"] == 200_001

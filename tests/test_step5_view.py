@@ -1,0 +1,245 @@
+"""Step 5's controller without Panel: the state it gives the page (blocks, controls, the
+question and what waits for it, the one still frame), the learner's moves as messages, and
+the “your model” box: one Read message with the text and the count, read again on request,
+never in the link, kept across a visit, its words plain text in the session's language."""
+import json
+
+from explainer.hfconfig import MAX_CONFIG_CHARS
+from steps.shell import App
+from steps.step5.model import CUSTOM
+from steps.step5.view import Step5
+from steps.ui.frames import unpack
+from steps.ui.state import check_step
+
+LLAMA = ('{"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, '
+         '"num_key_value_heads": 8, "hidden_size": 4096, "intermediate_size": 14336, '
+         '"vocab_size": 128256, "max_position_embeddings": 131072, "torch_dtype": "bfloat16"}')
+FALCON = ('{"model_type": "falcon", "num_hidden_layers": 32, "num_attention_heads": 71, '
+          '"multi_query": true, "hidden_size": 4544}')
+
+
+def norm(s: str) -> str:
+    return s.replace("\u00a0", " ").replace("\u202f", " ")
+
+
+def frame(state: dict) -> dict:
+    frames = unpack(json.loads(state["frames"]))
+    assert len(frames) == 1                     # one still frame
+    return frames[0]
+
+
+def cards(state: dict) -> dict:
+    return {c["key"]: c for c in frame(state)["cards"]}
+
+
+def texts(blocks: list) -> str:
+    out = []
+    for b in blocks:
+        out += [b.get("heading", "")] + list(b.get("items", []))
+    return " ".join(str(t) for t in out)
+
+
+def read(step, config, params_b=None):
+    step.handle({"custom": {"config": config, "params_b": params_b}})
+
+
+def test_the_step_imports_no_panel():
+    """The step's own modules name no Panel, Bokeh or Material widget (the page draws the
+    box); the kit they import is the kit's business."""
+    import ast
+    from pathlib import Path
+    for name in ("view.py", "text.py", "model.py"):
+        tree = ast.parse((Path(__file__).parents[1] / "steps" / "step5" / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(n.split(".")[0] in ("panel", "bokeh", "panel_material_ui")
+                           for n in names), (name, names)
+
+
+def test_the_state_of_the_default_page():
+    step = Step5()
+    s = check_step(step.state())
+    assert s["number"] == 5 and "step-5" in s["classes"]
+    assert [b["name"] for b in s["left"] if b["kind"] == "slot"] == ["question", "controls",
+                                                                    "custom"]
+    assert [b["name"] for b in s["right"] if b["kind"] == "slot"] == ["stage"]
+    classes = [b["cls"] for b in s["left"] + s["right"] if b["kind"] != "slot"]
+    assert {"step-lead", "live-facts", "narration", "live-facts live-cache",
+            "formula-headline"} <= set(classes)
+    formula = next(b for b in s["right"] if b["cls"] == "formula-headline")
+    assert norm(formula["items"][0]) == "2 × 32 layers × 32 KV heads × 128 × 2 B = 512 KiB per token"
+    assert formula["heading"] == "Cache formula"
+    assert any(b["kind"] == "legend" for b in s["right"])
+    assert "The live model on this server" in texts(s["left"])
+    assert [c["name"] for c in s["controls"]] == ["context", "batch", "model", "gpu"]
+    spec = {c["name"]: c for c in s["controls"]}
+    assert spec["context"]["kind"] == "range" and spec["context"]["step"] == 256
+    assert spec["gpu"]["label"] == "GPU for “how many fit”"
+    assert [CUSTOM, "Your model: paste a config.json"] in spec["model"]["options"]
+    assert s["values"] == {"context": 4096, "batch": 1, "model": "llama2-7b", "gpu": "a100-80"}
+    assert s["custom"] is None                          # the box waits for “your model”
+    assert s["stage"]["figure"] == "bill" and s["stage"]["player"] is False
+    assert s["stage"]["text"]["figure"] == "The memory bill"
+    c = cards(s)
+    assert norm(c["per_token"]["value"]) == "512 KiB" and norm(c["weights"]["value"]) == "13.5 GB"
+    assert {"kv_cache", "total", "fits", "max_sequences", "live_measured", "live_formula",
+            "live_weights"} <= set(c)
+    assert step.url_state() == {"context": 4096, "batch": 1, "model": "llama2-7b",
+                                "gpu": "a100-80", "custom": ""}
+
+
+def test_the_answer_waits_for_the_question():
+    step = Step5()
+    s = step.state()
+    assert s["concealed"] and s["question"]["answer"] is None
+    assert "13.5" in norm(s["question"]["prompt"])
+    assert cards(s)["crossover"]["hidden"]              # “?” in the page until answered
+    for junk in ({"answer": -1}, {"answer": 9}, {"answer": True}, {"answer": "1"},
+                 {"shown": 1}):
+        step.handle(junk)
+        assert step.state()["concealed"]
+    step.handle({"answer": 1})
+    s = step.state()
+    assert not s["concealed"] and s["question"]["answer"] == 1
+    step.handle({"set": "model", "value": "llama3.1-8b", "seq": 1})
+    s = step.state()                                    # a new question: hidden again
+    assert s["concealed"] and s["question"]["answer"] is None
+
+
+def test_the_controls_move_the_bill():
+    step = Step5()
+    step.handle({"set": "context", "value": 8192, "seq": 1})
+    s = step.state()
+    assert s["values"]["context"] == 8192
+    assert norm(cards(s)["kv_cache"]["value"]) == "4.3 GB (4 GiB)"
+    assert frame(s)["fig"]["curve"]["now"]["x"] == 8192
+    step.handle({"set": "context", "value": 1000, "seq": 1})     # older than the last: dropped
+    assert step.state()["values"]["context"] == 8192
+    step.handle({"set": "context", "value": 8400, "seq": 2})     # snapped to the slider's step
+    assert step.model.context == 8448
+    step.handle({"set": "gpu", "value": "no-such-gpu", "seq": 1})
+    step.handle({"set": "batch", "value": 8, "seq": 1})
+    assert (step.model.gpu, step.model.batch) == ("a100-80", 8)
+    step.lang = "pl"
+    step.model.lang = "pl"
+    assert norm(cards(step.state())["kv_cache"]["value"]) == "35,4 GB (33 GiB)"
+
+
+def test_your_model_reads_a_config_in_one_message():
+    step = Step5()
+    step.handle({"set": "model", "value": CUSTOM, "seq": 1})
+    s = step.state()
+    box = s["custom"]
+    assert box["widget"] == "config" and box["value"] == "" and box["params_value"] is None
+    assert (box["label"], box["read"]) == ("config.json of your model", "Read this config")
+    assert box["params_label"] == "Parameters in billions (if the config cannot give them)"
+    assert box["placeholder"].startswith('{"num_hidden_layers": 32')
+    assert box["max_length"] == MAX_CONFIG_CHARS + 1
+    assert box["problems"] == [] and box["fields"] == []
+    assert any("No model of yours yet" in n for b in s["left"] if b["kind"] == "notices"
+               for n in b["items"])
+    read(step, '{"num_hidden_layers": 3')
+    box = step.state()["custom"]
+    assert "not valid JSON" in box["problems"][0] and step.model.custom == ""
+    read(step, LLAMA)
+    s = step.state()
+    box = s["custom"]
+    assert box["problems"] == [] and box["value"] == LLAMA
+    assert box["fields"][0].startswith("Read from your config.json")
+    assert "131,072" in box["fields"][-1]
+    assert step.model.custom.startswith("layers-32") and s["values"]["model"] == CUSTOM
+    assert norm(cards(s)["per_token"]["value"]) == "128 KiB"
+    assert "custom" in step.url_state() and "config" not in step.url_state()
+    # the same text read again shows it again
+    step.handle({"set": "model", "value": "llama2-7b", "seq": 2})
+    assert step.state()["custom"] is None
+    read(step, LLAMA)
+    assert step.model.model == CUSTOM and step.state()["custom"]["fields"]
+
+
+def test_the_parameter_count_travels_with_the_text():
+    step = Step5(saved={"model": {"model": CUSTOM}})
+    read(step, FALCON)                        # Falcon's config cannot give its weights
+    assert "enter the parameter count" in step.state()["custom"]["problems"][0]
+    read(step, FALCON, 6.922)                 # the count and the text: one message, no race
+    box = step.state()["custom"]
+    assert box["problems"] == [] and box["params_value"] == 6.922
+    assert step.model.spec.kind == "MQA"
+    read(step, FALCON, 0)                     # zero (or empty): count them from the config
+    assert step.model.params_b is None
+    assert "enter the parameter count" in step.state()["custom"]["problems"][0]
+    read(step, FALCON, -2)
+    assert "must be a positive number, not -2" in step.state()["custom"]["problems"][0]
+
+
+def test_a_read_message_that_is_not_one_is_ignored():
+    step = Step5(saved={"model": {"model": CUSTOM}})
+    for junk in ({"config": 3}, {"config": None}, {"params_b": 7}, {"config": LLAMA,
+                 "params_b": "7"}, {"config": LLAMA, "params_b": True},
+                 {"config": LLAMA, "params_b": float("nan")}, "text", None, 3):
+        step.handle({"custom": junk})
+        assert step.model.config == "" and step.model.custom == ""
+
+
+def test_the_server_keeps_the_config_short():
+    step = Step5(saved={"model": {"model": CUSTOM}})
+    read(step, "x" * 250_000)                 # a page that skipped the text box's limit
+    assert len(step.model.config) == MAX_CONFIG_CHARS + 1
+    assert "too long" in step.state()["custom"]["problems"][0]
+
+
+def test_markup_never_reaches_the_page_as_markup():
+    """The learner's words travel as plain text (the box draws them with textContent); no
+    html block of the page carries them."""
+    step = Step5(saved={"model": {"model": CUSTOM}})
+    read(step, "<img src=x onerror=alert(1)>")
+    assert "web page (HTML)" in step.state()["custom"]["problems"][0]
+    read(step, '{"model_type": "<img src=x onerror=alert(1)>", "num_hidden_layers": 2}')
+    s = step.state()
+    assert "<img src=x onerror=alert(1)>" in s["custom"]["problems"][0]     # as text
+    html = " ".join(b["html"] for b in s["left"] + s["right"] if b["kind"] == "html")
+    assert "<img" not in html
+
+
+def test_your_model_in_polish():
+    step = Step5(lang="pl", saved={"model": {"model": CUSTOM}})
+    read(step, '{"num_hidden_layers": 32,')
+    box = step.state()["custom"]
+    assert box["label"] != "config.json of your model" and box["problems"]
+    assert "not valid JSON" not in box["problems"][0]
+
+
+def test_deep_links_through_the_shell():
+    from urllib.parse import parse_qs
+    app = App(query={"step": [b"5"], "model": [b"opt-13b"], "context": [b"2048"],
+                     "batch": [b"8"], "gpu": [b"a100-40"]})
+    state = app.state()
+    check_step({k: v for k, v in state.items() if k != "shell"})
+    assert state["values"] == {"context": 2048, "batch": 8, "model": "opt-13b", "gpu": "a100-40"}
+    assert state["shell"]["notices"] == []
+    assert parse_qs(state["shell"]["query"][1:]) == {
+        "step": ["5"], "lang": ["en"], "context": ["2048"], "batch": ["8"],
+        "model": ["opt-13b"], "gpu": ["a100-40"]}
+    app = App(query={"step": [b"5"], "config": [b"{}"]})     # the config is never in a link
+    assert len(app.view_model()["notices"]) == 1 and app.step.model.config == ""
+
+
+def test_a_pasted_config_is_kept_across_a_visit_never_in_the_link():
+    app = App(query={"step": [b"5"]})
+    app.handle({"set": "model", "value": CUSTOM, "seq": 1})
+    app.handle({"custom": {"config": FALCON, "params_b": 6.922}})
+    assert "custom=layers-32" in app.url_query() and "falcon" not in app.url_query()
+    app.handle({"nav": 1})
+    app.handle({"nav": -1})
+    m = app.step.model
+    assert (m.model, m.config, m.params_b) == (CUSTOM, FALCON, 6.922)
+    assert m.spec.kind == "MQA"
+    box = app.state()["custom"]
+    assert (box["value"], box["params_value"]) == (FALCON, 6.922)
+    assert box["fields"][0].startswith("Read from your config.json")      # read as it was
+    assert box["problems"] == []
