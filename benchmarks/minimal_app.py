@@ -1,16 +1,15 @@
-"""The smallest Panel + Material app that does what a student does in the explainer: move a
+"""The smallest Panel app that does what a student does in the explainer: move a
 slider and see a number change. `benchmarks/classroom.py` serves it next to `app.py` under the
 same load, as the yardstick for what Panel itself costs.
 
     panel serve benchmarks/minimal_app.py      # http://localhost:5006/minimal_app
 
-One Material IntSlider and one HTML number (the slider value × 2), in the same kind of
+One IntSlider and one HTML number (the slider value × 2), in the same kind of
 template as app.py. The number uses the app's metric-card markup
 (`[data-metric] .metric-value`) so that the benchmark's browser user finds it with the same
 selector. Query parameters (`?step=2&lang=pl`) are accepted and ignored.
 """
 import panel as pn
-import panel_material_ui as pmui
 
 pn.extension(reconnect=True)
 
@@ -30,7 +29,7 @@ def number_html(value: int) -> str:
 
 def build() -> pn.Template:
     """One session's page: a title, the slider and the number."""
-    slider = pmui.IntSlider(label="Value", start=0, end=100, value=16, width=320)
+    slider = pn.widgets.IntSlider(name="Value", start=0, end=100, value=16, width=320)
     number = pn.pane.HTML(number_html(slider.value))
     slider.param.watch(lambda event: setattr(number, "object", number_html(event.new)), "value")
     tmpl = pn.Template(TEMPLATE)

@@ -24,7 +24,6 @@ import weakref
 from collections import deque
 from concurrent.futures import Future
 
-import panel as pn
 import param
 
 
@@ -136,6 +135,7 @@ atexit.register(JOBS.stop)
 
 def served_doc():
     """The session's document when running in a server, else None (tests, scripts)."""
+    import panel as pn                  # only a served session has one
     doc = pn.state.curdoc
     return doc if doc is not None and doc.session_context is not None else None
 
@@ -143,6 +143,7 @@ def served_doc():
 def refresh_when_done(fut: Future, doc, fn):
     """Call `fn` on the session's event loop once `fut` finishes (nothing if it closed).
     The document is held weakly: a closed session is not kept alive by a job it asked for."""
+    import panel as pn
     from panel.io.state import set_curdoc
     doc_ref = weakref.ref(doc)
 

@@ -105,7 +105,7 @@ def test_the_engine_and_step_caches_are_released_ones():
     from steps.step4 import model as s4
     from steps.step5 import model as s5
     from steps.ui import controls
-    for f in (controls._options_of, rt.generate, rt.variant_effect, rt.paged_demo, s1._run, s3._run, s4.roofline_of,
+    for f in (rt.generate, rt.variant_effect, rt.paged_demo, s1._run, s3._run, s4.roofline_of,
               s4.batching_of, s5.bill_of, s5.curve_of):
         assert isinstance(f, memo.Memo), f
     assert not isinstance(rt.model, memo.Memo)

@@ -100,8 +100,7 @@ class Step2(Step):
 
     def close(self) -> None:
         """Leaving the step: a measurement still waiting in the queue is no longer wanted."""
-        if self.live._key is not None:
-            JOBS.release(self.live._key, self.live)
+        self.live.release()
 
 
 STEP = Step2

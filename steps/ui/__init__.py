@@ -1,3 +1,4 @@
-"""The component kit every step is built from: templates (autoescaped), one stylesheet per
-session, metric cards, notices, paragraphs, legends, the predict-then-reveal question and the
-browser-side player stage. Nothing here knows about a particular step."""
+"""The kit every step is built from: the page component and its state (`page`, `state`), the
+step controller (`step`), controls (`controls`), words and blocks (`words`), frames on the wire
+(`frames`), shared caches (`shared`), and the browser's code (`js/`, joined by `bundle`).
+Nothing here knows about a particular step."""

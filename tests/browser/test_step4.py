@@ -35,7 +35,7 @@ def test_step4_reference_figures_and_slider(app):
     decode = page.locator(".roof-svg .pt-decode")
     before = decode.get_attribute("cx")
     nudge_slider(page, 1, "ArrowLeft", 3)                   # output tokens down
-    expect(metric(page, "decode_steps")).not_to_have_text("255")
+    expect(metric(page, "decode_steps")).not_to_have_text("255", timeout=15_000)
     expect(decode).not_to_have_attribute("cx", before)      # the decode point moved too
     wait_url(page, "output=")
 
@@ -74,7 +74,7 @@ def test_step4_batch_moves_the_decode_point_and_draws_its_curve(app):
     dot = page.locator(".batch-svg .bnow").first
     before, bx = decode.get_attribute("cx"), dot.get_attribute("cx")
     nudge_slider(page, 2, "ArrowRight", 3)                  # the batch up
-    expect(metric(page, "batch")).to_have_text("67")
+    expect(metric(page, "batch")).to_have_text("67", timeout=15_000)   # a busy server
     expect(decode).not_to_have_attribute("cx", before)      # the decode point moved ...
     expect(dot).not_to_have_attribute("cx", bx)             # ... and the batch marker
     wait_url(page, "batch=67")

@@ -187,3 +187,16 @@ def test_the_config_box_on_its_own(page):
     assert got["img"] == 0 and got["problem"] == "<img src=x> is not valid"
     assert got["role"] == "status" and got["hidden"] is True
     assert got["maxLength"] == 200_001
+
+
+def test_step5_your_model_box_has_no_serious_accessibility_violation(app):
+    """axe-core (WCAG 2.1 A/AA) on the box with a problem shown, in Polish."""
+    from axe_playwright_python.sync_playwright import Axe
+    page = app("?step=5&lang=pl&model=custom")
+    read_config(page, '{"num_hidden_layers": 32,')
+    expect(page.locator(".config-problems .notice")).to_have_count(1)
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": [
+        "wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+           for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert bad == []

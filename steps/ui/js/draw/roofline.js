@@ -35,6 +35,12 @@ function place(t, x, gap, side, lo, hi, stay) {
   return t;
 }
 
+// whether `box` covers none of the boxes `taken`
+function free(box, taken) {
+  return !taken.some((p) => box.x < p.x + p.width && p.x < box.x + box.width &&
+                            box.y < p.y + p.height && p.y < box.y + box.height);
+}
+
 function draw(holder, fig, ctx) {
   // at a new width, the latest frame is drawn again (while the holder still shows a roofline)
   refitOnResize(holder, () => { if (holder.querySelector(".roof-svg")) draw(holder, fig, ctx); });
@@ -144,14 +150,15 @@ function drawBatch(s, fig, W, laidOut) {
     svg("circle", { cx: nx, cy: ny, r: 5, class: "bnow" }, s);
     const now = place(svgText(s, 0, ny - 8, p.now_label, { class: "pt-label small" }), nx, 8,
                       nx > R - 90 ? "end" : "start", lo, hi);
-    // the limits, named at the left, where the curve is low (clear of the title), the upper
-    // line's name first: a name pushed down stays under its own line
+    // the limits, named at the left, where the curve is low: above the line, or under it
+    // when the title or the name of the line above takes that place
     const lines = p.lines.filter((ln) => ln.y >= p.y0 && ln.y <= p.y1)
       .sort((a, b) => sy(a.y) - sy(b.y))
       .map((ln) => {
-        svg("line", { x1: L, x2: R, y1: sy(ln.y), y2: sy(ln.y), class: "lim lim-" + ln.cls }, s);
-        const ly = sy(ln.y) < T + 16 ? sy(ln.y) + 14 : sy(ln.y) - 5;
-        return svgText(s, L + 6, ly, ln.label, { class: "roof-note" });
+        const y = sy(ln.y);
+        svg("line", { x1: L, x2: R, y1: y, y2: y, class: "lim lim-" + ln.cls }, s);
+        const t = svgText(s, L + 6, y < T + 16 ? y + 14 : y - 5, ln.label, { class: "roof-note" });
+        return [t, y < T + 16 ? [y + 14] : [y - 5, y + 14]];
       });
     const marks = [];
     fig.marks.forEach((m, j) => {
@@ -174,7 +181,11 @@ function drawBatch(s, fig, W, laidOut) {
   let taken = fixed.map((t) => t.getBBox());
   for (const p of panels) {
     taken = declutter([p.now], { dy: -6, tries: 4, fixed: taken });
-    taken = declutter(p.lines, { dy: 6, tries: 8, fixed: taken });
+    for (const [t, ys] of p.lines) {          // the first free place, else pushed down
+      const y = ys.find((y) => { t.setAttribute("y", y.toFixed(1)); return free(t.getBBox(), taken); });
+      t.setAttribute("y", (y === undefined ? ys[0] : y).toFixed(1));
+      taken = declutter([t], { dy: 6, tries: 8, fixed: taken });
+    }
     taken = declutter(p.marks, { dy: -6, tries: 8, fixed: taken });
   }
 }
