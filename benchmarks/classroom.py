@@ -8,7 +8,8 @@ while one real Chromium user measures what a person sees. Prints one table.
 For each app in turn (app.py, then benchmarks/minimal_app.py as the yardstick, never at the
 same time) it starts `python -m panel serve SCRIPT --address 127.0.0.1 --port P
 --allow-websocket-origin 127.0.0.1:P --num-threads 4` (plus `--setup warmup.py` for app.py
-when that file exists), output to test-artifacts/classroom/<app>-server.log, and then:
+when that file exists), output to test-artifacts/classroom/<app>-server.log, times its start
+until /liveness answers (the --setup warm-up included), and then:
 
 1. warm-up: one visit per step (sequential), so that first-visit caches are not counted
    per session; the first visit's time is reported as the first page after server start;
@@ -204,6 +205,7 @@ class PanelServer:
         self.log_path = log_path
         self.app_path = "/" + Path(spec.script).stem
         self.setup_used = bool(spec.setup_script and (ROOT / spec.setup_script).exists())
+        self.ready_s: float | None = None     # start -> it answers (with --setup: warmed)
         self._proc: subprocess.Popen | None = None
         self._log = None
 
@@ -228,6 +230,7 @@ class PanelServer:
     def __enter__(self) -> "PanelServer":
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "w")
+        t0 = time.perf_counter()
         self._proc = subprocess.Popen(self.command(), cwd=ROOT, stdout=self._log,
                                       stderr=subprocess.STDOUT,
                                       env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -236,6 +239,7 @@ class PanelServer:
         except BaseException:
             self.stop()
             raise
+        self.ready_s = time.perf_counter() - t0
         return self
 
     def __exit__(self, *exc) -> None:
@@ -293,6 +297,7 @@ class ProxiedServers:
         self.log_path = log_path
         self.app_path = "/" + Path(spec.script).stem
         self.setup_used = bool(spec.setup_script and (ROOT / spec.setup_script).exists())
+        self.ready_s: float | None = None     # start -> it answers (with --setup: warmed)
         self._started = False
 
     @property
@@ -311,12 +316,14 @@ class ProxiedServers:
                 s.bind(("127.0.0.1", self.app_port + i))
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self._started = True
+        t0 = time.perf_counter()
         out = subprocess.run(["bash", str(ROOT / "deploy" / "run-local.sh"), "start",
                               str(self.processes), str(self.port)], cwd=ROOT, env=self._env(),
                              capture_output=True, text=True)
         if out.returncode != 0:
             self.stop()
             raise RuntimeError(f"run-local.sh start failed: {out.stderr[-2000:]}")
+        self.ready_s = time.perf_counter() - t0
         return self
 
     def __exit__(self, *exc) -> None:
@@ -1341,6 +1348,7 @@ def measure(spec: AppSpec, args) -> dict:
         run = run_soak if args.soak else run_classroom
         result = asyncio.run(run(server, args, rng))
         result["setup_used"] = server.setup_used
+        result["ready_s"] = server.ready_s
         result["server_log_errors"] = server.log_errors()
     result["app"] = spec.key
     result["script"] = spec.script
@@ -1386,6 +1394,7 @@ def summarize(r: dict) -> dict:
         "pull_p95_s": percentile(r.get("pull_s", []), 95),
         "pull_max_s": max(r.get("pull_s") or [None]),
         "cold_page_s": r["warm_up"]["cold_page_s"],
+        "ready_s": r.get("ready_s"),
         "interactions": len(moves),
         "no_reply": sum(1 for m in moves if m["first_s"] is None),
         "rtt_p50_ms": percentile(first_ms, 50), "rtt_p95_ms": percentile(first_ms, 95),
@@ -1472,6 +1481,7 @@ CLASSROOM_ROWS = [
     ("session: websocket pull p50 (s)", "pull_p50_s", 2, "", None),
     ("session: websocket pull p95 (s)", "pull_p95_s", 2, "", None),
     ("session: websocket pull max (s)", "pull_max_s", 2, "", None),
+    ("server start until it answers (s)", "ready_s", 1, "", None),
     ("first page after server start, cold (s)", "cold_page_s", 2, "", None),
     ("models per session (pulled document) p50", "models_p50", 0, "", None),
     ("document pulled per session p50 (KiB)", "doc_kib_p50", 0, "", None),

@@ -205,15 +205,17 @@ class App:
 
     # -- state -----------------------------------------------------------------------------
     def state(self) -> dict:
-        """The page's state: {"shell": ShellState, **StepState}."""
-        return {"shell": self.shell_state(), **self.step.state()}
+        """The page's state: {"shell": ShellState, "query": the address bar's query string,
+        **StepState}. The query changes with almost every move, the shell's words seldom:
+        they are separate parts so that a move does not send the shell again."""
+        return {"shell": self.shell_state(), "query": self.url_query(), **self.step.state()}
 
     def shell_state(self) -> dict:
         st, t, n = self.state_, self.state_.tr, self.state_.step
         app_title = t._("KV Cache Explainer")
         return {
             "lang": st.lang, "title": f"{app_title} · {step_title(t, n)}",
-            "query": self.url_query(), "embed": st.embed, "present": st.present,
+            "embed": st.embed, "present": st.present,
             "app_title": app_title,
             "language": {"label": t._("Language"), "value": st.lang,
                          "options": [[code, name] for code, name in LANGS.items()]},
@@ -233,8 +235,7 @@ class App:
         else:
             line = t._("KV cache explainer · Step {n}: {title}", n=t.int(n),
                        title=step_title(t, n))
-        return {"line": line, "href": self.url_query(embed=None),
-                "open": t._("Open the full explainer")}
+        return {"line": line, "open": t._("Open the full explainer")}   # its link: the query
 
     def notice_texts(self, t) -> list[str]:
         """The URL notices in the session's language (numbers in its format)."""

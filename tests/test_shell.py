@@ -4,7 +4,7 @@ from urllib.parse import parse_qs
 
 from steps.registry import COUNT, END
 from steps.shell import App
-from steps.ui.state import check_shell, check_step
+from steps.ui.state import check_page, check_shell
 
 
 def q(**kw):
@@ -46,9 +46,9 @@ def test_url_follows_step_and_language_changes():
     app.handle({"nav": 1})
     assert app.app_state.step == 2 and app.url_query().startswith("?step=2&lang=en&tokens=16")
     app.handle({"lang": "id"})
-    assert "lang=id" in app.shell_state()["query"]
+    assert "lang=id" in app.state()["query"]
     app.handle({"set": "tokens", "value": 40, "seq": 1})
-    assert "tokens=40" in app.shell_state()["query"]
+    assert "tokens=40" in app.state()["query"]
     app.handle({"nav": -1})
     app.handle({"nav": -1})                                  # no step 0
     assert app.app_state.step == 1 and "tokens" not in app.url_query()
@@ -81,12 +81,22 @@ def test_the_shell_state_is_whole_and_counts_the_steps_from_the_registry():
     assert len(s["nav"]["items"]) == COUNT + 1 and s["nav"]["active"] == 2
     assert s["lang"] == "nl" and s["faq"] and s["embed_bar"] is None
     assert "3" in s["heading"] and str(COUNT) in s["heading"]
-    check_step({k: v for k, v in app.state().items() if k != "shell"})
+    check_page(app.state())
     present = App(query=q(step=3, present=1)).shell_state()
     assert present["present"] and present["faq"] == ""
-    embed = App(query=q(step=3, embed=1)).shell_state()
-    assert embed["embed_bar"]["href"].startswith("?step=3") and "embed" not in \
-        embed["embed_bar"]["href"]
+    embed = App(query=q(step=3, embed=1))
+    assert "Step 3" in embed.shell_state()["embed_bar"]["line"]
+    assert "embed=1" in embed.state()["query"]         # the page links to it without embed
+
+
+def test_a_move_leaves_the_shell_as_it_was():
+    """The shell's words (FAQ and heading included) are not sent again for a slider move:
+    only the query changes."""
+    app = App(query=q(step=2))
+    before = app.state()
+    app.handle({"set": "tokens", "value": 40, "seq": 1})
+    after = app.state()
+    assert after["shell"] == before["shell"] and after["query"] != before["query"]
 
 
 def test_one_change_is_heard_once():

@@ -12,7 +12,7 @@ from steps.step3 import text
 from steps.step3.model import N_NEW
 from steps.step3.view import FRAMES, STEP, Step3, warm
 from steps.ui.frames import unpack
-from steps.ui.state import check_step
+from steps.ui.state import check_page, check_step
 
 OLD_KEYS = {"cache_length", "new_kv", "qk_this_step", "shape", "ref_cache", "live_cache"}
 VIEW = Path(__file__).resolve().parents[1] / "steps" / "step3" / "view.py"
@@ -115,7 +115,7 @@ def test_a_new_prompt_length_asks_again_and_the_language_follows():
     app.handle({"answer": 2})
     assert not app.state()["concealed"]
     app.handle({"lang": "pl"})
-    s = check_step({k: v for k, v in app.state().items() if k != "shell"})
+    s = check_page(app.state())
     assert app.step.model.lang == "pl"
     assert frames_of(s)[0]["cards"][0]["value"] == "3"
     assert s["question"]["options"] == ["3", "6", "12"]

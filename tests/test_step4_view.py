@@ -279,7 +279,7 @@ def test_deep_link_round_trip(fresh):
                                              "output": ["9"], "gpu": ["h100"],
                                              "model": ["llama2-7b"], "batch": ["1"]}
     s = app.state()
-    assert s["shell"]["query"] == app.url_query() and s["values"]["prompt"] == 64
+    assert s["query"] == app.url_query() and s["values"]["prompt"] == 64
     assert fresh == [64]                     # the link's grid point, not the default's first
     # the model and the batch
     app = App(query={"step": [b"4"], "model": [b"qwen3-8b"], "batch": [b"64"]})

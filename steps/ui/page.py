@@ -22,6 +22,7 @@ class Page(pn.custom.JSComponent):
     """A session's page (see the module doc and js/page.js)."""
 
     shell = param.Dict(default={}, doc="the page around the step (state.ShellState)")
+    query = param.String(default="", doc="the address bar's query string")
     number = param.Integer(default=0, doc="the step on screen (0 before one is)")
     classes = param.List(default=[], doc="CSS classes of the step")
     tabs = param.Dict(default=None, allow_None=True, doc="the step's parts, when it has some")

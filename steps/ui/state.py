@@ -103,7 +103,6 @@ class ShellState(TypedDict):
     """The page around the step (`steps.shell.App.shell_state`)."""
     lang: str
     title: str               # the document's title
-    query: str               # the address bar's query string
     embed: bool
     present: bool
     app_title: str
@@ -115,7 +114,7 @@ class ShellState(TypedDict):
     at_end: bool
     notices: list[str]
     heading: str             # html: where we are, the title and the schematic
-    embed_bar: dict | None   # {"line", "href", "open"}
+    embed_bar: dict | None   # {"line", "open"}: its link is the page's query without embed
     faq: str                 # html ("" in presenter and embed modes)
     badges: dict             # {kind: [label, tooltip]}: the cards' badges outside a stage
 
@@ -151,4 +150,12 @@ def check_shell(state: dict) -> dict:
     import json
     assert set(state) == set(SHELL_KEYS), f"keys: {sorted(set(state) ^ set(SHELL_KEYS))}"
     json.dumps(state)
+    return state
+
+
+def check_page(state: dict) -> dict:
+    """A whole page's state (`steps.shell.App.state`): the shell, the query and the step."""
+    assert isinstance(state.get("query"), str) and state["query"].startswith("?")
+    check_shell(state["shell"])
+    check_step({k: v for k, v in state.items() if k not in ("shell", "query")})
     return state

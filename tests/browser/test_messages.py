@@ -1,5 +1,6 @@
 """What the server sends for one move of a learner: one message, whatever the move changes
-(`steps.ui.batch.one_patch`)."""
+(`steps.ui.page.Page._handle_msg`: the move is handled under one hold of the document, and
+only the parts of the state that changed are sent)."""
 import json
 import time
 
@@ -46,7 +47,7 @@ def test_one_message_per_move(app, page):
         assert len(sent) == 1, f"{len(sent)} PATCH-DOC messages for one move"
 
     lang = page.locator("html")
-    one_move(lambda: choose_language(page, "Polski"),           # ~15 panes change at once
+    one_move(lambda: choose_language(page, "Polski"),           # every word of the page changes
              lambda: expect(lang).to_have_attribute("lang", "pl"))
     url = page.url
     one_move(lambda: nudge_slider(page, 0),                     # the step's first slider
@@ -59,5 +60,5 @@ def test_one_message_per_move(app, page):
     page.locator("nav.stepnav button").nth(2).click()
     expect(current).to_contain_text("3")
     settle(page, received)
-    one_move(lambda: page.locator("nav.stepnav button").nth(3).click(),   # step 4's panes
+    one_move(lambda: page.locator("nav.stepnav button").nth(3).click(),   # step 4's whole state
              lambda: expect(current).to_contain_text("4"))

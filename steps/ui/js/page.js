@@ -70,7 +70,7 @@ export function render({ model }) {
     drawBlocks(left, model.left, ctx);
     drawBlocks(right, model.right, ctx);
   };
-  const drawShell = () => { shell.update(model.shell); drawStep(); };
+  const drawShell = () => { shell.update(model.shell); shell.follow(model.query); drawStep(); };
 
   const onkey = (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -90,6 +90,7 @@ export function render({ model }) {
   const stopHeight = (model.shell && model.shell.embed) ? postHeight(root) : () => {};
   drawShell();
   model.on("shell", drawShell);
+  model.on("query", () => shell.follow(model.query));
   model.on(STEP_PARTS, drawStep);
   model.on("remove", () => {
     stage.stop();

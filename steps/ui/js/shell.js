@@ -42,8 +42,6 @@ export function createShell(send) {
     if (!s) return;
     document.documentElement.lang = s.lang;
     if (s.title) document.title = s.title;
-    if (s.query && s.query !== window.location.search)
-      window.history.replaceState(null, "", window.location.pathname + s.query + window.location.hash);
     top.hidden = nav.hidden = prevnext.hidden = s.embed;
     embedBar.hidden = !s.embed || !s.embed_bar;
     if (s.embed_bar) {
@@ -51,8 +49,7 @@ export function createShell(send) {
       const p = h("p", "embed-line", embedBar);
       h("span", "", p, s.embed_bar.line);
       p.append(document.createTextNode(" "));
-      const a = h("a", "", p, s.embed_bar.open);
-      a.href = s.embed_bar.href;
+      const a = h("a", "full-link", p, s.embed_bar.open);
       a.target = "_blank";
       a.rel = "noopener";
     }
@@ -87,7 +84,18 @@ export function createShell(send) {
     faq.hidden = !s.faq;
     if (s.faq !== faqHtml) { faqHtml = s.faq; faq.innerHTML = s.faq || ""; }
   };
-  return { top, nav, embedBar, heading, prevnext, faq, update };
+  // the address bar follows the state; the embed bar links to the same view, not embedded
+  const follow = (query) => {
+    if (query && query !== window.location.search)
+      window.history.replaceState(null, "", window.location.pathname + query + window.location.hash);
+    const link = embedBar.querySelector("a.full-link");
+    if (link) {
+      const params = new URLSearchParams(query || "");
+      params.delete("embed");
+      link.setAttribute("href", "?" + params.toString());
+    }
+  };
+  return { top, nav, embedBar, heading, prevnext, faq, update, follow };
 }
 
 // embedded in a course page: tell the parent our height whenever it changes
