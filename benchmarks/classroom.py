@@ -221,6 +221,7 @@ class PanelServer:
         cmd = [sys.executable, "-m", "panel", "serve", self.spec.script,
                "--address", "127.0.0.1", "--port", str(self.port),
                "--allow-websocket-origin", f"127.0.0.1:{self.port}", "--num-threads", "4",
+               "--websocket-compression-level", "1",
                "--liveness", "--unused-session-lifetime", str(SESSION_LIFETIME_MS),
                "--check-unused-sessions", str(CHECK_UNUSED_MS)]
         if self.setup_used:

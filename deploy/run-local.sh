@@ -22,6 +22,7 @@
 #                     warmup.py is the --setup of app.py only
 #
 # App i runs:  panel serve app.py --address 127.0.0.1 --port KV_APP_PORT+i-1 --num-threads 4
+#              --websocket-compression-level 1
 #              --allow-websocket-origin 127.0.0.1:PORT --allow-websocket-origin localhost:PORT
 #              --use-xheaders --liveness [--setup warmup.py   when <repo>/warmup.py exists]
 # Its log is KV_RUN_DIR/app-<port>.log; nginx logs to KV_RUN_DIR/logs/{error,access}.log.
@@ -180,6 +181,7 @@ cmd_start() {
     for ((i = 0; i < n; i++)); do
         p=$((APP_PORT + i))
         nohup "${panel_cmd[@]}" serve "$SCRIPT" --address 127.0.0.1 --port "$p" --num-threads 4 \
+            --websocket-compression-level 1 \
             --allow-websocket-origin "127.0.0.1:$port" --allow-websocket-origin "localhost:$port" \
             --use-xheaders --liveness "${setup[@]+"${setup[@]}"}" \
             > "$RUN_DIR/app-$p.log" 2>&1 < /dev/null &

@@ -19,7 +19,6 @@ from steps.shell import App
 from steps.step4 import text
 from steps.step4.model import speeds
 from steps.step4.view import STEP, Step4, links_block
-from steps.ui.frames import unpack
 from steps.ui.state import check_step
 
 VIEW = Path(__file__).resolve().parents[1] / "steps" / "step4" / "view.py"
@@ -50,7 +49,7 @@ def fresh(monkeypatch):
 
 
 def frame_of(state: dict) -> dict:
-    frames = unpack(json.loads(state["frames"]))
+    frames = json.loads(state["frames"])
     assert len(frames) == 1                         # one still frame
     return frames[0]
 

@@ -8,7 +8,6 @@ from explainer.hfconfig import MAX_CONFIG_CHARS
 from steps.shell import App
 from steps.step5.model import CUSTOM
 from steps.step5.view import Step5
-from steps.ui.frames import unpack
 from steps.ui.state import check_page, check_step
 
 LLAMA = ('{"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, '
@@ -23,7 +22,7 @@ def norm(s: str) -> str:
 
 
 def frame(state: dict) -> dict:
-    frames = unpack(json.loads(state["frames"]))
+    frames = json.loads(state["frames"])
     assert len(frames) == 1                     # one still frame
     return frames[0]
 

@@ -6,13 +6,13 @@ from explainer.prompts import PROMPTS
 
 from ..ui import words as w
 from ..ui.controls import choice, text_field
-from ..ui.frames import packs
+from ..ui.frames import shared_frames
 from ..common import translator
 from ..ui.step import Step, every_state
 from . import text
 from .model import MAX_CHARS, Step1Model
 
-FRAMES = packs(text.frames, maxsize=512)    # built once per process, for every session
+FRAMES = shared_frames(text.frames, maxsize=512)    # built once per process, for every session
 
 
 def warm(lang: str) -> int:

@@ -10,13 +10,13 @@ from ..common import translator
 from ..live import JOBS, LiveValue
 from ..ui import words as w
 from ..ui.controls import slider
-from ..ui.frames import packs
+from ..ui.frames import shared_frames
 from ..ui.step import Step, every_state
 from . import model as mdl
 from . import text
 from .model import Step2Model
 
-FRAMES = packs(text.frames)    # built once per process, for every session
+FRAMES = shared_frames(text.frames)    # built once per process, for every session
 
 
 def warm(lang: str) -> int:

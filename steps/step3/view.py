@@ -8,12 +8,12 @@ from explainer.prompts import PROMPTS
 from ..common import translator
 from ..ui import words as w
 from ..ui.controls import choice
-from ..ui.frames import packs
+from ..ui.frames import shared_frames
 from ..ui.step import Step, every_state
 from . import text
 from .model import N_EXAMPLES, Step3Model
 
-FRAMES = packs(text.frames, maxsize=1024)    # built once per process, for every session
+FRAMES = shared_frames(text.frames, maxsize=1024)    # built once per process, for every session
 
 
 def warm(lang: str) -> int:

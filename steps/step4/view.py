@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..live import LiveValue
 from ..ui import words as w
 from ..ui.controls import choice, slider
-from ..ui.frames import packs
+from ..ui.frames import shared_frames
 from ..ui.step import Step
 from . import text
 from .model import Step4Model, job, live_facts
@@ -21,7 +21,7 @@ def one_frame(r, b, status, value, tr) -> list:
     return [text.frame(r, status, value, tr, b)]
 
 
-FRAMES = packs(one_frame)    # built and packed once per process, for every session
+FRAMES = shared_frames(one_frame)    # built once per process, for every session
 
 
 def links_block(b, lang: str, tr) -> dict | None:

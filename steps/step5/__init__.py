@@ -2,9 +2,9 @@
 
 model.py holds the numbers (every byte from `explainer.costs`, for a model preset or for your
 model read from a pasted config.json by `explainer.hfconfig`; the live model's cache measured
-on its tensors), text.py the words, view.py binds them; the two charts are drawn in the
-browser from one still frame. The view is imported on first use, so that the model can be
-used (and tested) without Panel."""
+on its tensors), text.py the words, view.py the step on the page (its controller); the two
+charts (js/draw/bill.js) and the “your model” box (js/draw/config.js) are drawn in the
+browser. The view is imported on first use, so that the model can be used (and tested) alone."""
 
 
 def __getattr__(name):

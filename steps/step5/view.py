@@ -11,7 +11,7 @@ from explainer.hfconfig import MAX_CONFIG_CHARS
 
 from ..ui import words as w
 from ..ui.controls import choice, slider
-from ..ui.frames import packs
+from ..ui.frames import shared_frames
 from ..ui.step import Step
 from . import text
 from .model import CUSTOM, GPU_KEYS, Step5Model, parse
@@ -22,7 +22,7 @@ def one_frame(spec, curve, bill, live, tr) -> list:
     return [text.frame(spec, curve, bill, live, tr)]
 
 
-FRAMES = packs(one_frame)    # built and packed once per process, for every session
+FRAMES = shared_frames(one_frame)    # built once per process, for every session
 
 
 def gpu_options(tr) -> dict:

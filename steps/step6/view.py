@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from ..ui import words as w
 from ..ui.controls import segments
-from ..ui.frames import packs
+from ..ui.frames import shared_frames
 from ..ui.step import Step
 from . import text
 from .model import PARTS, Step6Model
 
-FRAMES = packs(text.paged_frames)    # built once per process, for every session
+FRAMES = shared_frames(text.paged_frames)    # built once per process, for every session
 LIVE = ["status", "value", "error"]  # what a LiveValue's change redraws
 
 

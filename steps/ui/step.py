@@ -20,6 +20,7 @@ import param
 
 from ..common import translator
 from .controls import Control
+from .frames import Frames, frames_json
 from .state import StepState
 
 NOT_ASKED = object()          # no question has been shown yet in this visit
@@ -65,7 +66,7 @@ class Step:
 
     def page(self, tr) -> dict:
         """The step in words and figures: a dict with some of "left", "right", "question"
-        (the text layer's content, or None), "frames" (a list or `Packed`), "stage" (extra
+        (the text layer's content, or None), "frames" (a list, or `Frames` shared by the sessions), "stage" (extra
         fixed labels for the renderer), "tabs", "custom" and "classes". Reads
         `self.revealed` for whatever waits for the answer."""
         raise NotImplementedError
@@ -105,13 +106,8 @@ class Step:
                                           "explain", "right", "wrong", "show")}
             question.update(answer=self.answer, shown=self.shown)
         frames = page.get("frames")
-        if frames is None:
-            frames_json = ""
-        elif hasattr(frames, "json"):
-            frames_json = frames.json
-        else:
-            from .frames import packed_json
-            frames_json = packed_json(list(frames))
+        frames_text = "" if frames is None else \
+            frames.json if isinstance(frames, Frames) else frames_json(frames)
         stage = None
         if self.figure:
             from .words import player_text
@@ -122,7 +118,7 @@ class Step:
             tabs=page.get("tabs"), left=page.get("left", []), right=page.get("right", []),
             question=question, controls=[self.control_spec(c, tr) for c in self._controls.values()],
             values={n: self.shown_value(c) for n, c in self._controls.items()},
-            custom=page.get("custom"), stage=stage, frames=frames_json,
+            custom=page.get("custom"), stage=stage, frames=frames_text,
             frame=int(getattr(self.model, "frame", 0) or 0), concealed=not self.revealed)
 
     def control_spec(self, c: Control, tr) -> dict:

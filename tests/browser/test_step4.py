@@ -75,6 +75,9 @@ def test_step4_batch_moves_the_decode_point_and_draws_its_curve(app):
     before, bx = decode.get_attribute("cx"), dot.get_attribute("cx")
     nudge_slider(page, 2, "ArrowRight", 3)                  # the batch up
     expect(metric(page, "batch")).to_have_text("67", timeout=15_000)   # a busy server
+    # the slider kept the keyboard while the words around it were redrawn: its arrows never
+    # reached the page (where they move through the steps)
+    expect(page.locator('nav.stepnav button[aria-current="step"]')).to_contain_text("4")
     expect(decode).not_to_have_attribute("cx", before)      # the decode point moved ...
     expect(dot).not_to_have_attribute("cx", bx)             # ... and the batch marker
     wait_url(page, "batch=67")

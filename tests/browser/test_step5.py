@@ -200,3 +200,22 @@ def test_step5_your_model_box_has_no_serious_accessibility_violation(app):
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     assert bad == []
+
+
+def test_step5_read_is_one_message_each_way(app, page):
+    """Read sends the text and the count as one message, and the server answers with one
+    PATCH-DOC (the box's words, the model, the cards, the charts and the link together)."""
+    from test_messages import patch_docs, settle
+    sent, received = [], []
+    page.on("websocket", lambda ws: (ws.on("framesent", lambda f: sent.append(f)),
+                                     ws.on("framereceived", lambda f: received.append(f))))
+    app("?step=5&model=custom")
+    expect(page.locator("textarea.config-text")).to_be_visible()
+    settle(page, received)
+    s0, r0 = len(sent), len(received)
+    read_config(page, FALCON, "6.922")
+    expect(page.locator(".config-fields")).to_contain_text("1 (multi_query)")
+    settle(page, received)
+    reads = [f for f in sent[s0:] if isinstance(f, str) and "multi_query" in f]
+    assert len(reads) == 1 and "6.922" in reads[0]
+    assert len(patch_docs(received[r0:])) == 1

@@ -75,23 +75,31 @@ const BUILD = {
 
 // Draw `blocks` into `parent`; a slot takes the element `ctx.slots[name]`. A block with
 // nothing to say leaves nothing. A details block the learner opened stays open when the
-// blocks are drawn again (matched by its summary).
+// blocks are drawn again (matched by its summary). A slot's element stays where it is (never
+// taken out of the page): a control the learner is moving keeps the keyboard's focus while
+// the words around it are drawn anew.
 export function drawBlocks(parent, blocks, ctx, nested) {
   const open = new Set();
   if (!nested) parent.querySelectorAll("details[open] > summary").forEach(
     (s) => open.add(s.textContent));
-  if (!nested) parent.replaceChildren();
+  const kept = new Set((blocks || []).filter((b) => b.kind === "slot")
+    .map((b) => ctx.slots && ctx.slots[b.name]).filter(Boolean));
+  if (!nested) for (const c of [...parent.childNodes]) if (!kept.has(c)) c.remove();
+  let at = nested ? null : parent.firstChild;      // what is drawn goes before this slot
   for (const b of blocks || []) {
     if (b.kind === "slot") {
       const el = ctx.slots && ctx.slots[b.name];
-      if (el) parent.appendChild(el);
+      if (el && el === at) at = at.nextSibling;
+      else if (el) parent.insertBefore(el, at);
       continue;
     }
     const build = BUILD[b.kind];
     if (!build || isEmpty(b)) continue;
-    const box = b.kind === "details" || !b.cls ? parent : h("div", b.cls, parent);
+    const made = document.createElement("div");
+    const box = b.kind === "details" || !b.cls ? made : h("div", b.cls, made);
     build(b, box, ctx);
-    if (b.kind === "details" && b.cls) parent.lastChild.classList.add(...b.cls.split(" "));
+    if (b.kind === "details" && b.cls) made.lastChild.classList.add(...b.cls.split(" "));
+    while (made.firstChild) parent.insertBefore(made.firstChild, at);
   }
   if (!nested) parent.querySelectorAll("details > summary").forEach((s) => {
     if (open.has(s.textContent)) s.parentElement.open = true;

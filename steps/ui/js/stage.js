@@ -6,9 +6,14 @@
 
 import { h, icon } from "./dom.js";
 import { drawCards, drawTable } from "./blocks.js";
-import { parseFrames } from "./unpack.js";
 import { createPlayer, browserClock } from "./player.js";
 import { FIGURES } from "./figures.js";
+
+// the frames arrive as one JSON text (steps/ui/frames.py), parsed once per change
+export function parseFrames(text) {
+  const frames = JSON.parse(text || "[]");
+  return Array.isArray(frames) ? frames : [];
+}
 
 export function createStage(send, options) {
   const clock = (options && options.clock) || browserClock;
