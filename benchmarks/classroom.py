@@ -7,9 +7,10 @@ while one real Chromium user measures what a person sees. Prints one table.
 
 For each app in turn (app.py, then benchmarks/minimal_app.py as the yardstick, never at the
 same time) it starts `python -m panel serve SCRIPT --address 127.0.0.1 --port P
---allow-websocket-origin 127.0.0.1:P --num-threads 4` (plus `--setup warmup.py` for app.py
-when that file exists), output to test-artifacts/classroom/<app>-server.log, times its start
-until /liveness answers (the --setup warm-up included), and then:
+--allow-websocket-origin 127.0.0.1:P --num-threads 4 --websocket-compression-level 1` (plus
+`--setup warmup.py` for app.py when that file exists), output to
+test-artifacts/classroom/<app>-server.log, times its start until /liveness answers (the
+--setup warm-up included), and then:
 
 1. warm-up: one visit per step (sequential), so that first-visit caches are not counted
    per session; the first visit's time is reported as the first page after server start;
@@ -20,7 +21,7 @@ until /liveness answers (the --setup warm-up included), and then:
    steps/registry.py, L in en/id/pl/nl). A student is a protocol-level client (no rendering, so
    no client CPU beyond the protocol): GET the page (the server builds the session before it
    answers; the page carries the session token), open the websocket with subprotocols ["bokeh",
-   token], ACK, PULL-DOC-REQ -> PULL-DOC-REPLY (its models are counted), then
+   token] offering permessage-deflate (as browsers do), ACK, PULL-DOC-REQ -> PULL-DOC-REPLY (its models are counted), then
    `document_ready` as BokehJS sends it (Panel holds updates and runs onload callbacks until
    then). The page is one component (steps/ui/page.py `Page`) whose data model carries the
    state (steps/ui/state.py): the student reads its controls from `controls` and `values`,
@@ -48,7 +49,8 @@ Server CPU is utime+stime of the server process (/proc/PID/stat) over the intera
 divided by the interactions sent (the Chromium user's page loads and Play are included in
 that window); memory is VmRSS (a high-water mark: it rarely drops). Errors: server log lines
 matching Traceback / ERROR / Exception / "isn't known", protocol ERROR replies, client
-exceptions, sockets the server closed, Chromium console errors. A failed student is counted,
+exceptions, sockets the server closed, Chromium console errors. Bytes from the server are
+counted twice: as the messages hold them and on the wire (compressed; Tornado's count). A failed student is counted,
 never fatal. Elements the browser user needs that a page does not have are reported "n/a".
 
 `--processes N` (N > 1) serves each app as N processes behind nginx with sticky sessions
@@ -391,6 +393,12 @@ async def read_message(ws) -> BokehMessage | None:
     return BokehMessage(header["msgtype"], content, time.perf_counter(), nbytes)
 
 
+def wire_bytes_in(ws) -> int:
+    """Bytes a websocket client has received on the wire (compressed, with frame headers):
+    Tornado's own count, read only."""
+    return getattr(getattr(ws, "protocol", None), "_wire_bytes_in", 0) or 0
+
+
 _msg_ids = iter(range(1, 1 << 62))
 
 
@@ -670,9 +678,11 @@ class Student:
         self.page: PageModel | None = None      # the app's Page (None: a page of widgets)
         self.widgets: list[Control] = []        # controls of widget models (the minimal app)
         self.doc_bytes: int | None = None
+        self.doc_wire_bytes: int | None = None  # the same on the wire (permessage-deflate)
         self.models: int | None = None          # models in the pulled document
         self.cookie = ""
         self.received_bytes = 0
+        self.received_wire_bytes = 0
         self._ws = None
         self._reader: asyncio.Task | None = None
         self._pending: asyncio.Future | None = None
@@ -726,11 +736,13 @@ class Student:
         request = HTTPRequest(self.ws_url, headers=headers,
                               connect_timeout=CONNECT_TIMEOUT_S)
         self._ws = await websocket_connect(request, subprotocols=["bokeh", token],
-                                           max_message_size=MAX_WS_MESSAGE_BYTES)
+                                           max_message_size=MAX_WS_MESSAGE_BYTES,
+                                           compression_options={})   # as browsers offer
         self._ws.protocol.set_nodelay(True)     # as browsers do: no Nagle delay on our frames
         ack = await read_message(self._ws)
         if ack is None or ack.msgtype != "ACK":
             raise RuntimeError(f"expected ACK, got {ack.msgtype if ack else 'a closed socket'}")
+        wire0_b = wire_bytes_in(self._ws)
         await send_message(self._ws, "PULL-DOC-REQ", {})
         while True:
             reply = await read_message(self._ws)
@@ -738,6 +750,8 @@ class Student:
                 raise RuntimeError("socket closed before PULL-DOC-REPLY")
             if reply.msgtype == "PULL-DOC-REPLY":
                 self.doc_bytes = reply.nbytes
+                self.received_wire_bytes = wire_bytes_in(self._ws)
+                self.doc_wire_bytes = self.received_wire_bytes - wire0_b
                 # BokehJS reports the rendered document; Panel holds updates (and runs its
                 # onload callbacks) until then
                 await send_message(self._ws, "PATCH-DOC", bokeh_event("document_ready", []))
@@ -760,6 +774,7 @@ class Student:
                 if msg is None:
                     break
                 self.received_bytes += msg.nbytes
+                self.received_wire_bytes = wire_bytes_in(self._ws) or self.received_wire_bytes
                 if msg.msgtype == "PATCH-DOC":
                     self._last_patch_at_s = msg.received_at_s
                     changed = self._follow(msg.content)
@@ -1216,6 +1231,7 @@ def student_report(students: list[Student]) -> dict:
         "page_s": [s.page_s for s in students if s.page_s is not None],
         "pull_s": [s.pull_s for s in students if s.pull_s is not None],
         "doc_bytes": [s.doc_bytes for s in students if s.doc_bytes is not None],
+        "doc_wire_bytes": [s.doc_wire_bytes for s in students if s.doc_wire_bytes is not None],
         "models": [s.models for s in students if s.models is not None],
         "failures": [s.failure for s in students if s.failure],
         "interactions": [asdict(m) for s in students for m in s.interactions],
@@ -1255,6 +1271,7 @@ async def run_classroom(server: PanelServer, args, rng: random.Random) -> dict:
 
         stop = asyncio.Event()
         received0_b = sum(s.received_bytes for s in students)
+        wire0_b = sum(s.received_wire_bytes for s in students)
         cpu0_s, client0_s, t1 = server.cpu_s(), time.process_time(), time.perf_counter()
         tasks = [asyncio.create_task(s.run_interactions(stop))
                  for s in students if s.failure is None]
@@ -1271,6 +1288,7 @@ async def run_classroom(server: PanelServer, args, rng: random.Random) -> dict:
         result["server_cpu_s"] = server.cpu_s() - cpu0_s
         result["client_cpu_s"] = time.process_time() - client0_s
         result["interaction_bytes"] = sum(s.received_bytes for s in students) - received0_b
+        result["interaction_wire_bytes"] = sum(s.received_wire_bytes for s in students) - wire0_b
     finally:
         if loaded is not None:
             loaded.finish()
@@ -1421,8 +1439,12 @@ def summarize(r: dict) -> dict:
     s["client_cpu_s"] = r.get("client_cpu_s")
     s["models_p50"] = percentile(r["models"], 50) if r.get("models") else None
     s["doc_kib_p50"] = (percentile(r["doc_bytes"], 50) or 0) / 1024 if r.get("doc_bytes") else None
+    s["doc_wire_kib_p50"] = ((percentile(r["doc_wire_bytes"], 50) or 0) / 1024
+                             if r.get("doc_wire_bytes") else None)
     s["kib_per_interaction"] = (r["interaction_bytes"] / 1024 / len(moves)
                                 if moves and "interaction_bytes" in r else None)
+    s["wire_kib_per_interaction"] = (r["interaction_wire_bytes"] / 1024 / len(moves)
+                                     if moves and "interaction_wire_bytes" in r else None)
     s["rest_cpu_pct"] = r.get("rest_cpu_pct")
     for key, prefix in (("chromium_alone", "alone"), ("chromium_load", "load")):
         slider = (r.get(key) or {}).get("slider_ms")
@@ -1486,6 +1508,7 @@ CLASSROOM_ROWS = [
     ("first page after server start, cold (s)", "cold_page_s", 2, "", None),
     ("models per session (pulled document) p50", "models_p50", 0, "", None),
     ("document pulled per session p50 (KiB)", "doc_kib_p50", 0, "", None),
+    ("  on the wire, compressed (KiB)", "doc_wire_kib_p50", 0, "", None),
     ("server CPU per session opened (s)", "cpu_s_per_session", 2, "", None),
     ("interactions sent", "interactions", 0, "", None),
     ("interactions without reply (timeout)", "no_reply", 0, "", None),
@@ -1496,6 +1519,7 @@ CLASSROOM_ROWS = [
     ("interaction settled p95 (ms)", "settled_p95_ms", 0, "", None),
     ("server CPU per interaction (ms)", "cpu_ms_per_interaction", 1, "", None),
     ("server -> student per interaction (KiB)", "kib_per_interaction", 1, "", None),
+    ("  on the wire, compressed (KiB)", "wire_kib_per_interaction", 1, "", None),
     ("server CPU at rest, no sessions (% of a core)", "rest_cpu_pct", 1, "", None),
     ("load client CPU, whole phase (s)", "client_cpu_s", 1, "", None),
     ("Chromium slider->number alone p50 (ms)", "alone_p50_ms", 0, "", None),

@@ -117,12 +117,12 @@ def test_notices_are_translated_and_formatted():
 
 
 def test_the_step_state_follows_the_moves():
-    from steps.step1.view import Step1
-    from steps.ui.frames import unpack
     import json
+
+    from steps.step1.view import Step1
     step = Step1("en")
     s = step.state()
-    assert len(unpack(json.loads(s["frames"]))) == N_NEW
+    assert len(json.loads(s["frames"])) == N_NEW
     assert s["concealed"] and s["stage"]["figure"] == "arcs"
     step.handle({"answer": 2})
     assert not step.state()["concealed"]
@@ -130,20 +130,20 @@ def test_the_step_state_follows_the_moves():
     assert step.model.frame == 6 and step.state()["frame"] == 6
     step.lang = step.model.lang = "id"        # the shell switches both
     s = step.state()
-    assert unpack(json.loads(s["frames"]))[0]["cards"][0]["value"] == "4"
+    assert json.loads(s["frames"])[0]["cards"][0]["value"] == "4"
     assert s["question"]["options"][2] == "5"
     assert step.url_state()["frame"] == 6
 
 
 def test_a_server_builds_every_state_at_start(monkeypatch):
-    """`warm` (run by warmup.py) packs the frames of every example, layer and head; a session
-    on any of them then only looks them up (nothing is packed again)."""
+    """`warm` (run by warmup.py) builds the frames of every example, layer and head; a session
+    on any of them then only looks them up (nothing is built again)."""
     import steps.ui.frames as frames
     from steps.common import translator
     from steps.step1.model import Step1Model
     from steps.step1.view import FRAMES, warm
     assert warm("nl") == 4 * 5 * 5
-    monkeypatch.setattr(frames, "Packed", None)          # packing now would fail
+    monkeypatch.setattr(frames, "Frames", None)          # building now would fail
     for example, layer, head in ((2, 3, 1), (0, 0, 0), (3, 4, 4)):
         m = Step1Model(lang="nl", example=example, layer=layer, head=head)
         assert FRAMES(m.run, translator("nl")).json

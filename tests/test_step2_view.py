@@ -11,7 +11,6 @@ from steps.common import translator
 from steps.shell import App
 from steps.step2 import text
 from steps.step2.view import STEP, Step2
-from steps.ui.frames import unpack
 from steps.ui.state import check_step
 
 KEYS = {"uncached", "cached", "ratio", "recomputed", "measured_uncached", "measured_cached",
@@ -20,7 +19,7 @@ KEYS = {"uncached", "cached", "ratio", "recomputed", "measured_uncached", "measu
 
 
 def frames_of(state):
-    return unpack(json.loads(state["frames"]))
+    return json.loads(state["frames"])
 
 
 def values(frame):
@@ -209,7 +208,7 @@ def test_leaving_gives_the_claim_back(monkeypatch):
 
 
 def test_server_start_builds_each_measured_prompt_length_once(monkeypatch):
-    """`warm` builds and packs the frames of every prompt length whose measurement is done;
+    """`warm` builds and builds the frames of every prompt length whose measurement is done;
     a session showing that state then gets the very same frames (nothing built)."""
     from steps.live import LiveJobs
     from steps.step2 import model as mdl

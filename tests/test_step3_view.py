@@ -11,7 +11,6 @@ from steps.shell import App
 from steps.step3 import text
 from steps.step3.model import N_NEW
 from steps.step3.view import FRAMES, STEP, Step3, warm
-from steps.ui.frames import unpack
 from steps.ui.state import check_page, check_step
 
 OLD_KEYS = {"cache_length", "new_kv", "qk_this_step", "shape", "ref_cache", "live_cache"}
@@ -19,7 +18,7 @@ VIEW = Path(__file__).resolve().parents[1] / "steps" / "step3" / "view.py"
 
 
 def frames_of(state: dict) -> list:
-    return unpack(json.loads(state["frames"]))
+    return json.loads(state["frames"])
 
 
 def blocks(state: dict, side: str) -> list:
@@ -146,11 +145,11 @@ def test_deep_links_are_one_based_and_old_zero_links_fall_back():
 
 
 def test_a_server_builds_every_state_at_start(monkeypatch):
-    """`warm` packs the frames of every example, layer and head, before and after the
-    answer; a session then only looks them up (nothing is packed again)."""
+    """`warm` builds the frames of every example, layer and head, before and after the
+    answer; a session then only looks them up (nothing is built again)."""
     import steps.ui.frames as frames
     assert warm("id") == 4 * 4 * 4 * 2
-    monkeypatch.setattr(frames, "Packed", None)             # packing now would fail
+    monkeypatch.setattr(frames, "Frames", None)             # building now would fail
     step = Step3("id")
     step.model.param.update(example=1, layer=2, head=4)
     for revealed in (False, True):

@@ -12,7 +12,6 @@ from steps import live as live_mod
 from steps.shell import App
 from steps.step6.model import PARTS
 from steps.step6.view import Step6
-from steps.ui.frames import unpack
 from steps.ui.state import check_step
 
 PART_A = {"per_token", "tokens_kept", "cache_gb", "factor"}
@@ -61,7 +60,7 @@ def slots(state, side) -> list:
 
 
 def frames(state) -> list:
-    return unpack(json.loads(state["frames"] or "[]"))
+    return json.loads(state["frames"] or "[]")
 
 
 def norm(s: str) -> str:

@@ -17,7 +17,7 @@ FRAMES = shared_frames(text.frames, maxsize=512)    # built once per process, fo
 
 def warm(lang: str) -> int:
     """Server start: the frames of every example, layer and head in `lang`, built and
-    packed as a session shows them. Returns how many sets."""
+    as a session shows them. Returns how many sets."""
     m, n = Step1Model(lang=lang), 0
     for _ in every_state(m, "example", "layer", "head"):
         FRAMES(m.run, translator(lang))

@@ -94,7 +94,7 @@ class StepState(TypedDict):
     values: dict[str, Any]   # control name -> the value shown
     custom: dict | None      # a step's own widget group (step 5's config box)
     stage: StageState | None
-    frames: str              # the stage's frames, JSON (packed: steps.ui.frames)
+    frames: str              # the stage's frames, one JSON text (steps.ui.frames)
     frame: int               # where playback stands
     concealed: bool          # answer-bearing numbers show “?”
 

@@ -14,6 +14,7 @@ from steps.registry import NUMBERS
 from steps.ui import bundle
 from steps.ui.frames import frames_json
 
+APP_CSS = (bundle.JS.parents[2] / "assets" / "app.css").read_text(encoding="utf-8")
 PAGE = "<!doctype html><html><head><meta charset='utf-8'></head><body><div id='root' style='width:760px'></div></body></html>"
 
 
@@ -25,6 +26,7 @@ def kv(browser):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content(PAGE)
+    page.add_style_tag(content=APP_CSS)         # labels at the sizes learners see
     page.add_script_tag(content=bundle.source(exposing=True), type="module")
     page.wait_for_function("() => globalThis.KV !== undefined")
     assert errors == []
