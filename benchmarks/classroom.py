@@ -21,12 +21,12 @@ test-artifacts/classroom/<app>-server.log, times its start until /liveness answe
    steps/registry.py, L in en/id/pl/nl). A student is a protocol-level client (no rendering, so
    no client CPU beyond the protocol): GET the page (the server builds the session before it
    answers; the page carries the session token), open the websocket with subprotocols ["bokeh",
-   token] offering permessage-deflate (as browsers do), ACK, PULL-DOC-REQ -> PULL-DOC-REPLY (its models are counted), then
-   `document_ready` as BokehJS sends it (Panel holds updates and runs onload callbacks until
-   then). The page is one component (steps/ui/page.py `Page`) whose data model carries the
-   state (steps/ui/state.py): the student reads its controls from `controls` and `values`,
-   the language from `shell.language` and the stepper from `shell.nav`, and follows the
-   server's changes of those attributes;
+   token] offering permessage-deflate (as browsers do), ACK, PULL-DOC-REQ -> PULL-DOC-REPLY
+   (its models are counted), then `document_ready` as BokehJS sends it (Panel holds updates
+   and runs onload callbacks until then). The page is one component (steps/ui/page.py
+   `Page`) whose data model carries the state (steps/ui/state.py): the student reads its
+   controls from `controls` and `values`, the language from `shell.language` and the stepper
+   from `shell.nav`, and follows the server's changes of those attributes;
 4. interaction, `--duration` s (longer if the Chromium user is not done yet): every student
    waits 1-2 s (and for its page to be quiet), then moves: mostly a slider of its step or
    another control (a select or a row of options), sometimes the language or the stepper.
@@ -37,10 +37,10 @@ test-artifacts/classroom/<app>-server.log, times its start until /liveness answe
    the language: `shell`; a step change: `number` or `controls`, the new step on screen);
    settled = change sent -> last PATCH-DOC before its next move. On a page of widgets (the
    minimal app's slider) a move sets the widget's value attribute(s) and its round trip
-   ends at the first PATCH-DOC. Meanwhile the Chromium user repeats the slider
-   test under load, then opens PLAY_QUERY, waits until the server has answered what the page
-   sent while loading, presses Play and counts the server's websocket messages and bytes per
-   frame the player advanced;
+   ends at the first PATCH-DOC. Meanwhile the Chromium user repeats the slider test under
+   load, then opens PLAY_QUERY, waits until the server has answered what the page sent while
+   loading, presses Play and counts the server's websocket messages and bytes per frame the
+   player advanced;
 5. everyone leaves; memory vs before, AFTER_WAIT_S after the last student left (by then the
    server's unused-session check has discarded their sessions and the app has handed the
    freed memory back).
@@ -50,8 +50,9 @@ divided by the interactions sent (the Chromium user's page loads and Play are in
 that window); memory is VmRSS (a high-water mark: it rarely drops). Errors: server log lines
 matching Traceback / ERROR / Exception / "isn't known", protocol ERROR replies, client
 exceptions, sockets the server closed, Chromium console errors. Bytes from the server are
-counted twice: as the messages hold them and on the wire (compressed; Tornado's count). A failed student is counted,
-never fatal. Elements the browser user needs that a page does not have are reported "n/a".
+counted twice: as the messages hold them and on the wire (compressed; Tornado's count). A
+failed student is counted, never fatal. Elements the browser user needs that a page does not
+have are reported "n/a".
 
 `--processes N` (N > 1) serves each app as N processes behind nginx with sticky sessions
 (`deploy/run-local.sh start N`, the way past one process): students and the Chromium user go
@@ -1683,7 +1684,8 @@ def main(argv=None) -> int:
     mode = (f"soak {args.soak:.0f} s, {args.students} seats" if args.soak else
             f"{args.students} students arriving within {args.arrival:.0f} s, "
             f"{args.duration:.0f} s of interaction")
-    serving = ("Panel serve --num-threads 4" if args.processes == 1 else
+    serving = ("Panel serve --num-threads 4 --websocket-compression-level 1"
+               if args.processes == 1 else
                f"{args.processes} x Panel serve --num-threads 4 behind nginx (deploy/run-local.sh)")
     print(f"\nClassroom benchmark: {mode}; {os.cpu_count()} CPUs; {serving}")
     rows = SOAK_ROWS if args.soak else CLASSROOM_ROWS
