@@ -151,6 +151,7 @@ def test_changes_handled_out_of_order_keep_the_newest(setup):
     for value, seq in ((64, 3), (32, 1), (48, 2)):
         c.send({"set": "tokens", "value": value, "seq": seq})
     assert m.tokens == 64 and c.values["tokens"] == 64
+    assert c.state()["acks"] == {"tokens": 3}      # the page waits for this one, not older
     c.send({"set": "layer", "value": 2, "seq": 1})     # another control: its own order
     assert m.layer == 2
 

@@ -31,6 +31,7 @@ class Page(pn.custom.JSComponent):
     question = param.Dict(default=None, allow_None=True, doc="predict first (state.QuestionState)")
     controls = param.List(default=[], doc="the step's controls (state.ControlSpec)")
     values = param.Dict(default={}, doc="the value each control shows")
+    acks = param.Dict(default={}, doc="per control, the last change the server handled")
     custom = param.Dict(default=None, allow_None=True, doc="a step's own widget group")
     stage = param.Dict(default=None, allow_None=True, doc="the figure's renderer and labels")
     frames = param.String(default="", doc="the stage's frames, JSON")

@@ -92,6 +92,7 @@ class StepState(TypedDict):
     question: QuestionState | None
     controls: list[ControlSpec]
     values: dict[str, Any]   # control name -> the value shown
+    acks: dict[str, int]     # control name -> the `seq` of the last change handled
     custom: dict | None      # a step's own widget group (step 5's config box)
     stage: StageState | None
     frames: str              # the stage's frames, one JSON text (steps.ui.frames)

@@ -118,6 +118,7 @@ class Step:
             tabs=page.get("tabs"), left=page.get("left", []), right=page.get("right", []),
             question=question, controls=[self.control_spec(c, tr) for c in self._controls.values()],
             values={n: self.shown_value(c) for n, c in self._controls.items()},
+            acks=dict(self._seq),
             custom=page.get("custom"), stage=stage, frames=frames_text,
             frame=int(getattr(self.model, "frame", 0) or 0), concealed=not self.revealed)
 

@@ -116,13 +116,18 @@ def test_controls_send_one_message_per_change(kv):
       const r = c.el.querySelector("input[type=range]");
       r.value = "64"; r.dispatchEvent(new Event("input")); r.dispatchEvent(new Event("change"));
       // an older value from the server does not move the control back while a change waits
-      c.update(spec, { layer: 0, tokens: 16 });
-      return { sent, shown: r.value, out: c.el.querySelector("output").textContent };
+      c.update(spec, { layer: 0, tokens: 16 }, "pl", { layer: sent[0].seq });
+      const waiting = r.value;
+      // once the server has handled it, the control shows the server's value (here: snapped)
+      c.update(spec, { layer: 2, tokens: 60 }, "pl", { layer: sent[0].seq, tokens: sent[1].seq });
+      return { sent, shown: waiting, out: c.el.querySelector("output").textContent,
+               handled: r.value };
     }""")
     assert [m["set"] for m in sent["sent"]] == ["layer", "tokens"]
     assert sent["sent"][0]["value"] == 2 and sent["sent"][1]["value"] == 64
     assert sent["sent"][1]["seq"] > sent["sent"][0]["seq"]
-    assert sent["shown"] == "64" and sent["out"] == "64"
+    assert sent["shown"] == "64"
+    assert sent["handled"] == "60" and sent["out"] == "60"
 
 
 def test_question_marks_the_pick_and_sends_it(kv):

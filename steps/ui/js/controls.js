@@ -1,7 +1,8 @@
 // A step's controls: native form elements (a <select>, a range with its value beside it, a
 // text field sent on Enter or when left, a row of radio buttons). A learner's change is sent
-// as one message {set, value, seq}; until the server confirms it, older values from the
-// server do not move the control back (a slider moved by several key presses in a row).
+// as one message {set, value, seq}; until the server has handled it (its `acks` reach that
+// seq), older values from the server do not move the control back (a slider moved by several
+// key presses in a row, on a busy server).
 
 import { h, formatNumber } from "./dom.js";
 
@@ -20,8 +21,8 @@ export function createControls(send) {
   const pending = {};
   let seq = 0;
   const change = (name, value) => {
-    pending[name] = [value, Date.now()];
-    send({ set: name, value, seq: ++seq });
+    pending[name] = [++seq, Date.now()];
+    send({ set: name, value, seq });
   };
 
   const build = (spec) => {
@@ -88,8 +89,10 @@ export function createControls(send) {
     });
   };
 
-  // spec: [{name, kind, label, options, ...}], values: {name: value}
-  const update = (spec, values, language) => {
+  // spec: [{name, kind, label, options, ...}], values: {name: value}, acks: {name: the last
+  // seq the server handled}; a message lost for a minute counts as handled
+  const update = (spec, values, language, acks) => {
+    acks = acks || {};
     spec = (spec || []).filter((c) => !c.hidden);      // set by other parts of the page (tabs)
     lang = language || lang;
     const shape = JSON.stringify(spec.map((c) => [c.name, c.kind, c.start, c.end, c.step,
@@ -105,7 +108,7 @@ export function createControls(send) {
       }
       if (p.input) p.input.placeholder = c.placeholder || "";
       const wait = pending[c.name];
-      if (wait && (values[c.name] === wait[0] || Date.now() - wait[1] > 2000)) delete pending[c.name];
+      if (wait && ((acks[c.name] || 0) >= wait[0] || Date.now() - wait[1] > 60000)) delete pending[c.name];
       if (!pending[c.name]) p.set(values[c.name]);
     }
   };

@@ -11,7 +11,7 @@ import { createStage } from "./stage.js";
 import { WIDGETS } from "./figures.js";
 
 const STEP_PARTS = ["number", "classes", "tabs", "left", "right", "question", "controls",
-                    "values", "custom", "stage", "frames", "frame", "concealed"];
+                    "values", "acks", "custom", "stage", "frames", "frame", "concealed"];
 
 export function render({ model }) {
   const send = (msg) => model.send_msg(msg);
@@ -54,7 +54,7 @@ export function render({ model }) {
     step.className = ["step", ...(model.classes || [])].join(" ");
     drawTabs(model.tabs);
     question.update(model.question);
-    controls.update(model.controls, model.values || {}, s.lang);
+    controls.update(model.controls, model.values || {}, s.lang, model.acks);
     stage.update(model.stage, model.frames, model.frame, model.concealed, s.present);
     const c = model.custom;
     if (c && c.widget !== customName) {

@@ -141,7 +141,8 @@ function drawBatch(s, fig, W, laidOut) {
     }
     svg("line", { x1: L, x2: R, y1: B, y2: B }, g);
     svg("line", { x1: L, x2: L, y1: T, y2: B }, g);
-    fixed.push(svgText(s, L, T - 8, p.title, { class: "panel-title" }));
+    const title = svgText(s, L, T - 8, p.title, { class: "panel-title" });
+    fixed.push(title);
     const d = fig.xs.map((x, i) => (i ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(p.ys[i]).toFixed(1)).join(" ");
     svg("path", { d, class: "bcurve" }, s);
     // the batch on screen, and its value: the panel's first label
@@ -150,15 +151,13 @@ function drawBatch(s, fig, W, laidOut) {
     svg("circle", { cx: nx, cy: ny, r: 5, class: "bnow" }, s);
     const now = place(svgText(s, 0, ny - 8, p.now_label, { class: "pt-label small" }), nx, 8,
                       nx > R - 90 ? "end" : "start", lo, hi);
-    // the limits, named at the left, where the curve is low: above the line, or under it
-    // when the title or the name of the line above takes that place
+    // the limits, named at the left, where the curve is low (placed once laid out, below)
     const lines = p.lines.filter((ln) => ln.y >= p.y0 && ln.y <= p.y1)
       .sort((a, b) => sy(a.y) - sy(b.y))
       .map((ln) => {
         const y = sy(ln.y);
         svg("line", { x1: L, x2: R, y1: y, y2: y, class: "lim lim-" + ln.cls }, s);
-        const t = svgText(s, L + 6, y < T + 16 ? y + 14 : y - 5, ln.label, { class: "roof-note" });
-        return [t, y < T + 16 ? [y + 14] : [y - 5, y + 14]];
+        return { t: svgText(s, L + 6, y < T + 16 ? y + 14 : y - 5, ln.label, { class: "roof-note" }), y };
       });
     const marks = [];
     fig.marks.forEach((m, j) => {
@@ -169,7 +168,7 @@ function drawBatch(s, fig, W, laidOut) {
                          mx > (L + R) / 2 ? "end" : "start", lo, hi));
       }
     });
-    return { now, lines, marks };
+    return { title, now, lines, marks };
   });
   const g = svg("g", { class: "axis" }, s);
   for (const [v, label] of fig.xticks) {
@@ -181,11 +180,22 @@ function drawBatch(s, fig, W, laidOut) {
   let taken = fixed.map((t) => t.getBBox());
   for (const p of panels) {
     taken = declutter([p.now], { dy: -6, tries: 4, fixed: taken });
-    for (const [t, ys] of p.lines) {          // the first free place, else pushed down
-      const y = ys.find((y) => { t.setAttribute("y", y.toFixed(1)); return free(t.getBBox(), taken); });
-      t.setAttribute("y", (y === undefined ? ys[0] : y).toFixed(1));
+    // a limit's name: above its line at the left, above it after the panel's title, or under
+    // it, wherever it covers no other text and no other limit's line; else pushed down
+    const bars = p.lines.map(({ y }) => ({ x: L, y: y - 1, width: R - L, height: 2 }));
+    const tb = p.title.getBBox(), after = tb.x + tb.width + 12;
+    p.lines.forEach(({ t, y }, i) => {
+      const first = [t.getAttribute("x"), t.getAttribute("y")];
+      const others = taken.concat(bars.filter((_, j) => j !== i));
+      const spot = [[L + 6, y - 5], [after, y - 5], [L + 6, y + 14]].find(([x, ly]) => {
+        t.setAttribute("x", x.toFixed(1));
+        t.setAttribute("y", ly.toFixed(1));
+        const box = t.getBBox();
+        return box.x + box.width <= R - 4 && free(box, others);
+      });
+      if (!spot) { t.setAttribute("x", first[0]); t.setAttribute("y", first[1]); }
       taken = declutter([t], { dy: 6, tries: 8, fixed: taken });
-    }
+    });
     taken = declutter(p.marks, { dy: -6, tries: 8, fixed: taken });
   }
 }
