@@ -96,6 +96,10 @@ def legend(tr: Translator) -> list[tuple[str, str]]:
             ("key", tr._("arc: one q·k score; thicker = more attention"))]
 
 
+def lead(tr: Translator) -> str:
+    return tr._("Every new query reads all earlier keys")
+
+
 def orientation(tr: Translator) -> list[str]:
     """Before the first question: what a query, a key, a value and the KV cache are."""
     return [

@@ -32,6 +32,7 @@ def example_options(tr) -> dict:
 class Step1(Step):
     number = 1
     model_class = Step1Model
+    labels = staticmethod(text.control_labels)
     url_names = {"example": "example", "text": "text", "frame": "frame", "layer": "layer",
                  "head": "head"}
     figure = "arcs"
@@ -39,24 +40,22 @@ class Step1(Step):
 
     def controls(self):
         m = self.model
-        label = lambda name: lambda t: text.control_labels(t)[name]  # noqa: E731
         return [
-            choice("example", label("example"), example_options, size="wide",
+            choice("example", options=example_options, size="wide",
                    on_change=lambda v: m.param.update(example=v, text="", frame=0),
                    shown=lambda m: None if m.text.strip() else m.example),
-            text_field("text", label("text"),
+            text_field("text",
                        placeholder=lambda t: text.control_labels(t)["text_placeholder"],
                        max_length=MAX_CHARS, size="wide",
                        on_change=lambda v: m.param.update(text=v, frame=0)),
-            choice("layer", label("layer"), text.layer_options, size="narrow"),
-            choice("head", label("head"), text.head_options, size="narrow"),
+            choice("layer", options=text.layer_options, size="narrow"),
+            choice("head", options=text.head_options, size="narrow"),
         ]
 
     def page(self, tr) -> dict:
         run = self.model.run
         return {
-            "left": [w.paragraphs([tr._("Every new query reads all earlier keys")],
-                                  cls="step-lead"),
+            "left": [w.paragraphs([text.lead(tr)], cls="step-lead"),
                      w.paragraphs(text.orientation(tr), cls="narration orientation"),
                      w.slot("question"),
                      w.paragraphs(text.narration(tr), cls="narration"),

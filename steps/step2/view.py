@@ -39,6 +39,7 @@ class Step2(Step):
 
     number = 2
     model_class = Step2Model
+    labels = staticmethod(text.control_labels)
     url_names = {"tokens": "tokens", "prompt": "prompt"}
     figure = "grids"
     interval = 700
@@ -55,8 +56,7 @@ class Step2(Step):
         self._ask()
 
     def controls(self):
-        label = lambda name: lambda t: text.control_labels(t)[name]  # noqa: E731
-        return [slider("tokens", label("tokens")), slider("prompt", label("prompt"))]
+        return [slider("tokens"), slider("prompt")]
 
     def watched(self):
         return [*super().watched(), (self.live, ["status", "value", "error"])]

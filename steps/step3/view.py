@@ -35,18 +35,18 @@ def example_options(tr) -> dict:
 class Step3(Step):
     number = 3
     model_class = Step3Model
+    labels = staticmethod(text.control_labels)
     url_names = {"example": "example", "frame": "frame", "layer": "layer", "head": "head"}
     figure = "cache"
     interval = 1100
 
     def controls(self):
         m = self.model
-        label = lambda name: lambda t: text.control_labels(t)[name]  # noqa: E731
         return [
-            choice("example", label("example"), example_options, size="wide",
+            choice("example", options=example_options, size="wide",
                    on_change=lambda v: m.param.update(example=v, frame=0)),
-            choice("layer", label("layer"), text.layer_options, size="narrow"),
-            choice("head", label("head"), text.head_options, size="narrow"),
+            choice("layer", options=text.layer_options, size="narrow"),
+            choice("head", options=text.head_options, size="narrow"),
         ]
 
     def page(self, tr) -> dict:

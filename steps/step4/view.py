@@ -35,6 +35,7 @@ def links_block(b, lang: str, tr) -> dict | None:
 class Step4(Step):
     number = 4
     model_class = Step4Model
+    labels = staticmethod(text.control_labels)
     url_names = {"prompt": "prompt", "output": "output", "gpu": "gpu", "model": "model",
                  "batch": "batch"}
     figure = "roofline"
@@ -54,13 +55,12 @@ class Step4(Step):
         self.live.request(*job(self.model.plan))
 
     def controls(self):
-        label = lambda name: lambda t: text.control_labels(t)[name]  # noqa: E731
         return [
-            slider("prompt", label("prompt"), step=16),
-            slider("output", label("output")),
-            slider("batch", label("batch")),
-            choice("model", label("model"), text.model_options),
-            choice("gpu", label("gpu"), text.gpu_options),
+            slider("prompt", step=16),
+            slider("output"),
+            slider("batch"),
+            choice("model", options=text.model_options),
+            choice("gpu", options=text.gpu_options),
         ]
 
     def watched(self):

@@ -239,6 +239,11 @@ def question(spec: Spec, tr: Translator) -> dict:
 
 # -- sentences -------------------------------------------------------------------------------
 
+def headings(tr: Translator) -> dict[str, str]:
+    """The headings over the live model's lines and over the cache formula."""
+    return dict(live=tr._("The live model on this server"), formula=tr._("Cache formula"))
+
+
 def lead(tr: Translator) -> str:
     return tr._("Weights are paid once; the cache is paid for every token of every sequence.")
 

@@ -32,6 +32,7 @@ def gpu_options(tr) -> dict:
 class Step5(Step):
     number = 5
     model_class = Step5Model
+    labels = staticmethod(text.control_labels)
     url_names = {"context": "context", "batch": "batch", "model": "model", "gpu": "gpu",
                  "custom": "custom"}
     kept = ("config", "params_b")     # a pasted config is never in the link
@@ -45,12 +46,11 @@ class Step5(Step):
             m.parsed = parse(m.config, m.params_b)
 
     def controls(self):
-        label = lambda name: lambda t: text.control_labels(t)[name]  # noqa: E731
         return [
-            slider("context", label("context"), step=256),
-            slider("batch", label("batch")),
-            choice("model", label("model"), text.model_options),
-            choice("gpu", label("gpu"), gpu_options),
+            slider("context", step=256),
+            slider("batch"),
+            choice("model", options=text.model_options),
+            choice("gpu", options=gpu_options),
         ]
 
     def page(self, tr) -> dict:
@@ -66,10 +66,10 @@ class Step5(Step):
                      w.notices(text.notices(spec, bill, tr, waiting=waiting)),
                      w.paragraphs(text.narration(spec, bill, tr), cls="narration"),
                      w.paragraphs(text.live_lines(m.live, tr),
-                                  heading=tr._("The live model on this server"),
+                                  heading=text.headings(tr)["live"],
                                   cls="live-facts live-cache")],
             "right": [w.paragraphs(list(text.bill_formula(spec, bill, tr)),
-                                   heading=tr._("Cache formula"), cls="formula-headline"),
+                                   heading=text.headings(tr)["formula"], cls="formula-headline"),
                       w.legend(text.legend(spec, tr)),
                       w.slot("stage")],
             "question": text.question(spec, tr),

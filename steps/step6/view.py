@@ -16,10 +16,6 @@ FRAMES = shared_frames(text.paged_frames)    # built once per process, for every
 LIVE = ["status", "value", "error"]  # what a LiveValue's change redraws
 
 
-def label(name: str):
-    return lambda tr: text.control_labels(tr)[name]
-
-
 def all_numbers(cards: list[dict], tr) -> list[dict]:
     """“All numbers”: the cards that are not headline numbers, collapsed (nothing when
     there are none yet)."""
@@ -31,6 +27,7 @@ def all_numbers(cards: list[dict], tr) -> list[dict]:
 class Step6(Step):
     number = 6
     model_class = Step6Model
+    labels = staticmethod(text.control_labels)
     url_names = {"part": "part", "kv_heads": "heads", "precision": "precision",
                  "window": "window", "frame": "frame"}
     interval = 1100
@@ -51,9 +48,9 @@ class Step6(Step):
     def controls(self):
         return [
             segments("part", text.parts_label, text.part_options, hidden=True),  # the tabs
-            segments("kv_heads", label("kv_heads"), text.kv_options),
-            segments("precision", label("precision"), lambda tr: text.precision_options()),
-            segments("window", label("window"), text.window_options),
+            segments("kv_heads", options=text.kv_options),
+            segments("precision", options=lambda tr: text.precision_options()),
+            segments("window", options=text.window_options),
         ]
 
     def watched(self):

@@ -22,7 +22,8 @@ from explainer.i18n import Translator
 class Control:
     """One control of a step, bound to the view-model's parameter `name`.
 
-    `label` is a msgid (or `label(tr)` gives the words); `options(tr)` gives the text layer's
+    `label` is a msgid, or `label(tr)` gives the words, or None: the step's own
+    `labels(tr)[name]` (its text layer's `control_labels`); `options(tr)` gives the text layer's
     {translated label: value} for choices;
     `start`/`end` default to the parameter's bounds; `on_change(value)` replaces the plain
     set; `shown(target)` replaces the parameter's value as the value shown (it is asked again
@@ -31,7 +32,7 @@ class Control:
     set it)."""
     name: str
     kind: str
-    label: str | Callable[[Translator], str]
+    label: str | Callable[[Translator], str] | None
     options: Callable[[Translator], list] | None = None
     start: float | None = None
     end: float | None = None
@@ -45,21 +46,21 @@ class Control:
     hidden: bool = False
 
 
-def choice(name, label, options, **kw) -> Control:
+def choice(name, label=None, options=None, **kw) -> Control:
     """A drop-down list (`options(tr)` -> {label: value})."""
     return Control(name, "select", label, options, **kw)
 
 
-def segments(name, label, options, **kw) -> Control:
+def segments(name, label=None, options=None, **kw) -> Control:
     """A row of radio buttons (`options(tr)` -> {label: value})."""
     return Control(name, "radio", label, options, **kw)
 
 
-def slider(name, label, step=1, **kw) -> Control:
+def slider(name, label=None, step=1, **kw) -> Control:
     """A slider over an Integer/Number parameter's bounds (or `start`/`end`)."""
     return Control(name, "range", label, step=step, **kw)
 
 
-def text_field(name, label, placeholder=None, max_length=None, **kw) -> Control:
+def text_field(name, label=None, placeholder=None, max_length=None, **kw) -> Control:
     """A one-line text field, sent on Enter or when the learner leaves it."""
     return Control(name, "text", label, placeholder=placeholder, max_length=max_length, **kw)

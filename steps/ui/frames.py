@@ -69,6 +69,3 @@ def shared_frames(fn, maxsize: int = 256):
     def build(*args):
         return Frames(fn(*args))
     return shared(build, maxsize=maxsize)
-
-
-packs = shared_frames      # until steps 4 and 5 are renamed

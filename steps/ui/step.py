@@ -40,6 +40,8 @@ class Step:
     model_class: type[param.Parameterized] | None = None
     url_names: dict[str, str] = {}     # model parameter -> URL query parameter
     kept: tuple[str, ...] = ()         # more model parameters a later visit restores
+    labels = None                      # tr -> {control name: label}: the text layer's
+                                       # control_labels, for controls that name no label
     figure: str = ""                   # the stage's renderer in js/figures.js ("" = no stage)
     interval: int = 900                # milliseconds between frames while playing
     player: bool = True                # False: the stage is one still frame
@@ -123,7 +125,8 @@ class Step:
             frame=int(getattr(self.model, "frame", 0) or 0), concealed=not self.revealed)
 
     def control_spec(self, c: Control, tr) -> dict:
-        label = c.label(tr) if callable(c.label) else tr._(c.label)
+        label = c.label(tr) if callable(c.label) else tr._(c.label) if c.label else \
+            self.labels(tr)[c.name]
         spec = {"name": c.name, "kind": c.kind, "label": label, "size": c.size}
         if c.hidden:
             spec["hidden"] = True

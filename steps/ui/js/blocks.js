@@ -51,8 +51,7 @@ const BUILD = {
     }
   },
   metrics(b, box, ctx) {
-    const row = h("div", "metrics", box);
-    row.setAttribute("role", "group");
+    const row = h("div", "metrics", box, null, { role: "group" });
     if (b.label) row.setAttribute("aria-label", b.label);
     drawCards(row, b.cards, ctx);
   },

@@ -10,10 +10,11 @@ export function svg(tag, attrs, parent) {
   return e;
 }
 
-export function h(tag, cls, parent, text) {
+export function h(tag, cls, parent, text, attrs) {
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined && text !== null) e.textContent = text;
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   if (parent) parent.appendChild(e);
   return e;
 }

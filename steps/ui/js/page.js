@@ -18,8 +18,7 @@ export function render({ model }) {
   const root = h("div", "kv-root");
   const shell = createShell(send);
   const step = h("div", "step");
-  const tabs = h("div", "step-tabs", step);
-  tabs.setAttribute("role", "tablist");
+  const tabs = h("div", "step-tabs", step, null, { role: "tablist" });
   const grid = h("div", "step-grid", step);
   const left = h("div", "step-text", grid);
   const right = h("div", "step-visual", grid);

@@ -12,9 +12,7 @@ export function createQuestion(send) {
   const showBtn = h("button", "q-btn q-text", show);
   showBtn.type = "button";
   const feedback = h("div", "feedback", box);
-  const said = h("p", "", feedback);
-  said.setAttribute("role", "status");
-  said.setAttribute("aria-live", "polite");
+  const said = h("p", "", feedback, null, { role: "status", "aria-live": "polite" });
   let v = null, answer = null, shown = false, key;
 
   const draw = () => {

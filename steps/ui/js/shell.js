@@ -26,8 +26,7 @@ export function createShell(send) {
   const navButton = (cls, arrow, d) => {
     const b = h("button", "player-btn nav-btn " + cls, prevnext);
     b.type = "button";
-    const a = h("span", "", null, arrow);
-    a.setAttribute("aria-hidden", "true");
+    const a = h("span", "", null, arrow, { "aria-hidden": "true" });
     const t = h("span", "");
     b.append(...(d < 0 ? [a, t] : [t, a]));
     b.addEventListener("click", () => send({ nav: d }));

@@ -31,23 +31,18 @@ export function createStage(send, options) {
   const [bNext, lNext] = button("player-next", "next");
   bPlay.classList.add("primary");
   const pos = h("span", "player-pos", bar);
-  const cards = h("div", "metrics stage-cards", root);
-  cards.setAttribute("role", "group");
+  const cards = h("div", "metrics stage-cards", root, null, { role: "group" });
   const figure = h("figure", "stage-figure", root);
-  const holder = h("div", "stage-svg", figure);
-  holder.setAttribute("role", "img");
+  const holder = h("div", "stage-svg", figure, null, { role: "img" });
   const caption = h("p", "stage-caption", root);
   const extraBox = h("div", "stage-extra", root);
   const more = h("details", "more-numbers", root);
   const moreSummary = h("summary", "", more);
-  const moreCards = h("div", "metrics", more);
-  moreCards.setAttribute("role", "group");
+  const moreCards = h("div", "metrics", more, null, { role: "group" });
   const twin = h("details", "twin", root);
   const twinSummary = h("summary", "", twin);
   const twinTable = h("table", "kv", twin);
-  const say = h("p", "sr-only stage-say", root);
-  say.setAttribute("role", "status");
-  say.setAttribute("aria-live", "polite");
+  const say = h("p", "sr-only stage-say", root, null, { role: "status", "aria-live": "polite" });
   const reduced = !!(window.matchMedia &&
                      window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   if (reduced) root.classList.add("reduced-motion");
