@@ -20,7 +20,9 @@ KEPT = {"KV", "cache", "prefill", "decode", "token", "tokens", "GPU", "MHA", "GQ
         "key", "value", "head", "batch", "prompt", "softmax", "H2O", "Llama", "Mistral",
         "OPT", "unk", "config", "json", "q", "k", "layer", "prompt", "W", "K", "V", "Roofline",
         # attention names and words the id and nl glossaries keep in English
-        "attention", "multi", "grouped", "latent", "output", "per"}
+        "attention", "multi", "grouped", "latent", "output", "per",
+        # compute-bound / memory-bound: kept in English by the id glossary
+        "compute", "memory", "bound"}
 KEPT_LOWER = {w.lower() for w in KEPT}
 
 

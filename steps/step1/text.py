@@ -74,11 +74,17 @@ def frames(run: Run, tr: Translator) -> list[dict]:
         role = [tr._("prompt") if k < P else tr._("generated") for k in range(n)]
         out.append(dict(
             pos=tr._("Generated tokens: {i} of {n}", i=tr.int(f), n=tr.int(n_frames - 1)),
-            say=tr._("Token {n}: the query of “{tok}” reads {k} keys and predicts “{next}”.",
-                     n=tr.int(n), tok=newest, k=tr.int(fr.keys_read), next=fr.next),
-            desc=tr._("Arcs from the query of “{tok}” to the {n} keys it reads; the strongest "
-                      "goes to “{best}” ({pct}).", tok=newest, n=tr.int(n), best=fr.tokens[best],
-                      pct=tr.pct(w[best], 0)),
+            say=tr.n_("Token {n}: the query of “{tok}” reads {k} key and predicts "
+                      "“{next}”.",
+                      "Token {n}: the query of “{tok}” reads {k} keys and predicts "
+                      "“{next}”.",
+                      fr.keys_read, n=tr.int(n), tok=newest, k=tr.int(fr.keys_read),
+                      next=fr.next),
+            desc=tr.n_("An arc from the query of “{tok}” to the {n} key it reads: “{best}” "
+                       "({pct}).",
+                       "Arcs from the query of “{tok}” to the {n} keys it reads; the strongest "
+                       "goes to “{best}” ({pct}).", n, tok=newest, n=tr.int(n),
+                       best=fr.tokens[best], pct=tr.pct(w[best], 0)),
             caption=caption,
             cards=card_dicts(CARDS, values, tr),
             table=dict(head=[tr._("Key of token"), tr._("Position"), tr._("Attention weight")],

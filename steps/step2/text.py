@@ -100,10 +100,14 @@ def summary(c: Counts, tr: Translator, concealed: bool = False) -> str:
 
 def grid_captions(c: Counts, tr: Translator, concealed: bool = False) -> list[str]:
     q = "?" if concealed else None
-    return [tr._("{a} K/V projections per layer, {w} of them recomputed.",
-                 a=q or tr.int(c.uncached), w=q or tr.int(c.recomputed)),
-            tr._("{b} K/V projections per layer; {w} times a stored key and value is read from "
-                 "the cache instead.", b=q or tr.int(c.cached), w=q or tr.int(c.recomputed))]
+    return [tr.n_("{a} K/V projection per layer, {w} recomputed.",
+                  "{a} K/V projections per layer, {w} of them recomputed.",
+                  0 if q else c.uncached, a=q or tr.int(c.uncached), w=q or tr.int(c.recomputed)),
+            tr.n_("{b} K/V projection per layer; what the other grid recomputes ({w}) is read "
+                  "from the cache instead.",
+                  "{b} K/V projections per layer; what the other grid recomputes ({w}) is read "
+                  "from the cache instead.",
+                  0 if q else c.cached, b=q or tr.int(c.cached), w=q or tr.int(c.recomputed))]
 
 
 def same_tokens(m: Measured, tr: Translator) -> str:

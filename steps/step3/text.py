@@ -203,10 +203,12 @@ def details(run: Run, tr: Translator) -> list[str]:
     RoPE and the bytes, with the live model's numbers filled in."""
     P = run.prompt_len
     paras = [
-        tr._("The newest prompt token's query scores {P} keys, but the prefill scores the "
-             "whole causal triangle at once: every prompt token's query against itself and "
-             "the tokens before it, {tri} dot products per head.", P=tr.int(P),
-             tri=tr.int(run.prefill_triangle)),
+        tr.n_("The prompt token's query scores {P} key, its own, and that is the prefill's "
+              "whole causal triangle: {tri} dot product per head.",
+              "The newest prompt token's query scores {P} keys, but the prefill scores the "
+              "whole causal triangle at once: every prompt token's query against itself and "
+              "the tokens before it, {tri} dot products per head.", P, P=tr.int(P),
+              tri=tr.int(run.prefill_triangle)),
         tr._("Each layer's cache is a pair of tensors shaped [batch, kv_heads, tokens, "
              "head_dim]. A step writes one slice along the token axis, so the cache grows by "
              "one row per layer per token: watch the tensor shape card."),

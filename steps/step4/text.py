@@ -482,15 +482,19 @@ def model_note(r: Roofline, tr: Translator) -> list[str]:
 def measured_words(plan: Plan, prompt: int, output: int, status: str, res, facts: dict,
                    tr: Translator) -> tuple[list[str], list[str]]:
     """(paragraphs, notices) about the live model's measurement on this server."""
-    head = tr._("Measured on this server: the live model with {p} prompt tokens "
-                "and {o} output tokens. Measured numbers vary from run to run.",
-                p=tr.int(plan.prompt), o=tr.int(plan.output))
+    head = tr.n_("Measured on this server: the live model with {p} prompt tokens "
+                 "and {o} output token. Measured numbers vary from run to run.",
+                 "Measured on this server: the live model with {p} prompt tokens "
+                 "and {o} output tokens. Measured numbers vary from run to run.",
+                 plan.output, p=tr.int(plan.prompt), o=tr.int(plan.output))
     notes = []
     if plan.clamped:
-        notes.append(tr._("The live model holds at most {ctx} tokens, so it is measured with "
-                          "{p} prompt tokens and {o} output tokens instead of {P} and {O}.",
-                          ctx=tr.int(plan.max_len), p=tr.int(plan.prompt),
-                          o=tr.int(plan.output), P=tr.int(prompt), O=tr.int(output)))
+        notes.append(tr.n_("The live model holds at most {ctx} tokens, so it is measured with "
+                           "{p} prompt tokens and {o} output token instead of {P} and {O}.",
+                           "The live model holds at most {ctx} tokens, so it is measured with "
+                           "{p} prompt tokens and {o} output tokens instead of {P} and {O}.",
+                           plan.output, ctx=tr.int(plan.max_len), p=tr.int(plan.prompt),
+                           o=tr.int(plan.output), P=tr.int(prompt), O=tr.int(output)))
     device = device_name(facts["device"])
     paras = [head]
     if status == "failed":

@@ -374,9 +374,11 @@ def caption(f: PoolFrame, tr: Translator) -> str:
             return tr.n_("Request {name} finished: its {count} block is freed.",
                          "Request {name} finished: its {count} blocks are freed.",
                          f.freed, name=sid, count=tr.int(f.freed))
-        return tr._("Request {name} finished: {n} of its {m} blocks are freed; a block "
-                    "still shared only loses one owner.", name=sid, n=tr.int(f.freed),
-                    m=tr.int(f.held))
+        return tr.n_("Request {name} finished: {n} of its {m} blocks is freed; a block "
+                     "still shared only loses one owner.",
+                     "Request {name} finished: {n} of its {m} blocks are freed; a block "
+                     "still shared only loses one owner.", f.freed, name=sid,
+                     n=tr.int(f.freed), m=tr.int(f.held))
     return ""
 
 
