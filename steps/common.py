@@ -22,11 +22,14 @@ def translator(lang: str) -> Translator:
 
 class AppState(param.Parameterized):
     """One per session: the current step and language (both synced with the URL), and the
-    page mode (embedded in a course page, or presented in a lecture hall)."""
+    page mode (embedded in a course page, or presented in a lecture hall; embedded with
+    `figure`, only the figure, its controls and the lead sentence)."""
 
     step = param.Integer(default=1, bounds=(1, END))   # END: the key-ideas page
     embed = param.Boolean(default=False)
+    figure = param.Boolean(default=False)              # figure-only (implies embed)
     present = param.Boolean(default=False)
+    speaker = param.Boolean(default=False)             # presenter's speaker view (implies present)
     lang = param.Selector(default="en", objects=list(LANGS))
 
     @property

@@ -3,12 +3,17 @@ the deep link, and the state of the page around the step (`shell_state`).
 
 URL parameters: `step` (1..COUNT, or `end` for the key ideas), `lang` (en, id, pl, nl),
 `embed=1` (the step alone, for course pages: it tells its parent frame its height),
-`present=1` (presenter mode: larger type, no FAQ; PageDown/PageUp also move through the
-player and the steps), and the controls of the current step (each step's `url_names`).
+`figure=1` (with `embed`, which it implies: only the figure, its controls and the lead
+sentence, for a course page that brings its own text; nothing waits for an answer),
+`present=1` (presenter mode: figure first, larger type, no FAQ; PageDown/PageUp also move
+through the player and the steps; S opens the speaker view), `speaker=1` (with `present`,
+which it implies: the speaker view, the step's full prose and notes, following the projected
+page: {"follow": query} below), and the controls of the current step (each step's `url_names`).
 Unknown or invalid values fall back to the defaults with a short translated notice.
 
 The page (`steps.ui.page`) sends the learner's moves to `handle`: {"nav": ±1}, {"goto": n},
-{"lang": code}; anything else is the step's (`steps.ui.step.Step.handle`). After a move, or
+{"lang": code}, {"follow": query, "answer": i, "shown": bool} (the speaker view takes on the
+projected page's view); anything else is the step's (`steps.ui.step.Step.handle`). After a move, or
 when the step's model changes by itself (a live measurement arriving), the listeners hear
 `on_change` once and read `state()`.
 """
@@ -16,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 import param
 
@@ -24,11 +29,14 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 
 from .common import AppState, translator
 from .faq import FAQ, REFERENCES
+from .glossary import glossary_state
+from .notes import notes
 from .registry import COUNT, END, END_TITLE, STEP_TITLES, STEPS, module_of
 from .ui.words import badges, render
 
 ALWAYS_OK = {"theme"}           # Panel's own query parameters
-FLAGS = ("embed", "present")    # page modes, 1 or 0
+FLAGS = ("embed", "present", "figure", "speaker")    # page modes, 1 or 0 (figure=1 implies
+                                                     # embed=1, speaker=1 present=1)
 
 
 def step_class(n: int):
@@ -98,6 +106,10 @@ class App:
                     self.notices.append((N_("The value “{value}” of “{name}” is not valid "
                                             "here: using {default}."),
                                          {"value": query[flag], "name": flag, "default": 0}))
+        if st.figure:
+            st.embed = True
+        if st.speaker:
+            st.present = True
         if "step" in query:
             try:
                 raw = query["step"].strip().lower()
@@ -170,11 +182,44 @@ class App:
             elif "lang" in msg:
                 if msg["lang"] in LANGS:
                     self.set_lang(msg["lang"])
+            elif "follow" in msg:
+                if isinstance(msg["follow"], str) and len(msg["follow"]) <= 4000:
+                    self.follow(msg["follow"], msg.get("answer"), msg.get("shown"))
             elif self.step is not None:
                 self.step.handle(msg)
         finally:
             self._busy = False
         self._changed()
+
+    def follow(self, query: str, answer=None, shown=None) -> None:
+        """Take on another page's view (the speaker view follows the projected page): its
+        step, language, every control and the playhead from its query string, and its answer.
+        The page modes stay this session's; an invalid value is skipped without a notice."""
+        q = {k: v[0] for k, v in parse_qs(query.lstrip("?")).items() if v}
+        raw = q.get("step", "").strip().lower()
+        n = END if raw == "end" else int(raw) if raw.isdigit() else None
+        if n is not None and 1 <= n <= END:
+            self.goto(n)
+        if q.get("lang") in LANGS and q["lang"] != self.state_.lang:
+            self.set_lang(q["lang"])
+        model, changed = self.step.model, []
+        with param.parameterized.discard_events(model):     # one batch, as a link's
+            for p, name in self.step.url_names.items():
+                old = getattr(model, p)
+                try:
+                    new = parse_value(model.param[p], q[name]) if name in q \
+                        else model.param[p].default
+                    if new != old:
+                        setattr(model, p, new)              # validated by param
+                        changed.append(p)
+                except Exception:
+                    setattr(model, p, old)
+        if changed:
+            model.param.trigger(*changed)
+        if isinstance(answer, int) and not isinstance(answer, bool) and answer != self.step.answer:
+            self.step.handle({"answer": answer})
+        if shown is True and not self.step.shown:
+            self.step.handle({"shown": True})
 
     def go(self, d: int) -> None:
         self.goto(min(END, max(1, self.state_.step + d)))
@@ -200,6 +245,7 @@ class App:
             self.step.close()
         self.state_.step = n
         self.step = step_class(n)(self.state_.lang, saved=self._saved.get(n))
+        self.step.unasked = self.state_.figure      # figure-only: no question, nothing hidden
         for obj, names in self.step.watched():
             self._watchers.append((obj, obj.param.watch(self._changed, names)))
 
@@ -208,14 +254,18 @@ class App:
         """The page's state: {"shell": ShellState, "query": the address bar's query string,
         **StepState}. The query changes with almost every move, the shell's words seldom:
         they are separate parts so that a move does not send the shell again."""
-        return {"shell": self.shell_state(), "query": self.url_query(), **self.step.state()}
+        step = self.step.state()
+        if self.state_.figure:
+            step["question"] = None                 # the course page brings its own text
+        return {"shell": self.shell_state(), "query": self.url_query(),
+                "glossary": glossary_state(self.state_.lang), **step}
 
     def shell_state(self) -> dict:
         st, t, n = self.state_, self.state_.tr, self.state_.step
         app_title = t._("KV Cache Explainer")
         return {
             "lang": st.lang, "title": f"{app_title} · {step_title(t, n)}",
-            "embed": st.embed, "present": st.present,
+            "embed": st.embed, "present": st.present, "figure": st.figure,
             "app_title": app_title,
             "language": {"label": t._("Language"), "value": st.lang,
                          "options": [[code, name] for code, name in LANGS.items()]},
@@ -226,7 +276,29 @@ class App:
             "embed_bar": self._embed_bar() if st.embed else None,
             "faq": "" if st.embed or st.present else faq_html(st.lang),
             "badges": badges(t),
+            "speaker": st.speaker,
+            "talk": self._talk() if st.present else None,
+            "link": {"label": t._("Copy link"), "done": t._("Link copied"),
+                     "field": t._("Link to this view"),
+                     "manual": t._("The link is selected: press Ctrl+C to copy it."),
+                     "frame": self._frame_param(), "modes": list(FLAGS)},
         }
+
+    def _frame_param(self) -> str | None:
+        """The link's parameter that follows the player (the copy link sets it to the frame on
+        screen, which the server hears of only when the player stops): `frame`, or the one a
+        step names (`frame_url`: step 2's player moves `tokens`)."""
+        return self.step.url_names.get("frame") or getattr(self.step, "frame_url", None)
+
+    def _talk(self) -> dict:
+        """Presenter mode: the speaker view's words (its notes, the next step's title) and
+        the projected page's hint."""
+        t, n = self.state_.tr, self.state_.step
+        return {"notes_label": t._("Say aloud"), "notes": notes(n, t),
+                "next_label": t._("Next step"),
+                "next": step_title(t, n + 1) if n < END else "",
+                "answer_label": t._("Answer"), "prose_label": t._("On the learners' page"),
+                "hint": t._("S: speaker view"), "title": t._("Speaker view")}
 
     def _embed_bar(self) -> dict:
         t, n = self.state_.tr, self.state_.step

@@ -22,7 +22,12 @@ KEPT = {"KV", "cache", "prefill", "decode", "token", "tokens", "GPU", "MHA", "GQ
         # attention names and words the id and nl glossaries keep in English
         "attention", "multi", "grouped", "latent", "output", "per",
         # compute-bound / memory-bound: kept in English by the id glossary
-        "compute", "memory", "bound"}
+        "compute", "memory", "bound",
+        # the glossary's lists of a term's forms (steps/glossary.py), where id or nl writers
+        # keep the English: nl plurals, id's "rotary position embedding" and "time to first
+        # token (TTFT)", and the letters of fp16, bf16, int4 (the words here are letters only)
+        "prompts", "queries", "keys", "values", "logits", "logit", "rotary", "position",
+        "embedding", "time", "to", "first", "TTFT", "fp", "bf", "int"}
 KEPT_LOWER = {w.lower() for w in KEPT}
 
 

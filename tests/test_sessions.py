@@ -24,8 +24,8 @@ def test_a_step_left_is_dropped_and_comes_back_as_it_was():
     import gc
     import weakref
     app = App(query={"step": "1", "lang": "en"})
+    app.handle({"answer": 1})                     # (answering moves the player to frame 1)
     app.step.model.param.update(example=2, layer=3, head=4, frame=7)
-    app.handle({"answer": 1})
     left = weakref.ref(app.step)
     app.handle({"nav": 1})
     gc.collect()

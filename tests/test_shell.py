@@ -107,3 +107,51 @@ def test_one_change_is_heard_once():
     assert heard == [1]
     app.handle({"goto": 2})
     assert heard == [1, 1]
+
+
+def test_speaker_view_is_a_presenter_mode_with_notes_and_the_next_title():
+    """`speaker=1` implies `present=1`; in presenter mode the shell carries the speaker notes
+    (one paragraph per step, every language) and the next step's title."""
+    from steps.notes import NOTES
+    app = App(query=q(step=2, speaker=1, lang="pl"))
+    st = app.app_state
+    assert st.speaker and st.present
+    s = check_shell(app.shell_state())
+    assert s["speaker"] and s["present"] and s["faq"] == ""
+    assert s["talk"]["notes"] and s["talk"]["notes"] != NOTES[2]          # translated
+    assert s["talk"]["next"] == app.app_state.tr._("Storing keys and values")
+    back = parse_qs(app.url_query()[1:])
+    assert back["present"] == ["1"] and back["speaker"] == ["1"]
+    assert App(query=q(step=2)).shell_state()["talk"] is None            # not presenting
+    assert App(query=q(step=2, present=1)).shell_state()["speaker"] is False
+    last = App(query=q(step="end", present=1)).shell_state()["talk"]
+    assert last["notes"] and last["next"] == ""
+    for n in range(1, END + 1):
+        assert App(query=q(step=n, present=1)).shell_state()["talk"]["notes"]
+    bad = App(query=q(step=2, speaker="yes"))
+    assert not bad.app_state.speaker and len(bad.view_model()["notices"]) == 1
+
+
+def test_follow_takes_on_another_pages_view_but_keeps_its_own_modes():
+    """The speaker view's session follows the projected page: step, language, controls,
+    playhead and answer from its query; its own page modes stay."""
+    speaker = App(query=q(step=1, speaker=1))
+    projected = App(query=q(step=3, lang="nl", present=1, layer=2, frame=3))
+    projected.handle({"answer": 1})
+    heard = []
+    speaker.on_change(lambda: heard.append(1))
+    speaker.handle({"follow": projected.url_query(), "answer": 1, "shown": False})
+    assert heard == [1]
+    assert (speaker.app_state.step, speaker.app_state.lang) == (3, "nl")
+    assert speaker.step.model.layer == 2 and speaker.step.answer == 1
+    assert speaker.app_state.speaker and speaker.app_state.present
+    strip = lambda a: {k: v for k, v in parse_qs(a.url_query()[1:]).items()  # noqa: E731
+                       if k not in ("speaker",)}
+    assert strip(speaker) == strip(projected)
+    # a control the query does not name goes back to its default
+    speaker.handle({"follow": "?step=3&lang=nl&example=0"})
+    assert speaker.step.model.layer == speaker.step.model.param["layer"].default
+    # nonsense changes nothing and raises nothing
+    for bad in ({"follow": 3}, {"follow": "?step=99&lang=xx&layer=zz"}, {"follow": "x" * 5000}):
+        speaker.handle(bad)
+        assert (speaker.app_state.step, speaker.app_state.lang) == (3, "nl")

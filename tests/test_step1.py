@@ -87,12 +87,12 @@ def test_the_words_say_what_is_true():
     """BERT: almost nothing (the first layer's keys and values would survive); the scores card
     counts the newest queries only, so it cannot contradict step 3's P(P+1)/2."""
     tr = Translator("en")
-    bert = text.narration(tr)[1]
+    bert = text.why(tr)[1]
     assert "almost nothing could be reused" in bert and "first layer's keys and values" in bert
     assert "so nothing could be reused" not in bert
     label = {c.key: c.label for c in text.CARDS}["scores"]
     assert label == "q·k scores computed so far (newest queries)"
-    assert "q·k/√d" in text.narration(tr)[0]
+    assert "q·k/√d" in text.why(tr)[0]
 
 
 def test_frames_text_in_polish():
@@ -103,7 +103,7 @@ def test_frames_text_in_polish():
     cards = {c["key"]: c for c in f["cards"]}
     assert set(cards) == {"seq_len", "keys_read", "next", "scores"}
     assert cards["seq_len"]["value"] == "5" and cards["keys_read"]["hidden"]
-    assert f["pos"].endswith("2 z 11")
+    assert f["pos"].startswith("Krok dekodowania 2 z 11")     # step 3's words
     assert len(f["table"]["rows"]) == 5 and f["table"]["rows"][0][2].endswith("%")
     assert f["fig"]["prompt_len"] == 3 and len(f["fig"]["pct"]) == 5
     assert "5" in f["say"] and f["desc"]
@@ -171,3 +171,47 @@ def test_typing_a_prompt_and_picking_an_example():
     assert step.model.text == "the cat" and step.state()["values"]["example"] is None
     step.handle({"set": "example", "value": 2, "seq": 1})
     assert (step.model.example, step.model.text) == (2, "")
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_frame_0_is_the_prefill_in_step_3s_words(lang):
+    """The prompt goes through the model at once (prefill) before the one-token decode steps:
+    frame 0 says so and marks every prompt token as written now, in the words step 3 uses for
+    the same thing; the reference figures stay (5 keys and 5 scores, then 6 and 11)."""
+    from steps.step3 import text as text3
+    from steps.step3.model import Step3Model
+    tr = Translator(lang)
+    run = Step1Model(lang=lang).run
+    P = run.prompt_len
+    fs = text.frames(run, tr)
+    f0, f1 = fs[0], fs[1]
+    three = text3.frames(Step3Model(lang=lang).run, tr)
+    assert Step3Model(lang=lang).run.prompt_len == P
+    # the same opening words as step 3's prefill frame, and the same position label
+    lead0 = three[0]["caption"].split(",")[0]
+    assert f0["caption"].startswith(lead0) and tr.int(P) in lead0
+    assert f0["say"] == f0["caption"]
+    assert f0["pos"] == three[0]["pos"] and f1["pos"] == three[1]["pos"]
+    assert f1["caption"].split(" ")[:2] == three[1]["caption"].split(" ")[:2]  # “Decode step”
+    assert text.stage_text(tr)["prefill"] == text3.written(0, tr)
+    # the figure: every prompt token written at frame 0; then one token a step
+    assert f0["fig"]["prefill"] and not any(f["fig"]["prefill"] for f in fs[1:])
+    cards0 = {c["key"]: c["value"] for c in f0["cards"]}
+    cards1 = {c["key"]: c["value"] for c in f1["cards"]}
+    assert cards0["keys_read"] == cards0["scores"] == tr.int(P)
+    assert cards1["keys_read"] == tr.int(P + 1) and cards1["scores"] == tr.int(2 * P + 1)
+
+
+def test_frame_0_words_in_english():
+    tr = Translator("en")
+    fs = text.frames(Step1Model().run, tr)
+    assert fs[0]["caption"] == ("Prefill: the 5 prompt tokens went through the model in one "
+                                "pass, and all their keys and values went into the cache at "
+                                "once. The query of the last one, “is”, reads all 5 keys and "
+                                "predicts “Paris”.")
+    assert fs[0]["pos"] == "Decode step 0 of 11 (0 = prefill)"
+    assert fs[1]["caption"] == ("Decode step 1: only “Paris” went through the model. Its query "
+                                "reads 6 keys, 5 of them from the cache, and predicts "
+                                f"“{fs[1]['fig']['next']}”.")
+    assert ("new", "outline: written into the cache at this step (at the prefill, the whole "
+            "prompt)") in text.legend(tr)

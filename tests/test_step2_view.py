@@ -42,10 +42,14 @@ def test_state_is_well_formed(step):
     assert step.url_names == {"tokens": "tokens", "prompt": "prompt"}
     assert step.url_state() == {"tokens": 16, "prompt": 5}
     kinds = [(b["kind"], b.get("name") or b.get("cls")) for b in st["left"]]
-    assert kinds == [("paragraphs", "step-lead"), ("slot", "question"),
-                     ("paragraphs", "narration"), ("slot", "controls"),
-                     ("paragraphs", "narration"), ("paragraphs", "live-facts")]
-    assert st["right"] == [{"kind": "slot", "name": "stage"}]
+    assert kinds == [("paragraphs", "step-lead"), ("paragraphs", "narration"),
+                     ("slot", "question"), ("paragraphs", "narration"),
+                     ("details", "deeper deeper-why"), ("details", "deeper deeper-live"),
+                     ("details", "exercises")]                 # the step's exercises end it
+    live = st["left"][-2]["blocks"]
+    assert [b["cls"] for b in live] == ["live-facts"] and len(live[0]["items"]) == 2
+    assert st["right"] == [{"kind": "slot", "name": "controls"},      # the figure and its controls
+                           {"kind": "slot", "name": "stage"}]
     labels = text.control_labels(translator("en"))
     assert [(c["name"], c["kind"], c["label"], c["start"], c["end"]) for c in st["controls"]] \
         == [("tokens", "range", labels["tokens"], 1, 64),

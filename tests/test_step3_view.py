@@ -37,14 +37,17 @@ def test_the_state_has_the_old_page():
     step = Step3("en")
     s = check_step(step.state())
     assert s["number"] == 3 and "step-3" in s["classes"]
-    assert blocks(s, "left") == ["step-lead", "question", "narration", "controls", "narration",
-                                 "notices", "live-facts"]
-    assert blocks(s, "right") == ["stage", "legend", "live-facts"]
+    assert blocks(s, "left") == ["step-lead", "question", "narration", "notices",
+                                 "deeper deeper-why", "deeper deeper-live", "exercises"]
+    assert blocks(s, "right") == ["controls", "stage", "legend"]     # the figure and its controls
     assert s["left"][0]["items"] == [text.lead(step.tr)]
-    assert "15" in " ".join(s["left"][4]["items"])                  # the prefill's triangle
-    assert s["left"][5]["items"] == []                              # bytes match the formula
-    assert [k for k, _ in s["right"][1]["items"]] == ["ramp-key", "ramp-value", "query", "new"]
-    assert "key/value head 1" in s["right"][2]["items"][0]
+    why, live = s["left"][4]["blocks"], s["left"][5]["blocks"]
+    assert "15" in " ".join(why[0]["items"])                        # the prefill's triangle
+    assert s["left"][3]["items"] == []                              # bytes match the formula
+    assert [k for k, _ in s["right"][2]["items"]] == ["ramp-key", "ramp-value", "query", "new"]
+    assert [b["cls"] for b in live] == ["narration", "live-facts figure-note", "narration",
+                                        "live-facts"]
+    assert "key/value head 1" in live[1]["items"][0]
     stage = s["stage"]
     assert stage["figure"] == "cache" and stage["interval"] == 1100 and stage["player"]
     assert {"k", "v", "weights", "out", "dims", "figure", "play", "table"} <= set(stage["text"])

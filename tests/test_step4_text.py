@@ -45,8 +45,10 @@ def test_reference_figures_at_defaults():
         assert fig in said
     # batching 8 sequences: 8.4 ms per step, 6.7× the tokens per second of one
     r8 = roofline_of(512, 256, "illustrative", batch=8)
-    said8 = norm(" ".join(text.narration(r8, False, tr)))
+    said8 = norm(text.batch_words(r8, tr))
     assert "8.3 ms" in said8 and "6.7×" in said8 and "bound" not in said8
+    assert said8 not in norm(" ".join(text.narration(r8, False, tr)))  # its FLOP/byte waits
+    assert said8 in norm(" ".join(text.narration(r8, True, tr)))
     assert values(batch=8)["batch_gain"] == "6.7×"
 
 
@@ -64,7 +66,9 @@ def test_cards_four_headline_numbers_the_rest_under_all_numbers():
     head = [c["key"] for c in cards if not c["more"]]
     assert head == ["prefill_intensity", "decode_intensity", "prefill_time", "decode_step_time"]
     by = {c["key"]: c for c in cards}
-    assert {k for k, c in by.items() if c["hidden"]} == {"prefill_bound", "decode_bound"}
+    # the bounds answer the question, and so do both FLOP/byte beside the ridge
+    assert {k for k, c in by.items() if c["hidden"]} == {
+        "prefill_bound", "decode_bound", "prefill_intensity", "decode_intensity"}
     # badges on results only: none on inputs and categories
     assert [by[k]["kind"] for k in ("prefill_tokens", "decode_steps", "prefill_bound",
                                     "decode_bound")] == [None] * 4
@@ -80,6 +84,7 @@ def test_answer_bearing_words_wait_for_the_answer():
     before = " ".join(text.narration(r, False, tr))
     assert "memory-bound" not in before and "compute-bound" not in before
     assert "255 decode steps" in before and "ridge" in before      # what to look at
+    assert "FLOP per byte." not in before and "0.97" not in before  # decode's, beside the ridge
     after = " ".join(text.narration(r, True, tr))
     assert "memory-bound" in after and "compute-bound" in after
     frame = text.frame(r, "ready", FAKE, tr)
@@ -206,9 +211,11 @@ def test_the_batch_caveat_and_its_ceiling_in_words():
     assert "H100 SXM (80 GiB) holds 33 sequences of 4,097 tokens" in said
     assert f"at most {text.rate(b.stop.max_tokens_per_s, Translator('en'))} tokens per second" \
         in said
-    # the answer-bearing paragraphs wait; the batch's own numbers do not
+    # the answer-bearing paragraphs wait, and so does the batch's: its FLOP per byte, set
+    # beside the ridge, answers the question as the concealed cards would
     _, _, before = words(output=2, batch=64, revealed=False)
-    assert "bound" not in before and "64 tokens, one per sequence" in before
+    assert "bound" not in before and "64 tokens, one per sequence" not in before
+    assert "64 tokens, one per sequence" in said
     assert "ceiling" not in before
 
 

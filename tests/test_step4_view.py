@@ -62,9 +62,26 @@ def blocks(state: dict, side: str) -> list:
     return [b.get("name") or b.get("cls") or b["kind"] for b in state[side]]
 
 
+def opened(blocks: list) -> list:
+    """The blocks, with those of the collapsed sections (Go deeper) after each one."""
+    out = []
+    for b in blocks:
+        out.append(b)
+        if b["kind"] == "details":
+            out += opened(b["blocks"])
+    return out
+
+
 def said(state: dict, cls: str) -> str:
-    return norm(" ".join(" ".join(b.get("items", [])) for b in state["left"]
+    """The words of the left column's blocks of class `cls`, Go deeper opened."""
+    return norm(" ".join(" ".join(b.get("items", [])) for b in opened(state["left"])
                          if b.get("cls") == cls))
+
+
+def section(state: dict, name: str) -> list:
+    """The blocks of a Go deeper section ([] if it is not there)."""
+    return next((b["blocks"] for b in state["left"]
+                 if b.get("cls") == f"deeper deeper-{name}"), [])
 
 
 def test_the_view_imports_neither_panel_nor_bokeh():
@@ -79,16 +96,18 @@ def test_the_state_has_the_old_page(fresh):
     step = Step4("en")
     s = check_step(step.state())
     assert s["number"] == 4 and "step-4" in s["classes"]
-    assert blocks(s, "left") == ["step-lead", "question", "controls", "notices", "narration",
-                                 "notices", "live-facts live-speed"]
-    assert blocks(s, "right") == ["stage", "legend", "live-facts"]
+    assert blocks(s, "left") == ["step-lead", "question", "notices", "narration",
+                                 "notices", "deeper deeper-why", "deeper deeper-live",
+                                 "exercises"]
+    assert blocks(s, "right") == ["controls", "stage", "legend"]     # the figure and its controls
     assert s["left"][0]["items"] == [text.lead(step.tr)]
-    assert s["left"][3]["items"] == []                    # nothing beyond Llama 2's context
-    assert "ridge: 150 FLOP/byte" in said(s, "narration")
+    assert s["left"][2]["items"] == []                    # nothing beyond Llama 2's context
+    assert "ridge: 150 FLOP/byte" in " ".join(s["left"][3]["items"])     # visible
     speed = said(s, "live-facts live-speed")
     assert "Python" in speed and "not the GPU roofline" in speed      # the CPU caveat
-    assert "lower bounds" in " ".join(s["right"][2]["items"])
-    assert [k for k, _ in s["right"][1]["items"]][:3] == ["text", "new", "cached"]
+    assert [b["cls"] for b in section(s, "live")] == ["live-facts live-speed"]
+    assert "lower bounds" in " ".join(section(s, "why")[-1]["items"])
+    assert [k for k, _ in s["right"][2]["items"]][:3] == ["text", "compute", "cached"]
     stage = s["stage"]
     assert stage["figure"] == "roofline" and not stage["player"]      # a still figure
     assert stage["text"]["figure"] == "Roofline" and stage["text"]["table"] == "Show as table"
@@ -124,7 +143,7 @@ def test_the_answer_waits_for_the_learner(fresh):
     assert s["question"]["options"][s["question"]["correct"]] == "One decode step"
     assert card(s, "decode_bound")["hidden"] and card(s, "prefill_bound")["hidden"]
     assert "memory-bound" not in said(s, "narration")
-    assert "narration shrink" not in blocks(s, "left")                # the links wait too
+    assert "narration shrink" not in [b.get("cls") for b in opened(s["left"])]  # links wait
     for junk in ({"answer": -1}, {"answer": 9}, {"answer": True}, {"answer": "1"},
                  {"shown": 1}, {"nonsense": 1}):
         step.handle(junk)
@@ -133,10 +152,11 @@ def test_the_answer_waits_for_the_learner(fresh):
     s = check_step(step.state())
     assert not s["concealed"] and s["question"]["answer"] == 1
     assert "memory-bound" in said(s, "narration")
-    assert "continuous batching" in said(s, "narration")
-    assert blocks(s, "left") == ["step-lead", "question", "controls", "notices", "narration",
-                                 "narration shrink", "notices", "live-facts live-speed"]
-    links = s["left"][5]
+    assert "continuous batching" in " ".join(section(s, "literature")[0]["items"])
+    assert blocks(s, "left") == ["step-lead", "question", "notices", "narration",
+                                 "notices", "deeper deeper-why", "deeper deeper-live",
+                                 "deeper deeper-literature", "exercises"]
+    links = next(b for b in section(s, "why") if b.get("cls") == "narration shrink")
     assert links["kind"] == "html" and 'class="shrink-links"' in links["html"]
     assert '<a href="?step=6&amp;lang=en&amp;heads=8">' in links["html"]
     # a prompt whose answer differs asks again

@@ -64,17 +64,19 @@ def test_the_state_of_the_default_page():
     step = Step5()
     s = check_step(step.state())
     assert s["number"] == 5 and "step-5" in s["classes"]
-    assert [b["name"] for b in s["left"] if b["kind"] == "slot"] == ["question", "controls",
-                                                                    "custom"]
-    assert [b["name"] for b in s["right"] if b["kind"] == "slot"] == ["stage"]
-    classes = [b["cls"] for b in s["left"] + s["right"] if b["kind"] != "slot"]
-    assert {"step-lead", "live-facts", "narration", "live-facts live-cache",
+    assert [b["name"] for b in s["left"] if b["kind"] == "slot"] == ["question"]
+    assert [b["name"] for b in s["right"] if b["kind"] == "slot"] == ["controls", "custom",
+                                                                     "stage"]
+    classes = [b.get("cls") for b in s["left"] + s["right"] if b["kind"] != "slot"]
+    assert {"step-lead", "live-facts", "narration", "deeper deeper-why", "deeper deeper-live",
             "formula-headline"} <= set(classes)
-    formula = next(b for b in s["right"] if b["cls"] == "formula-headline")
+    live = next(b for b in s["left"] if b.get("cls") == "deeper deeper-live")["blocks"]
+    assert [b["cls"] for b in live] == ["live-facts live-cache"]
+    formula = next(b for b in s["right"] if b.get("cls") == "formula-headline")
     assert norm(formula["items"][0]) == "2 × 32 layers × 32 KV heads × 128 × 2 B = 512 KiB per token"
     assert formula["heading"] == "Cache formula"
     assert any(b["kind"] == "legend" for b in s["right"])
-    assert "The live model on this server" in texts(s["left"])
+    assert "The live model on this server" in texts(live)
     assert [c["name"] for c in s["controls"]] == ["context", "batch", "model", "gpu"]
     spec = {c["name"]: c for c in s["controls"]}
     assert spec["context"]["kind"] == "range" and spec["context"]["step"] == 256

@@ -320,3 +320,49 @@ def test_continuations_side_by_side_with_differences_marked():
     same = T.continuations(M.LiveRun(**{**RUN.__dict__, "tokens": RUN.exact_tokens}), EN)
     assert same["note"] == "The two continuations are identical."
     assert "gqa" in T.live_facts(RUN, EN) and "2 key/value heads" in T.live_facts(RUN, EN)
+
+
+# -- Parts B and C: their own questions ----------------------------------------------------------
+
+def test_pool_question_from_the_pool_on_screen():
+    p = M.paged_pool()
+    i = T.pool_question_event(p)
+    f = p.frames[i]
+    assert f.tokens == max(fr.tokens for fr in p.frames)
+    q = T.pool_question(p, EN)
+    share = f.tokens / (f.n_requests * p.max_len)
+    assert q["options"][q["correct"]] == EN.pct(share, 1) == T.pool_values(f, EN)["reserved_share"]
+    assert q["options"] == sorted(q["options"], key=lambda s: float(s.rstrip("%")))
+    assert EN.pct(f.tokens / p.max_len, 1) in q["options"]     # one reservation, not n
+    assert q["key"][:3] == ("step6", "b", i) and q["reveal"] == {"frame": i}
+    assert (f"{f.n_requests} reservations of {EN.int(p.max_len)} tokens are "
+            f"{EN.int(f.n_requests * p.max_len)} token slots") in q["explain"]
+    assert f"blocks of {p.block_size} slots" in q["explain"]
+    assert card(T.pool_cards(f, p, EN), "reserved_share")["hidden"]
+    for lang in LANGS:
+        tr = Translator(lang)
+        qt = T.pool_question(p, tr)
+        assert qt["correct"] == q["correct"] and norm(tr.int(p.max_len)) in norm(qt["prompt"])
+
+
+def fake_run(kind, top1, dlogit, window=None):
+    from types import SimpleNamespace
+    return SimpleNamespace(kind=kind, top1=top1, dlogit=dlogit, variant="gqa", window=window)
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_live_question_names_the_setting_that_changed_the_output_most(lang):
+    tr = Translator(lang)
+    runs = [fake_run("int8", 1.0, 0.01), fake_run("int4", 0.97, 0.4), fake_run("window", 0.5,
+                                                                             3.0, 12)]
+    q = T.live_question(runs, tr)
+    assert q["options"][:2] == ["int8", "int4"] and "12" in q["options"][2]
+    assert q["correct"] == 2 and q["reveal"] == {"precision": "fp16", "window": 4096}
+    assert all(tr.pct(x, 0) in q["explain"] for x in (1.0, 0.97, 0.5))
+    assert "gqa" in q["prompt"] and tr.int(M.N_NEW) in q["prompt"]
+    # a tie on agreement goes to the larger |Δ logit|; another winner, another explanation
+    runs = [fake_run("int8", 0.9, 0.5), fake_run("int4", 0.9, 0.8), fake_run("window", 1.0,
+                                                                          0.1, 12)]
+    q4 = T.live_question(runs, tr)
+    assert q4["correct"] == 1 and q4["reveal"] == {"precision": "int4", "window": 0}
+    assert q4["key"] != q["key"] and q4["explain"] != q["explain"]

@@ -86,7 +86,7 @@ def test_part_a_state(step):
                           "items": [["a", "A. Fewer heads, bits, tokens"],
                                     ["b", "B. Paged memory"], ["c", "C. On the live model"]]}
     assert st["stage"] is None and st["frames"] == ""          # no stage outside Part B
-    assert slots(st, "left") == ["question", "controls"] and slots(st, "right") == []
+    assert slots(st, "left") == ["question"] and slots(st, "right") == ["controls"]
     assert st["left"][0]["cls"] == "step-lead"
     assert set(cards(st)) == PART_A | MORE_A and details_cards(st) == MORE_A
     details = [b for b in st["right"] if b["kind"] == "details"]
@@ -117,7 +117,8 @@ def test_the_answer_waits_for_the_question(step):
     step.handle({"answer": 1})
     st = check_step(step.state())
     assert not st["concealed"] and st["question"]["answer"] == 1
-    assert "same size as the baseline" in html(st)
+    # the answer switches GQA on: the figure shows what it says (tests/test_reveal.py)
+    assert st["values"]["kv_heads"] == 8 and "4× smaller" in html(st)
 
 
 def test_a_setting_changes_the_numbers_and_a_bad_value_is_ignored(step):
@@ -138,20 +139,22 @@ def test_tabs_switch_the_part_and_keep_the_answer(step):
     assert step.model.part == "b"
     st = check_step(step.state())
     assert st["tabs"]["active"] == "b" and st["values"]["part"] == "b"
-    assert st["question"]["answer"] == 1 and not st["concealed"]
+    # Part B asks its own question: A's answer reveals nothing here
+    assert st["question"]["key"][:2] == ("step6", "b")
+    assert st["question"]["answer"] is None and st["concealed"]
     step.handle({"set": "part", "value": "z", "seq": 2})     # not a part: ignored
     step.handle({"set": "part", "value": "a", "seq": 1})     # older than the last: dropped
     assert step.model.part == "b"
     step.handle({"set": "part", "value": "a", "seq": 3})
     st = step.state()
     assert step.model.part == "a" and st["question"]["answer"] == 1
-    assert cards(st)["factor"]["value"] == "1×"
+    assert cards(st)["factor"]["value"] == "4×"              # the answer switched GQA on
 
 
 def test_part_b_stage_frames_and_player(step):
     step.handle({"set": "part", "value": "b"})
     st = check_step(step.state())
-    assert slots(st, "right") == ["stage"] and slots(st, "left") == []
+    assert slots(st, "right") == ["stage"] and slots(st, "left") == ["question"]
     assert st["stage"]["figure"] == "pool" and st["stage"]["interval"] == 1100
     text = st["stage"]["text"]
     assert text["block"] == "Block" and text["tables"] == "Block tables" and text["play"]
@@ -178,7 +181,8 @@ def test_part_b_stage_frames_and_player(step):
 def test_part_c_keys_and_escaped_texts(step):
     step.handle({"set": "part", "value": "c"})
     st = check_step(step.state())
-    assert slots(st, "left") == ["controls"] and st["stage"] is None
+    assert slots(st, "left") == ["question"] and slots(st, "right") == ["controls"]
+    assert st["stage"] is None
     assert set(cards(st)) == PART_C | MORE_C and details_cards(st) == MORE_C
     assert "continuations" in html(st) and "<script" not in html(st)
     assert "C. The same choices, run for real" in words(st)
@@ -252,7 +256,8 @@ def test_a_later_visit_restores_the_part_and_the_answer():
     app.handle({"nav": -1})
     app.handle({"nav": 1})
     m = app.step.model
-    assert (m.part, m.precision) == ("c", "int4") and app.step.answer == 1
+    # Part C's answer moved the controls to the setting that changed the output most
+    assert (m.part, m.precision, m.window) == ("c", "fp16", 4096) and app.step.answer == 1
 
 
 @pytest.mark.parametrize("lang", list(LANGS))
@@ -274,3 +279,102 @@ def test_every_part_in_every_language(lang, part):
 def test_no_panel_in_the_controller():
     src = open(Step6.__module__.replace(".", "/") + ".py").read()
     assert not re.search(r"^\s*(import|from)\s+(panel|bokeh|panel_material_ui)\b", src, re.M)
+
+
+# -- every part has its own question ---------------------------------------------------------
+
+def frame_card(frame: dict, key: str) -> dict:
+    return next(c for c in frame["cards"] if c["key"] == key)
+
+
+def test_part_b_asks_what_a_reservation_holds_and_the_answer_goes_to_its_event(step):
+    from steps.step6 import text
+    step.handle({"set": "part", "value": "b"})
+    st = check_step(step.state())
+    q, fs, p = st["question"], frames(st), step.model.paged.value
+    i = text.pool_question_event(p)
+    assert st["concealed"] and q["answer"] is None and step.model.frame == 0
+    assert "1,024 tokens for every request" in q["prompt"] and f"event {i + 1}," in q["prompt"]
+    # the card that answers it waits on every event; its value is the right option
+    assert all(frame_card(f, "reserved_share")["hidden"] for f in fs)
+    assert q["options"][q["correct"]] == frame_card(fs[i], "reserved_share")["value"]
+    assert len(set(q["options"])) == 3
+    step.handle({"answer": (q["correct"] + 1) % 3})          # a wrong pick
+    st = check_step(step.state())
+    assert not st["concealed"] and st["question"]["answer"] == (q["correct"] + 1) % 3
+    assert step.model.frame == st["frame"] == i               # the figure at that event
+    assert step.url_state()["frame"] == i
+
+
+def test_part_c_asks_which_setting_changes_the_output_most(step):
+    from steps.step6 import text
+    step.handle({"set": "part", "value": "c"})
+    st = check_step(step.state())
+    q = st["question"]
+    assert q["answer"] is None and st["concealed"]
+    assert q["options"][:2] == ["int8", "int4"] and "(here W = 12)" in q["options"][2]
+    runs = [v.value for v in step._question_runs]
+    assert [r.kind for r in runs] == ["int8", "int4", "window"]
+    assert len({r.variant for r in runs}) == 1 and runs[0].variant in q["prompt"]
+    worst = min(range(3), key=lambda i: (runs[i].top1, -runs[i].dlogit))
+    assert q["correct"] == worst
+    # the default setting (fp16, full context) gives nothing away: its numbers show
+    assert not cards(st)["live_top1"]["hidden"] and "continuations" in html(st)
+    step.handle({"set": "precision", "value": "int4"})        # a setting it asks about
+    st = check_step(step.state())
+    assert cards(st)["live_top1"]["hidden"] and cards(st)["live_dlogit"]["hidden"]
+    assert not cards(st)["live_bytes"]["hidden"]
+    assert "continuations" not in html(st) and "appear once you have answered" in words(st)
+    step.handle({"answer": q["correct"]})
+    st = check_step(step.state())
+    assert not st["concealed"] and "continuations" in html(st)
+    assert (step.model.precision, step.model.window) == text.QUESTION_C[worst]
+    assert st["question"]["key"] == q["key"] and st["question"]["answer"] == q["correct"]
+
+
+def test_each_part_keeps_its_own_answer_across_tabs_and_a_later_visit():
+    app = App(query={"step": "6"})
+    app.handle({"answer": 0})                                 # A: a pick
+    app.handle({"set": "part", "value": "b", "seq": 1})
+    assert app.step.answer is None and app.state()["concealed"]
+    app.handle({"shown": True})                               # B: “Show me”
+    app.handle({"set": "part", "value": "c", "seq": 2})
+    assert app.step.answer is None and not app.step.shown     # C: still to predict
+    app.handle({"nav": -1})
+    app.handle({"nav": 1})
+    step = app.step
+    assert step.model.part == "c" and step.answer is None and step.state()["concealed"]
+    step.handle({"set": "part", "value": "a", "seq": 1})
+    assert step.answer == 0 and not step.state()["concealed"]
+    step.handle({"set": "part", "value": "b", "seq": 2})
+    st = step.state()
+    assert step.shown and step.answer is None and st["question"]["shown"]
+    assert not st["concealed"]
+
+
+def test_a_question_waiting_for_the_live_model_keeps_its_answer(step):
+    step.handle({"set": "part", "value": "c"})
+    q = step.state()["question"]
+    step.handle({"answer": 2})
+    v = step._question_runs[0]
+    kept = v.value
+    v.value = None                          # as while the queue measures it again
+    st = check_step(step.state())
+    assert st["question"] is None and step.answer == 2 and not st["concealed"]
+    v.value = kept
+    st = check_step(step.state())
+    assert st["question"]["key"] == q["key"] and st["question"]["answer"] == 2
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_parts_b_and_c_ask_in_every_language(lang):
+    for part in ("b", "c"):
+        step = Step6(lang, saved={"model": {"part": part}})
+        q = check_step(step.state())["question"]
+        step.close()
+        assert len(q["options"]) == 3 and 0 <= q["correct"] < 3
+        assert q["prompt"] and q["explain"] and "{" not in q["prompt"] + q["explain"]
+        if lang != "en":
+            en = Step6("en", saved={"model": {"part": part}})
+            assert q["prompt"] != en.state()["question"]["prompt"]
+            en.close()

@@ -37,4 +37,9 @@ def worked_example() -> WorkedExample:
 
 
 class KeyIdeasModel(param.Parameterized):
-    """No controls: the page is the same for everyone (only the language changes)."""
+    """No controls: the page is the same for everyone (only the language changes), or, with
+    `exercises=1` in the link, the exercises of every step as a printable sheet."""
+    exercises = param.Integer(default=0, bounds=(0, 1),
+                              doc="1: the exercises' printable sheet instead of the key ideas")
+    glossary = param.Integer(default=0, bounds=(0, 1),
+                             doc="1: the glossary (every term, defined) instead of the key ideas")

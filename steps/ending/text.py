@@ -41,3 +41,28 @@ def formula(ex: WorkedExample, tr: Translator) -> dict:
         note=tr._("Take the numbers from the model's config.json: num_hidden_layers, "
                   "num_key_value_heads and head_dim (else hidden_size ÷ num_attention_heads)."),
         print=tr._("Print this page"))
+
+
+def sheet_link(tr: Translator, lang: str) -> dict:
+    """The link from the key ideas to the exercises' printable sheet."""
+    return dict(text=tr._("Exercises of every step, with their answers, as a printable sheet"),
+                href=f"?step=end&exercises=1&lang={lang}")
+
+
+def glossary_link(tr: Translator, lang: str) -> dict:
+    """The link from the key ideas to the glossary."""
+    return dict(text=tr._("Glossary: every term of the explainer, defined"),
+                href=f"?step=end&glossary=1&lang={lang}")
+
+
+def glossary_page(tr: Translator, lang: str) -> dict:
+    """The glossary page's context (`ending/glossary.html.j2`): every term, alphabetically,
+    and what the badges on the numbers mean."""
+    from ..glossary import entries, legend
+    return dict(title=tr._("Glossary"),
+                intro=tr._("Every term the explainer uses, in one list. In the steps, the first "
+                           "use of a term is underlined: point at it, focus it or tap it to "
+                           "read its definition."),
+                entries=entries(tr), legend=legend(tr),
+                back=tr._("Back to the key ideas"), back_href=f"?step=end&lang={lang}",
+                print=tr._("Print this page"))

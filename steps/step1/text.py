@@ -48,11 +48,13 @@ def question(P: int, tr: Translator) -> dict:
 def stage_text(tr: Translator) -> dict:
     return dict(player_text(tr), figure=tr._("Attention of the newest query"),
                 prompt=tr._("prompt"), generated=tr._("generated"), new=tr._("new"),
-                cached=tr._("cached"), own=tr._("own key"))
+                cached=tr._("cached"), own=tr._("own key"), prefill=tr._("prefill"))
 
 
 def frames(run: Run, tr: Translator) -> list[dict]:
-    """Every frame, in words and numbers, for the browser's player."""
+    """Every frame, in words and numbers, for the browser's player. Frame 0 is the prefill:
+    the whole prompt goes through the model in one pass (in step 3's words); each later frame
+    is one decode step, one token."""
     P, n_frames = run.prompt_len, len(run.frames)
     out = []
     for f, fr in enumerate(run.frames):
@@ -61,25 +63,29 @@ def frames(run: Run, tr: Translator) -> list[dict]:
         w = [float(x) for x in fr.weights]
         best = max(range(n), key=lambda k: w[k])
         if f == 0:
-            caption = tr.n_("The prompt has {n} token. The query of “{tok}” reads its {n} key "
-                            "and predicts “{next}”.",
-                            "The prompt has {n} tokens. The query of “{tok}” reads all {n} keys "
-                            "and predicts “{next}”.", n, n=tr.int(n), tok=newest, next=fr.next)
+            caption = tr.n_("Prefill: the {n} prompt token went through the model in one pass, "
+                            "and its key and value went into the cache. Its query reads that "
+                            "key and predicts “{next}”.",
+                            "Prefill: the {n} prompt tokens went through the model in one pass, "
+                            "and all their keys and values went into the cache at once. The "
+                            "query of the last one, “{tok}”, reads all {n} keys and predicts "
+                            "“{next}”.", n, n=tr.int(n), tok=newest, next=fr.next)
+            say = caption
         else:
-            caption = tr._("Step {s}: “{tok}” was just added. Its query reads {n} keys, {c} of "
-                           "them from the cache, and predicts “{next}”.", s=tr.int(f),
-                           tok=newest, n=tr.int(n), c=tr.int(n - 1), next=fr.next)
+            caption = tr._("Decode step {s}: only “{tok}” went through the model. Its query "
+                           "reads {n} keys, {c} of them from the cache, and predicts “{next}”.",
+                           s=tr.int(f), tok=newest, n=tr.int(n), c=tr.int(n - 1), next=fr.next)
+            say = tr.n_("Token {n}: the query of “{tok}” reads {k} key and predicts “{next}”.",
+                        "Token {n}: the query of “{tok}” reads {k} keys and predicts “{next}”.",
+                        fr.keys_read, n=tr.int(n), tok=newest, k=tr.int(fr.keys_read),
+                        next=fr.next)
         values = dict(seq_len=tr.int(n), keys_read=tr.int(fr.keys_read),
                       next=tr._("“{token}”", token=fr.next), scores=tr.int(fr.scores))
         role = [tr._("prompt") if k < P else tr._("generated") for k in range(n)]
         out.append(dict(
-            pos=tr._("Generated tokens: {i} of {n}", i=tr.int(f), n=tr.int(n_frames - 1)),
-            say=tr.n_("Token {n}: the query of “{tok}” reads {k} key and predicts "
-                      "“{next}”.",
-                      "Token {n}: the query of “{tok}” reads {k} keys and predicts "
-                      "“{next}”.",
-                      fr.keys_read, n=tr.int(n), tok=newest, k=tr.int(fr.keys_read),
-                      next=fr.next),
+            pos=tr._("Decode step {i} of {n} (0 = prefill)", i=tr.int(f),
+                     n=tr.int(n_frames - 1)),
+            say=say,
             desc=tr.n_("An arc from the query of “{tok}” to the {n} key it reads: “{best}” "
                        "({pct}).",
                        "Arcs from the query of “{tok}” to the {n} keys it reads; the strongest "
@@ -92,14 +98,16 @@ def frames(run: Run, tr: Translator) -> list[dict]:
                              for k in range(n)]),
             fig=dict(tokens=list(fr.tokens), next=fr.next, weights=w,
                      pct=[tr.pct(x, 0) for x in w], prompt_len=P, role=role,
-                     unk=[t == UNK for t in fr.tokens])))
+                     prefill=f == 0, unk=[t == UNK for t in fr.tokens])))
     return out
 
 
 def legend(tr: Translator) -> list[tuple[str, str]]:
     return [("query", tr._("newest token: its query reads every key")),
             ("cached", tr._("earlier tokens: keys read from the cache")),
-            ("key", tr._("arc: one q·k score; thicker = more attention"))]
+            ("key", tr._("arc: one q·k score; thicker = more attention")),
+            ("new", tr._("outline: written into the cache at this step (at the prefill, the "
+                         "whole prompt)"))]
 
 
 def lead(tr: Translator) -> str:
@@ -107,7 +115,8 @@ def lead(tr: Translator) -> str:
 
 
 def orientation(tr: Translator) -> list[str]:
-    """Before the first question: what a query, a key, a value and the KV cache are."""
+    """Before the first question: what a language model does and what a query, a key and a
+    value are."""
     return [
         tr._("A language model writes one token per forward pass: it reads the text so far "
              "and predicts the next token, then runs again with that token added."),
@@ -115,26 +124,37 @@ def orientation(tr: Translator) -> list[str]:
              "for), a key (how it can be found) and a value (what it passes on). The newest "
              "token's query is scored against the keys of all tokens so far, and the scores "
              "decide how much of each value goes into its output."),
-        tr._("The KV cache keeps the key and the value of every earlier token, so they are "
-             "computed once and never again. This step shows who reads them."),
     ]
 
 
 def narration(tr: Translator) -> list[str]:
-    d = FACTS["head_dim"]
+    """After the question: what the KV cache is, and what to press and watch."""
     return [
-        tr._("Press Play, or Step forward (the “.” key), to add one token at a time, and watch "
-             "the arcs from the newest token. Each arc is one query–key score, q·k/√d, here "
-             "with d = {d} per head (the 7B reference model uses 128).", d=tr.int(d)),
+        tr._("The KV cache keeps the key and the value of every earlier token, so each is "
+             "computed only once. Press Play, or Step forward (the “.” key), and watch the "
+             "newest token's query read them all."),
+    ]
+
+
+def why(tr: Translator) -> list[str]:
+    """Go deeper, why it works: the score, and why a causal model can cache at all."""
+    return [
+        tr._("Each arc is one query–key score, q·k/√d: the dot product of the two vectors, "
+             "divided by √d so that the scores do not grow with the vectors' size d. Here d = {d} "
+             "per head; Llama 2 7B uses 128.", d=tr.int(FACTS["head_dim"])),
         tr._("The causal mask is what makes caching safe: a token never looks ahead, so "
              "adding a token never changes the keys and values of earlier positions. In a "
              "bidirectional encoder such as BERT, one new word changes the representations of "
              "every earlier token from the second layer on, so almost nothing could be reused: "
              "only the first layer's keys and values, which depend on nothing but each token "
              "and its position."),
-        tr._("The continuation is the live model's own greedy output, computed on this "
-             "server with its KV cache."),
     ]
+
+
+def live(tr: Translator) -> list[str]:
+    """Go deeper, the live model (its facts line follows, as `facts`)."""
+    return [tr._("The continuation is the live model's own greedy output, computed on this "
+                 "server with its KV cache.")]
 
 
 def facts(tr: Translator) -> str:

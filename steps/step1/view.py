@@ -9,6 +9,7 @@ from ..ui.controls import choice, text_field
 from ..ui.frames import shared_frames
 from ..common import translator
 from ..ui.step import Step, every_state
+from ..exercises import with_exercises
 from . import text
 from .model import MAX_CHARS, Step1Model
 
@@ -27,6 +28,13 @@ def warm(lang: str) -> int:
 
 def example_options(tr) -> dict:
     return {p: i for i, p in enumerate(PROMPTS[tr.lang])}
+
+
+def answer_frame(run) -> int:
+    """The player's frame of the first generated token: its query reads P + 1 keys (the
+    question's answer)."""
+    want = run.prompt_len + 1
+    return next((f for f, fr in enumerate(run.frames) if fr.keys_read == want), 1)
 
 
 class Step1(Step):
@@ -52,6 +60,11 @@ class Step1(Step):
             choice("head", options=text.head_options, size="narrow"),
         ]
 
+    def on_reveal(self) -> None:
+        """The answer talks about the next token: the player goes to its frame, where its
+        query reads the P cached keys and its own."""
+        self.model.frame = answer_frame(self.model.run)
+
     def page(self, tr) -> dict:
         run = self.model.run
         return {
@@ -59,14 +72,15 @@ class Step1(Step):
                      w.paragraphs(text.orientation(tr), cls="narration orientation"),
                      w.slot("question"),
                      w.paragraphs(text.narration(tr), cls="narration"),
-                     w.slot("controls"),
                      w.notices(text.notices(run, tr)),
-                     w.paragraphs([text.facts(tr)], cls="live-facts")],
-            "right": [w.slot("stage"), w.legend(text.legend(tr))],
+                     *w.deeper(tr, why=text.why(tr), live=[
+                         *text.live(tr), w.paragraphs([text.facts(tr)], cls="live-facts")])],
+            "right": [w.slot("controls"), w.slot("stage"),      # the figure and its controls
+                      w.legend(text.legend(tr))],
             "question": text.question(run.prompt_len, tr),
             "frames": FRAMES(run, tr),
             "stage": text.stage_text(tr),
         }
 
 
-STEP = Step1
+STEP = with_exercises(Step1)     # the step's exercises end its reading column

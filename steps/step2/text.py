@@ -215,7 +215,14 @@ def lead(tr: Translator) -> str:
                 "far. With a cache, each one is computed once.")
 
 
+def definition(tr: Translator) -> str:
+    """Before the question: the unit it counts."""
+    return tr._("A K/V projection is one position passing through one layer's key and value "
+                "weights: it computes that position's key and value.")
+
+
 def narration(tr: Translator) -> list[str]:
+    """[0] what to look at and press (visible); the rest goes deeper (`why`)."""
     return [
         tr._("Look at the two grids: each row is one generation step, each cell one position "
              "whose key and value that step needs. Press Play, or Step forward (the “.” key), "
@@ -237,6 +244,13 @@ def narration(tr: Translator) -> list[str]:
              "query still reads every cached key, so each step still costs a little more than "
              "the one before."),
     ]
+
+
+def why(tr: Translator, revealed: bool) -> list[str]:
+    """Go deeper, why it works: the projections' arithmetic (its sum only once the question is
+    answered: it is the answer's formula), and what the cache does not save."""
+    paras = narration(tr)[1:]
+    return paras if revealed else [p for k, p in enumerate(paras) if k != 1]
 
 
 def facts(tr: Translator) -> list[str]:

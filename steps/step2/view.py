@@ -13,6 +13,7 @@ from ..ui.controls import slider
 from ..ui.frames import shared_frames
 from ..ui.step import Step, every_state
 from . import model as mdl
+from ..exercises import with_exercises
 from . import text
 from .model import Step2Model
 
@@ -41,6 +42,7 @@ class Step2(Step):
     model_class = Step2Model
     labels = staticmethod(text.control_labels)
     url_names = {"tokens": "tokens", "prompt": "prompt"}
+    frame_url = "tokens"      # the link's parameter that follows the player (frame = T - T_MIN)
     figure = "grids"
     interval = 700
 
@@ -79,15 +81,14 @@ class Step2(Step):
         m = self.model
         if not self.revealed:
             self._q_state = (m.prompt, m.tokens)
-        narration = text.narration(tr)
         return {
             "left": [w.paragraphs([text.lead(tr)], cls="step-lead"),
+                     w.paragraphs([text.definition(tr)], cls="narration"),
                      w.slot("question"),
-                     w.paragraphs(narration[:1], cls="narration"),    # what to look at
-                     w.slot("controls"),
-                     w.paragraphs(narration[1:], cls="narration"),    # and why
-                     w.paragraphs(text.facts(tr), cls="live-facts")],
-            "right": [w.slot("stage")],
+                     w.paragraphs(text.narration(tr)[:1], cls="narration"),  # what to look at
+                     *w.deeper(tr, why=text.why(tr, self.revealed),
+                               live=[w.paragraphs(text.facts(tr), cls="live-facts")])],
+            "right": [w.slot("controls"), w.slot("stage")],    # the figure and its controls
             "question": text.question(*self._q_state, tr),
             "frames": FRAMES(m.run, self.measured(), self.live.status, self.live.error, tr),
             "stage": text.stage_text(tr),
@@ -103,4 +104,4 @@ class Step2(Step):
         self.live.release()
 
 
-STEP = Step2
+STEP = with_exercises(Step2)     # the step's exercises end its reading column

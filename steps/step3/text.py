@@ -9,7 +9,8 @@ from .model import DEFAULT_HEAD, DEFAULT_LAYER, FACTS, SELF_HEAD, SELF_LAYER, QU
 # at most four headline cards; the rest under “All numbers” (more=True)
 CARDS = (
     Card("cache_length", N_("Cache length (tokens)"), "measured", hidden=True),
-    Card("new_kv", N_("New k and v rows computed this step (per layer)"), "measured"),
+    Card("new_kv", N_("New k and v rows computed this step (per layer)"), "measured",
+         hidden=True),
     Card("shape", N_("Live cache tensor shape [batch, kv_heads, tokens, head_dim]"), "measured",
          hidden=True),
     Card("ref_cache", N_("Cache of this sequence, {model} ({precision})"), "computed"),
@@ -61,11 +62,12 @@ def question(P: int, tr: Translator) -> dict:
         options=[tr.int(o) for o in opts], correct=correct,
         explain=tr.n_("The prefill stores one key row for the {n} prompt token, and each decode "
                       "step appends exactly one more: {n} + {d} = {m} rows per layer (with {m} "
-                      "value rows beside them). Step the player to decode step {d} to see them.",
+                      "value rows beside them). The figure now shows the cache after decode "
+                      "step {d}.",
                       "The prefill stores one key row for each of the {n} prompt tokens, and "
                       "each decode step appends exactly one more: {n} + {d} = {m} rows per layer "
-                      "(with {m} value rows beside them). Step the player to decode step {d} to "
-                      "see them.", P, n=tr.int(P), d=tr.int(d), m=tr.int(m)),
+                      "(with {m} value rows beside them). The figure now shows the cache after "
+                      "decode step {d}.", P, n=tr.int(P), d=tr.int(d), m=tr.int(m)),
         **question_labels(tr))
 
 
@@ -180,7 +182,8 @@ def figure_note(run: Run, tr: Translator) -> list[str]:
 
 
 def narration(tr: Translator) -> list[str]:
-    """What to look at and what to press, then what it means (above the controls)."""
+    """What to look at and what to press, then what it means (visible, above the controls);
+    then the heads to try (Go deeper: the live model)."""
     return [
         tr._("Each row of the figure is one cached token: its key k (blue strip) and its value "
              "v (orange strip) in one layer and head. Press Step forward (the “.” key) or Play: "
@@ -199,8 +202,9 @@ def narration(tr: Translator) -> list[str]:
 
 
 def details(run: Run, tr: Translator) -> list[str]:
-    """The rest of the explanation (below the controls): the prefill's triangle, the tensor,
-    RoPE and the bytes, with the live model's numbers filled in."""
+    """The rest of the explanation (Go deeper): the prefill's triangle, the tensor and RoPE
+    (why it works), then the bytes, with the live model's numbers filled in (the live
+    model)."""
     P = run.prompt_len
     paras = [
         tr.n_("The prompt token's query scores {P} key, its own, and that is the prefill's "

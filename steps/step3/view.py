@@ -10,8 +10,9 @@ from ..ui import words as w
 from ..ui.controls import choice
 from ..ui.frames import shared_frames
 from ..ui.step import Step, every_state
+from ..exercises import with_exercises
 from . import text
-from .model import N_EXAMPLES, Step3Model
+from .model import N_EXAMPLES, QUESTION_STEPS, Step3Model
 
 FRAMES = shared_frames(text.frames, maxsize=1024)    # built once per process, for every session
 
@@ -49,23 +50,28 @@ class Step3(Step):
             choice("head", options=text.head_options, size="narrow"),
         ]
 
+    def on_reveal(self) -> None:
+        """The answer talks about the cache after decode step 3: the player goes there."""
+        self.model.frame = QUESTION_STEPS
+
     def page(self, tr) -> dict:
         run = self.model.run
         return {
             "left": [w.paragraphs([text.lead(tr)], cls="step-lead"),
                      w.slot("question"),
-                     w.paragraphs(text.narration(tr), cls="narration"),
-                     w.slot("controls"),
-                     w.paragraphs(text.details(run, tr), cls="narration"),
+                     w.paragraphs(text.narration(tr)[:2], cls="narration"),  # look, press, idea
                      w.notices(text.notices(run, tr)),
-                     w.paragraphs([text.facts(tr)], cls="live-facts")],
-            "right": [w.slot("stage"),
-                      w.legend(text.legend(tr)),
-                      w.paragraphs(text.figure_note(run, tr), cls="live-facts")],
+                     *w.deeper(tr, why=text.details(run, tr)[:3], live=[
+                         *text.narration(tr)[2:],
+                         w.paragraphs(text.figure_note(run, tr), cls="live-facts figure-note"),
+                         *text.details(run, tr)[3:],
+                         w.paragraphs([text.facts(tr)], cls="live-facts")])],
+            "right": [w.slot("controls"), w.slot("stage"),      # the figure and its controls
+                      w.legend(text.legend(tr))],
             "question": text.question(run.prompt_len, tr),
             "frames": FRAMES(run, tr, self.revealed),
             "stage": text.stage_text(tr),
         }
 
 
-STEP = Step3
+STEP = with_exercises(Step3)     # the step's exercises end its reading column

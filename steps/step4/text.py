@@ -20,10 +20,11 @@ PHASES = {"prefill": N_("prefill"), "decode": N_("decode")}
 BOUNDS = {"compute": N_("compute-bound"), "memory": N_("memory-bound")}
 
 # the headline: at most four cards; the rest under “All numbers”. Inputs and categories
-# carry no badge; the two phases' bounds answer the question, so they wait for it.
+# carry no badge; the two phases' bounds answer the question, and so do their FLOP/byte
+# beside the ridge: they wait for it.
 CARDS = (
-    Card("prefill_intensity", N_("Prefill FLOP/byte")),
-    Card("decode_intensity", N_("Decode FLOP/byte")),
+    Card("prefill_intensity", N_("Prefill FLOP/byte"), hidden=True),
+    Card("decode_intensity", N_("Decode FLOP/byte"), hidden=True),
     Card("prefill_time", N_("Prefill time to first token, at least")),
     Card("decode_step_time", N_("Time per decode step (last), at least")),
     Card("prefill_tokens", N_("Prompt tokens in prefill"), None, more=True),
@@ -412,23 +413,41 @@ def continuous_words(tr: Translator) -> str:
                 "their caches (step 5).")
 
 
+def look(tr: Translator) -> str:
+    """What to press and watch (visible, after the roofline's words)."""
+    return tr._("Move the sliders and menus: the prefill and decode dots move along the "
+                "roofline, and the charts below it show what a larger batch does to a decode "
+                "step.")
+
+
+def layers(r: Roofline, revealed: bool, tr: Translator, b: Batching | None = None
+           ) -> dict[str, list[str]]:
+    """The words in layers: `visible` (what a roofline is, what to press), and the Go deeper
+    sections' paragraphs, `why` and `literature`. What names the bound phase, or a FLOP per
+    byte to set beside the ridge, waits for the answer."""
+    why = [tokens_words(r, tr)]
+    out = dict(visible=[roofline_words(r, tr), look(tr)], why=why, literature=[])
+    if not revealed:
+        return out
+    if r.steps:
+        why.append(batch_words(r, tr))
+    why += [phases_words(r, tr), why_words(r, tr)]
+    if b is not None and r.steps:
+        why += [ceiling_words(b, tr), stop_words(b, tr)]
+    why.append(tr._("Time to first token is the prefill wait, so it grows with the prompt. "
+                    "Every later token costs one decode step, and their pace depends on "
+                    "memory bandwidth, the batch size and the context length: every decode "
+                    "step reads the whole cache of every sequence."))
+    out["literature"] = [continuous_words(tr)]
+    return out
+
+
 def narration(r: Roofline, revealed: bool, tr: Translator, b: Batching | None = None
               ) -> list[str]:
-    """What to look at; the paragraphs that name the bound phase wait for the answer."""
-    paras = [roofline_words(r, tr), tokens_words(r, tr)]
-    if r.steps:
-        paras.append(batch_words(r, tr))
-    if not revealed:
-        return paras
-    paras += [phases_words(r, tr), why_words(r, tr)]
-    if b is not None and r.steps:
-        paras += [ceiling_words(b, tr), stop_words(b, tr)]
-    return paras + [
-        tr._("Time to first token is the prefill wait, so it grows with the prompt. Every "
-             "later token costs one decode step, and their pace depends on memory bandwidth, "
-             "the batch size and the context length: every decode step reads the whole "
-             "cache of every sequence."),
-        continuous_words(tr)]
+    """The whole explanation in one list (what a roofline is, then the deeper words), without
+    the line on what to press."""
+    ws = layers(r, revealed, tr, b)
+    return ws["visible"][:1] + ws["why"] + ws["literature"]
 
 
 def notices(r: Roofline, b: Batching, tr: Translator) -> list[str]:
@@ -531,7 +550,7 @@ def stage_text(tr: Translator) -> dict:
 
 def legend(tr: Translator) -> list[tuple[str, str]]:
     return [("text", tr._("roofline: the most FLOP/s this GPU can reach")),
-            ("new", tr._("prefill")), ("cached", tr._("decode step")),
+            ("compute", tr._("prefill")), ("cached", tr._("decode step")),
             ("muted", tr._("memory-bound region")),
             ("cached", tr._("small dots: decode at batch 1 to 256")),
             ("text", tr._("dashed line: the decode ceiling, any batch"))]

@@ -12,6 +12,7 @@ from ..ui import words as w
 from ..ui.controls import choice, slider
 from ..ui.frames import shared_frames
 from ..ui.step import Step
+from ..exercises import with_exercises
 from . import text
 from .model import Step4Model, job, live_facts
 
@@ -76,19 +77,21 @@ class Step4(Step):
         r, b = m.roofline, m.batching
         paras, notes = text.measured_words(m.plan, m.prompt, m.output, live.status,
                                            live.value, live_facts(), tr)
+        words = text.layers(r, shown, tr, b)
+        links = links_block(b, self.lang, tr) if shown else None      # the links wait too
         left = [w.paragraphs([text.lead(tr)], cls="step-lead"),
                 w.slot("question"),
-                w.slot("controls"),
                 w.notices(text.notices(r, b, tr)),
-                w.paragraphs(text.narration(r, shown, tr, b), cls="narration")]
-        links = links_block(b, self.lang, tr) if shown else None
-        if links:
-            left.append(links)
-        left += [w.notices(notes), w.paragraphs(paras, cls="live-facts live-speed")]
+                w.paragraphs(words["visible"], cls="narration"),      # look, press, idea
+                w.notices(notes),
+                *w.deeper(tr, why=[*words["why"], links,
+                                   w.paragraphs(text.model_note(r, tr), cls="live-facts")],
+                          live=[w.paragraphs(paras, cls="live-facts live-speed")],
+                          literature=words["literature"])]
         return {
             "left": left,
-            "right": [w.slot("stage"), w.legend(text.legend(tr)),
-                      w.paragraphs(text.model_note(r, tr), cls="live-facts")],
+            "right": [w.slot("controls"), w.slot("stage"),      # the figure and its controls
+                      w.legend(text.legend(tr))],
             "question": text.question(r, tr),
             "frames": FRAMES(r, b, live.status, live.value, tr),
             "stage": text.stage_text(tr),
@@ -98,4 +101,4 @@ class Step4(Step):
         self.live.release()
 
 
-STEP = Step4
+STEP = with_exercises(Step4)     # the step's exercises end its reading column

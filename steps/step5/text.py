@@ -400,6 +400,21 @@ def narration(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
     return paras
 
 
+def look(tr: Translator) -> str:
+    """What to press and watch (visible)."""
+    return tr._("Move the context and batch sliders: the bar adds the cache to the weights "
+                "against the memory of the GPUs, and the curve shows the cache growing with "
+                "the context.")
+
+
+def layers(spec: Spec, bill: Bill, tr: Translator) -> dict[str, list[str]]:
+    """The words in layers: `visible` (the formula in words, what to press) and `why` (the
+    model's kind of attention, its window, the batch that fits, what is left out)."""
+    paras = narration(spec, bill, tr)
+    first = 0 if spec.is_mla else 1            # MLA has no per-head formula in words
+    return dict(visible=paras[:first] + [look(tr)], why=paras[first:])
+
+
 def units(bill: Bill, tr: Translator) -> str:
     return tr._(
         "Units: GB means 10⁹ bytes and GiB means 2³⁰ bytes, {more} more. This cache is "
@@ -716,13 +731,27 @@ def crossing(spec: Spec, curve: Curve, tr: Translator) -> str:
     return ""
 
 
-def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator) -> dict:
+def shown_curve(curve: Curve, bill: Bill, revealed: bool) -> tuple[list, list]:
+    """(contexts, cache bytes) of the curve as drawn. Until the question is answered it ends
+    at this context, so that where the cache reaches the weights (the answer) is not drawn
+    before the learner has predicted it; the axes stay those of the whole curve."""
+    ctx, kv = list(curve.ctx), list(curve.kv)
+    if revealed:
+        return ctx, kv
+    keep = [k for k, t in enumerate(ctx) if t < bill.context]
+    return [ctx[k] for k in keep] + [bill.context], [kv[k] for k in keep] + [bill.kv]
+
+
+def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator,
+              revealed: bool = True) -> dict:
     """The batch's cache over the context, the weights' level, this context, and the
-    model's maximum context when the axis goes past it."""
+    model's maximum context when the axis goes past it. Until the question is answered
+    (`revealed` False) the curve ends at this context and the crossing is left out."""
     ymax = curve.top / GB * 1.12
     yticks, yd = decimal_ticks(ymax, 4)
+    ctx, kv = shown_curve(curve, bill, revealed)
     cross = None
-    if curve.crossover is not None:
+    if curve.crossover is not None and revealed:
         n = int(round_sig(curve.crossover))
         cross = dict(x=curve.crossover, label=tr._("cache = weights"),
                      tokens=tr.n_("{count} token", "{count} tokens", n, count=tr.int(n)))
@@ -732,7 +761,7 @@ def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator) -> dict:
                      label=tr._("{model}'s limit: {max} tokens", model=name(spec, tr),
                                 max=tr.int(spec.max_context)))
     return dict(
-        mla=spec.is_mla, ctx=list(curve.ctx), kv=[v / GB for v in curve.kv],
+        mla=spec.is_mla, ctx=ctx, kv=[v / GB for v in kv],
         xmax=curve.ctx[-1], ymax=ymax, weights=curve.weights / GB,
         xticks=[[t, tr.int(t)] for t in X_TICKS], yticks=[[t, tr.num(t, yd)] for t in yticks],
         xaxis=tr._("Context length (tokens)"), yaxis=tr._("Memory (GB, 10⁹ bytes)"),
@@ -744,9 +773,14 @@ def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator) -> dict:
         cross=cross, limit=limit)
 
 
-def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator) -> dict:
-    """The stage's one frame: cards, both charts, their words and their table twin."""
+def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
+          revealed: bool = True) -> dict:
+    """The stage's one frame: cards, both charts, their words and their table twin. Until
+    the question is answered (`revealed` False), the curve and its table end at this
+    context."""
     step = max(1, len(curve.ctx) // 8)
+    rows = [[tr.int(t), bytes_dec(v, tr)] for t, v in list(zip(curve.ctx, curve.kv))[::step]
+            if revealed or t <= bill.context]
     model = name(spec, tr)
     return dict(
         pos="", cards=card_dicts(CARDS + MORE, values(spec, bill, live, tr), tr,
@@ -767,6 +801,5 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator) -> d
                  context=tr.int(bill.context), cache=bytes_dec(bill.kv, tr),
                  weights=bytes_dec(curve.weights, tr)))),
         table=dict(head=[tr._("Context"), tr._("KV cache")],
-                   rows=[[tr.int(t), bytes_dec(v, tr)]
-                         for t, v in list(zip(curve.ctx, curve.kv))[::step]]),
-        fig=dict(bar=bar_fig(spec, bill, tr), curve=curve_fig(spec, curve, bill, tr)))
+                   rows=rows),
+        fig=dict(bar=bar_fig(spec, bill, tr), curve=curve_fig(spec, curve, bill, tr, revealed)))

@@ -13,13 +13,15 @@ from ..ui import words as w
 from ..ui.controls import choice, slider
 from ..ui.frames import shared_frames
 from ..ui.step import Step
+from ..exercises import with_exercises
 from . import text
 from .model import CUSTOM, GPU_KEYS, Step5Model, parse
 
 
-def one_frame(spec, curve, bill, live, tr) -> list:
-    """The stage's one frame (cards, both charts, their words and their table)."""
-    return [text.frame(spec, curve, bill, live, tr)]
+def one_frame(spec, curve, bill, live, tr, revealed=True) -> list:
+    """The stage's one frame (cards, both charts, their words and their table; the curve
+    ends at this context until the question is answered)."""
+    return [text.frame(spec, curve, bill, live, tr, revealed)]
 
 
 FRAMES = shared_frames(one_frame)    # built once per process, for every session
@@ -57,23 +59,24 @@ class Step5(Step):
         m = self.model
         spec, bill = m.spec, m.bill
         waiting = m.model == CUSTOM and m.custom_model.preset is None
+        words = text.layers(spec, bill, tr)
         return {
             "left": [w.paragraphs([text.lead(tr)], cls="step-lead"),
                      w.slot("question"),
-                     w.slot("controls"),
-                     w.slot("custom"),
                      w.paragraphs([text.model_info(spec, tr)], cls="live-facts"),
                      w.notices(text.notices(spec, bill, tr, waiting=waiting)),
-                     w.paragraphs(text.narration(spec, bill, tr), cls="narration"),
-                     w.paragraphs(text.live_lines(m.live, tr),
-                                  heading=text.headings(tr)["live"],
-                                  cls="live-facts live-cache")],
-            "right": [w.paragraphs(list(text.bill_formula(spec, bill, tr)),
-                                   heading=text.headings(tr)["formula"], cls="formula-headline"),
+                     w.paragraphs(words["visible"], cls="narration"),   # look, press, idea
+                     *w.deeper(tr, why=words["why"], live=[
+                         w.paragraphs(text.live_lines(m.live, tr),
+                                      heading=text.headings(tr)["live"],
+                                      cls="live-facts live-cache")])],
+            "right": [w.slot("controls"), w.slot("custom"),    # the figure and its controls
+                      w.slot("stage"),
                       w.legend(text.legend(spec, tr)),
-                      w.slot("stage")],
+                      w.paragraphs(list(text.bill_formula(spec, bill, tr)),
+                                   heading=text.headings(tr)["formula"], cls="formula-headline")],
             "question": text.question(spec, tr),
-            "frames": FRAMES(spec, m.curve, bill, m.live, tr),
+            "frames": FRAMES(spec, m.curve, bill, m.live, tr, self.revealed),
             "stage": text.stage_text(tr),
             "custom": self.your_model(tr) if m.model == CUSTOM else None,
         }
@@ -109,4 +112,4 @@ class Step5(Step):
             m.param.trigger("config")
 
 
-STEP = Step5
+STEP = with_exercises(Step5)     # the step's exercises end its reading column

@@ -145,7 +145,7 @@ def heads_line(a: Shrink, tr: Translator) -> str:
 def heads(a: Shrink, tr: Translator) -> dict:
     """The query-head → key/value-head groups diagram (template heads.html.j2)."""
     return dict(line=heads_line(a, tr), groups=a.kv_heads, per_group=a.group,
-                legend=[("query", tr._("Query head")), ("key", tr._("Key/value head (cached)"))])
+                legend=[("query", tr._("Query head")), ("kv", tr._("Key/value head (cached)"))])
 
 
 def smaller(a: Shrink, tr: Translator, concealed: bool = False) -> str:
@@ -207,7 +207,16 @@ def part_a_explain(a: Shrink, tr: Translator, concealed: bool = False) -> list[s
     return out
 
 
+def part_a_look(tr: Translator) -> str:
+    """Part A, what to press and watch (visible)."""
+    return tr._("Choose the key/value heads, the precision and the window: the diagram shows "
+                "which query heads share a key/value head, and the bars compare this "
+                "setting's cache with the baseline.")
+
+
 def part_a_narration(a: Shrink, tr: Translator) -> list[str]:
+    """Part A's papers and real models ([:4], Go deeper: in the literature), then the
+    baseline against the weights ([4], why it works)."""
     return [
         tr._("Multi-query attention (MQA, Shazeer 2019) lets all query heads read one "
              "shared key/value head. Grouped-query attention (GQA, Ainslie et al. 2023) "
@@ -267,7 +276,8 @@ def question(q: HeadsQuestion, tr: Translator) -> dict:
 CARDS_B = (
     Card("blocks_used", N_("Blocks in use"), "measured"),
     Card("paged_share", N_("With paging: share of used slots holding tokens"), "measured"),
-    Card("reserved_share", N_("Without paging: share of the reservation holding tokens")),
+    Card("reserved_share", N_("Without paging: share of the reservation holding tokens"),
+         hidden=True),                      # answers Part B's question
     Card("sharing_saved", N_("Blocks saved by sharing"), "measured"),
 )
 MORE_B = (
@@ -283,7 +293,16 @@ def part_b_heading(tr: Translator) -> str:
     return tr._("B. No waste: paged memory on the live model")
 
 
+def part_b_idea(tr: Translator) -> str:
+    """Part B's one idea (visible, before what to look at)."""
+    return tr._("Paged memory cuts the cache into fixed-size blocks, taken from a shared pool "
+                "only when a sequence needs them, instead of reserving room for the longest "
+                "sequence a request might reach.")
+
+
 def part_b_narration(p: Paged | None, tr: Translator) -> list[str]:
+    """[0] the paper's idea and [3] its measurements (Go deeper: in the literature); [1]
+    what to press and [2] what a cell is (visible)."""
     out = [
         tr._("PagedAttention (vLLM, Kwon et al. 2023) removes another waste. Instead of "
              "reserving one buffer per request for the longest sequence it might reach, "
@@ -466,6 +485,54 @@ def pool_legend(tr: Translator) -> list[tuple[str, str]]:
             ("req-c", seq_name("C", tr)), ("changed", tr._("Changed by this event"))]
 
 
+def pool_question_event(p: Paged) -> int:
+    """The event Part B's question is about: the one with the most tokens in the pool (the
+    first, if several tie)."""
+    return max(range(p.n_frames), key=lambda i: (p.frames[i].tokens, -i))
+
+
+def pool_question(p: Paged, tr: Translator) -> dict:
+    """Part B's prediction, from the pool on screen: without paging, what share of the
+    reserved memory holds tokens at its fullest event? The options: the right share, the
+    share of one reservation (forgetting that every request has its own), and the share
+    paging reaches. `reveal`: the event the answer talks about (the player goes there)."""
+    i = pool_question_event(p)
+    f = p.frames[i]
+    slots = f.n_requests * p.max_len
+    right, one, paged = f.tokens / slots, f.tokens / p.max_len, f.paged_share or 0.0
+    shares = [right]
+    for x in (one, paged):
+        if tr.pct(x, 1) not in {tr.pct(y, 1) for y in shares}:
+            shares.append(x)
+    shares.sort()
+    return dict(
+        key=("step6", "b", i, f.n_requests, f.tokens, p.max_len),
+        prompt=tr.n_("Without paging, a server reserves room for {max} tokens for every "
+                     "request, the longest it might reach. At event {e}, {count} request "
+                     "holds {t} tokens. What share of the reserved memory holds tokens?",
+                     "Without paging, a server reserves room for {max} tokens for every "
+                     "request, the longest it might reach. At event {e}, {count} requests "
+                     "hold {t} tokens in all. What share of the reserved memory holds tokens?",
+                     f.n_requests, max=tr.int(p.max_len), e=tr.int(i + 1),
+                     count=tr.int(f.n_requests), t=tr.int(f.tokens)),
+        options=[tr.pct(x, 1) for x in shares], correct=shares.index(right),
+        explain=tr.n_("{count} reservation of {max} tokens is {slots} token slots, and {t} of "
+                      "them hold a token: {t} ÷ {slots} = {share}. The rest waits for tokens "
+                      "that may never come. The paged pool holds the same tokens in {b} blocks "
+                      "of {bs} slots, {paged} of them filled: it takes memory only as tokens "
+                      "arrive.",
+                      "{count} reservations of {max} tokens are {slots} token slots, and {t} of "
+                      "them hold a token: {t} ÷ {slots} = {share}. The rest waits for tokens "
+                      "that may never come. The paged pool holds the same tokens in {b} blocks "
+                      "of {bs} slots, {paged} of them filled: it takes memory only as tokens "
+                      "arrive.", f.n_requests, count=tr.int(f.n_requests), max=tr.int(p.max_len),
+                      slots=tr.int(slots), t=tr.int(f.tokens), share=tr.pct(right, 1),
+                      b=tr.int(f.blocks_used), bs=tr.int(p.block_size),
+                      paged=share(f.paged_share, tr)),
+        reveal=dict(frame=i),
+        **question_labels(tr))
+
+
 # == Part C ===================================================================================
 
 CARDS_C = (
@@ -475,6 +542,7 @@ CARDS_C = (
     Card("live_top1", N_("Top-1 agreement with the exact cache"), "measured"),
     Card("live_dlogit", N_("Largest |Δ logit| against the exact cache"), "measured"),
 )
+OUTPUT_CARDS = ("live_top1", "live_dlogit")    # how much a setting changes the output
 MORE_C = (
     Card("live_exact_bytes", N_("Exact fp32 cache of the same model"), "measured"),
     Card("live_factor_exact", N_("Smaller than its exact cache"), "measured"),
@@ -499,12 +567,15 @@ def _what(r: LiveRun, tr: Translator) -> str:
     return tr._("{variant}, {kind}", variant=r.variant, kind=r.kind)
 
 
-def live_cards(r: LiveRun | None, tr: Translator) -> list[dict]:
+def live_cards(r: LiveRun | None, tr: Translator, conceal: bool = False) -> list[dict]:
+    """The headline cards of Part C. `conceal`: this setting is one Part C's question asks
+    about, so how much it changes the output (top-1, |Δ logit|) waits for the answer."""
     if r is None:
         return []
     labels = dict(live_bytes=tr._("Bytes the cache stores at the end ({what})",
                                   what=_what(r, tr)))
-    return card_dicts(CARDS_C, live_values(r, tr), tr, labels)
+    cards = card_dicts(CARDS_C, live_values(r, tr), tr, labels)
+    return [dict(c, hidden=True) if conceal and c["key"] in OUTPUT_CARDS else c for c in cards]
 
 
 def live_more(r: LiveRun | None, tr: Translator) -> list[dict]:
@@ -549,6 +620,13 @@ def live_mapping(s: LiveSetting, tr: Translator) -> list[str]:
     return lines
 
 
+def part_c_look(tr: Translator) -> str:
+    """Part C, what to press and watch (visible)."""
+    return tr._("Choose a setting and compare the bytes on the cards and the two "
+                "continuations: where this cache's words differ from the exact run's, they "
+                "are marked.")
+
+
 def live_setting_notices(s: LiveSetting, tr: Translator) -> list[str]:
     """Where the live run cannot do exactly what the reference setting says."""
     precision = s.precision
@@ -582,6 +660,11 @@ def continuations(r: LiveRun | None, tr: Translator) -> dict | None:
                      n=tr.int(N_NEW)))
 
 
+def continuations_wait(tr: Translator) -> str:
+    """In place of the continuations while they would answer Part C's question."""
+    return tr._("The two continuations appear once you have answered the question.")
+
+
 def live_facts(r: LiveRun | None, tr: Translator) -> str:
     if r is None:
         return ""
@@ -590,3 +673,45 @@ def live_facts(r: LiveRun | None, tr: Translator) -> str:
     return tr._("Live model “{variant}”: {layers} layers, {heads} query heads, {kv}, head_dim "
                 "{d}, running on {device}.", variant=r.variant, layers=tr.int(r.n_layers),
                 heads=tr.int(r.n_heads), kv=kv, d=tr.int(r.head_dim), device=r.device)
+
+
+# Part C's prediction: which of these settings (precision, window) changes the live model's
+# next-token choices most, against its exact cache
+QUESTION_C = (("int8", 0), ("int4", 0), ("fp16", 4096))
+
+
+def output_changed(r: LiveRun) -> tuple:
+    """How much a setting changed the output, for ordering: fewer agreeing choices first,
+    then the larger |Δ logit|."""
+    return (r.top1, -r.dlogit)
+
+
+def live_question(runs: list[LiveRun], tr: Translator) -> dict:
+    """Part C's prediction, from the live runs of QUESTION_C's settings on the variant on
+    screen. `reveal`: the setting the answer talks about (the controls go there)."""
+    r8, r4, rw = runs
+    correct = min(range(len(runs)), key=lambda i: output_changed(runs[i]))
+    if correct == 2:
+        why = tr._("Rounding each stored number to 8 or 4 bits moves the attention scores only "
+                   "a little; the window drops the oldest tokens, and no later query can read "
+                   "them again.")
+    else:
+        why = tr._("Here rounding every stored number to {p} moved the attention scores more "
+                   "than dropping the oldest tokens did.", p=runs[correct].kind)
+    precision, window = QUESTION_C[correct]
+    return dict(
+        key=("step6", "c", rw.variant, correct),
+        prompt=tr._("The live “{variant}” model generates {n} tokens, once with each of these "
+                    "caches. Which one changes its choice of the next token most often, "
+                    "compared with its exact fp32 cache?", variant=rw.variant,
+                    n=tr.int(N_NEW)),
+        options=[r8.kind, r4.kind,
+                 tr._("A window of {w} tokens (here W = {W})", w=tr.int(QUESTION_C[2][1]),
+                      W=tr.int(rw.window or 0))],
+        correct=correct,
+        explain=tr._("Measured over the {n} choices, the exact cache's next token was kept "
+                     "{a} of the time with int8, {b} with int4 and {c} with the window.",
+                     n=tr.int(N_NEW), a=tr.pct(r8.top1, 0), b=tr.pct(r4.top1, 0),
+                     c=tr.pct(rw.top1, 0)) + " " + why,
+        reveal=dict(precision=precision, window=window),
+        **question_labels(tr))

@@ -2,15 +2,18 @@
 columns; only the part shown is in the state. Part A is computed for the reference model,
 Part B plays the live model's paged block pool in the browser over frames built once per
 process, Part C runs the same choices on the live model (Parts B and C wait for the
-background queue: `steps.live.LiveValue`)."""
+background queue: `steps.live.LiveValue`). Every part predicts first with a question of its
+own (A: the GQA factor; B: what share of a reservation holds tokens; C: which setting changes
+the live output most), answered, kept and restored per part."""
 from __future__ import annotations
 
 from ..ui import words as w
 from ..ui.controls import segments
 from ..ui.frames import shared_frames
-from ..ui.step import Step
+from ..ui.step import NOT_ASKED, Step
+from ..exercises import with_exercises
 from . import text
-from .model import PARTS, Step6Model
+from .model import PARTS, Step6Model, live_key, live_setting, measure
 
 FRAMES = shared_frames(text.paged_frames)    # built once per process, for every session
 LIVE = ["status", "value", "error"]  # what a LiveValue's change redraws
@@ -33,12 +36,77 @@ class Step6(Step):
     interval = 1100
 
     def __init__(self, lang: str = "en", saved: dict | None = None):
+        # every part has its own question: its own answer, “Show me” and key (answering A
+        # reveals nothing of B), kept across tab switches and a later visit (`saved`)
+        self._asked = {p: dict(answer=None, shown=False, key=NOT_ASKED) for p in PARTS}
+        self._question_runs = None          # Part C's question: LiveValues, made on first use
         super().__init__(lang, saved)
+        for p, q in ((saved or {}).get("parts") or {}).items():
+            if p in self._asked and isinstance(q, dict):
+                self._asked[p].update((k, q[k]) for k in ("answer", "shown", "key") if k in q)
         from ..live import served_doc
         # a served page runs Parts B and C's live work whichever part is shown, so that
         # switching parts finds their numbers ready (outside a server, only the part shown)
         self.model.eager = served_doc() is not None
         self.model.live_values()
+        self.model.param.watch(lambda *_: self._want_question_runs(),
+                               ["part", "eager", "kv_heads", "lang"])
+        self._want_question_runs()
+
+    # -- the question of the part shown: `Step` reads and writes these ---------------------------
+    def _part_asked(self) -> dict:
+        model = getattr(self, "model", None)
+        return self._asked[model.part if model is not None else PARTS[0]]
+
+    @property
+    def answer(self):
+        return self._part_asked()["answer"]
+
+    @answer.setter
+    def answer(self, value):
+        self._part_asked()["answer"] = value
+
+    @property
+    def shown(self):
+        return self._part_asked()["shown"]
+
+    @shown.setter
+    def shown(self, value):
+        self._part_asked()["shown"] = value
+
+    @property
+    def _asked_key(self):
+        return self._part_asked()["key"]
+
+    @_asked_key.setter
+    def _asked_key(self, value):
+        self._part_asked()["key"] = value
+
+    def state(self):
+        asked = dict(self._part_asked())
+        st = super().state()
+        if st["question"] is None and asked["key"] is not NOT_ASKED:
+            # the part's question waits for the live model: its answer waits with it
+            self._part_asked().update(asked)
+            st["concealed"] = not self.revealed
+        return st
+
+    def saved(self) -> dict:
+        return {**super().saved(), "parts": {p: dict(q) for p, q in self._asked.items()}}
+
+    def _want_question_runs(self) -> None:
+        """Part C's question compares three live runs on the variant shown (text.QUESTION_C):
+        asked for while Part C is shown (on a served page, always), after the setting on
+        screen."""
+        m = self.model
+        if m.part != "c" and not m.eager:
+            return
+        if self._question_runs is None:
+            from ..live import LiveValue
+            self._question_runs = [LiveValue() for _ in text.QUESTION_C]
+        for v, (precision, window) in zip(self._question_runs, text.QUESTION_C):
+            s = live_setting(m.kv_heads, precision, window, m.lang)
+            v.request(live_key(s), lambda s=s: measure(*s.key), front=False)
 
     @property
     def figure(self) -> str:
@@ -53,12 +121,24 @@ class Step6(Step):
             segments("window", options=text.window_options),
         ]
 
+    def on_reveal(self) -> None:
+        """Part A's answer talks about switching to GQA: the heads go there (the precision
+        and the window stay the learner's, as in the question)."""
+        m = self.model
+        if m.part == "a" and m.question is not None:
+            m.kv_heads = m.question.heads_to
+        elif m.part in ("b", "c"):
+            # B: the event the answer counts; C: the setting that changed the output most
+            q = self.page(self.tr).get("question") or {}
+            m.param.update(**q.get("reveal", {}))
+
     def watched(self):
         paged, live = self.model.live_values()
-        return [*super().watched(), (paged, LIVE), (live, LIVE)]
+        return [*super().watched(), (paged, LIVE), (live, LIVE),
+                *((v, LIVE) for v in self._question_runs or ())]
 
     def close(self) -> None:
-        for v in (self.model.paged, self.model.live):
+        for v in (self.model.paged, self.model.live, *(self._question_runs or ())):
             if v is not None:
                 v.release()
 
@@ -71,38 +151,46 @@ class Step6(Step):
             "left": [lead, *part["left"]],
             "tabs": {"name": "part", "label": text.parts_label(tr), "active": m.part,
                      "items": [[p, t] for p, t in zip(PARTS, text.part_titles(tr))]},
-            # asked in Part A; kept in every part, so that the answer outlives a tab switch
-            "question": text.question(m.question, tr),
+            "question": part.get("question"),     # the part's own (None while it waits)
         }
 
     # -- Part A: computed for the reference model -------------------------------------------
     def _part_a(self, tr) -> dict:
         a = self.model.shrink
         heading, intro = text.part_a_heading(tr)
+        said = text.part_a_narration(a, tr)
         return {
             "left": [w.paragraphs([intro], heading=heading),
-                     w.slot("question"), w.slot("controls"),
-                     w.paragraphs(text.part_a_explain(a, tr) + text.part_a_narration(a, tr),
-                                  cls="narration")],
-            "right": [w.metrics(text.part_a_cards(a, tr)),
-                      *all_numbers(text.part_a_more(a, tr), tr),
+                     w.slot("question"),
+                     w.paragraphs([text.part_a_look(tr)], cls="narration"),   # look, press
+                     *w.deeper(tr, why=text.part_a_explain(a, tr) + said[4:],
+                               literature=said[:4])],
+            "right": [w.slot("controls"),                         # the figure and its controls
                       w.html("step6/heads.html.j2", cls="step6-heads", **text.heads(a, tr)),
                       w.html("step6/bars.html.j2", cls="step6-bars",
-                             **text.bars(a, tr, not self.revealed))],
+                             **text.bars(a, tr, not self.revealed)),
+                      w.metrics(text.part_a_cards(a, tr)),
+                      *all_numbers(text.part_a_more(a, tr), tr)],
+            "question": text.question(self.model.question, tr),
         }
 
     # -- Part B: the paged block pool, played in the browser -----------------------------------
     def _part_b(self, tr) -> dict:
         paged = self.model.paged
         p = paged.value
+        said = text.part_b_narration(p, tr)
         return {
             "left": [w.paragraphs([], heading=text.part_b_heading(tr)),
-                     w.paragraphs(text.part_b_narration(p, tr), cls="narration"),
+                     w.paragraphs([text.part_b_idea(tr)], cls="narration"),
+                     w.slot("question"),
+                     w.paragraphs(said[1:3], cls="narration"),
                      w.notices(text.live_notices(paged.status, paged.error, tr, kind="paged",
-                                                 shown=False))],
+                                                 shown=False)),
+                     *w.deeper(tr, literature=[said[0], *said[3:]])],
             "right": [w.slot("stage"), w.legend(text.pool_legend(tr))],
             "frames": FRAMES(p, tr) if p is not None else [],
             "stage": text.pool_stage_text(tr),
+            "question": text.pool_question(p, tr) if p is not None else None,
         }
 
     # -- Part C: the same choices on the live model ----------------------------------------------
@@ -111,17 +199,30 @@ class Step6(Step):
         s, r = m.setting, live.value
         notices = (text.live_setting_notices(s, tr) if s else []) + text.live_notices(
             live.status, live.error, tr, kind="live", shown=r is not None)
-        right = [w.metrics(text.live_cards(r, tr)), *all_numbers(text.live_more(r, tr), tr)]
-        if r is not None:
-            right += [w.html("step6/continuations.html.j2", cls="step6-continuations",
-                             **text.continuations(r, tr)),
-                      w.paragraphs([text.live_facts(r, tr)], cls="live-facts")]
+        # a setting the question asks about shows how much it changes the output only
+        # once the question is answered
+        conceal = not self.revealed and s is not None and s.kind != "fp16"
+        right = [w.slot("controls"), w.metrics(text.live_cards(r, tr, conceal)),
+                 *all_numbers(text.live_more(r, tr), tr)]
+        if r is not None and conceal:
+            right.append(w.paragraphs([text.continuations_wait(tr)], cls="narration"))
+        elif r is not None:
+            right.append(w.html("step6/continuations.html.j2", cls="step6-continuations",
+                                **text.continuations(r, tr)))
+        runs = [v.value for v in self._question_runs or ()]
+        mapping = text.live_mapping(s, tr) if s else []
         return {
-            "left": [w.paragraphs([], heading=text.part_c_heading(tr)), w.slot("controls"),
-                     w.paragraphs(text.live_mapping(s, tr) if s else [], cls="narration"),
-                     w.notices(notices)],
+            "left": [w.paragraphs([], heading=text.part_c_heading(tr)),
+                     w.slot("question"),
+                     w.paragraphs([text.part_c_look(tr), *mapping[:2]], cls="narration"),
+                     w.notices(notices),
+                     *w.deeper(tr, live=[*mapping[2:], w.paragraphs(
+                         [text.live_facts(r, tr)] if r is not None else [],
+                         cls="live-facts")])],
             "right": right,
+            "question": (text.live_question(runs, tr)
+                         if runs and None not in runs else None),
         }
 
 
-STEP = Step6
+STEP = with_exercises(Step6)     # the step's exercises end its reading column

@@ -23,6 +23,8 @@ class Page(pn.custom.JSComponent):
 
     shell = param.Dict(default={}, doc="the page around the step (state.ShellState)")
     query = param.String(default="", doc="the address bar's query string")
+    glossary = param.Dict(default={}, doc="the glossary in the session's language "
+                                          "(steps.glossary.glossary_state): sent once per language")
     number = param.Integer(default=0, doc="the step on screen (0 before one is)")
     classes = param.List(default=[], doc="CSS classes of the step")
     tabs = param.Dict(default=None, allow_None=True, doc="the step's parts, when it has some")

@@ -61,6 +61,7 @@ class QuestionState(TypedDict):
     right: str
     wrong: str
     show: str
+    mark: str                # said after the right option once answered or shown
     answer: int | None       # the learner's pick
     shown: bool              # “Show me” pressed
 
@@ -106,6 +107,10 @@ class ShellState(TypedDict):
     title: str               # the document's title
     embed: bool
     present: bool
+    speaker: bool            # with present: the speaker view (notes, full prose), synced
+    talk: dict | None        # present: {"notes_label", "notes", "next_label", "next",
+                             # "answer_label", "prose_label", "hint", "title"}
+    figure: bool             # with embed: only the figure, its controls and the lead sentence
     app_title: str
     language: dict           # {"label", "options": [[code, name]], "value"}
     nav: dict                # {"label", "items": [titles], "active": index}
@@ -118,6 +123,9 @@ class ShellState(TypedDict):
     embed_bar: dict | None   # {"line", "open"}: its link is the page's query without embed
     faq: str                 # html ("" in presenter and embed modes)
     badges: dict             # {kind: [label, tooltip]}: the cards' badges outside a stage
+    link: dict               # the copy-link button: {"label", "done", "field", "manual",
+                             # "frame": the query parameter that follows the player, or None,
+                             # "modes": the page modes the copied link leaves out}
 
 
 STEP_KEYS = tuple(StepState.__annotations__)
@@ -155,8 +163,11 @@ def check_shell(state: dict) -> dict:
 
 
 def check_page(state: dict) -> dict:
-    """A whole page's state (`steps.shell.App.state`): the shell, the query and the step."""
+    """A whole page's state (`steps.shell.App.state`): the shell, the query, the glossary
+    (`steps.glossary.glossary_state`) and the step."""
+    from steps.glossary import check_glossary
     assert isinstance(state.get("query"), str) and state["query"].startswith("?")
     check_shell(state["shell"])
-    check_step({k: v for k, v in state.items() if k not in ("shell", "query")})
+    check_glossary(state["glossary"])
+    check_step({k: v for k, v in state.items() if k not in ("shell", "query", "glossary")})
     return state

@@ -45,6 +45,8 @@ class Step:
     figure: str = ""                   # the stage's renderer in js/figures.js ("" = no stage)
     interval: int = 900                # milliseconds between frames while playing
     player: bool = True                # False: the stage is one still frame
+    unasked: bool = False              # True: no question on the page (a figure-only embed):
+                                       # nothing waits for an answer
 
     def __init__(self, lang: str = "en", saved: dict | None = None):
         self.lang = lang
@@ -80,10 +82,17 @@ class Step:
     def custom(self, msg: dict) -> None:
         """A message of the step's own widget group (step 5's config box)."""
 
+    def on_reveal(self) -> None:
+        """The question was just answered, or “Show me” pressed, for the first time in this
+        visit: move the view-model to the state the answer talks about (step 1: the next
+        token; step 3: decode step 3; step 6: GQA), so that the figure, the link and the
+        page show it. Called once, under the step's lock, before the new state is drawn;
+        what waits for the answer (`self.revealed`) is already un-concealed."""
+
     # -- state ---------------------------------------------------------------------------------
     @property
     def revealed(self) -> bool:
-        return self.answer is not None or self.shown
+        return self.answer is not None or self.shown or self.unasked
 
     @property
     def tr(self):
@@ -106,6 +115,7 @@ class Step:
         if q:
             question = {k: q[k] for k in ("key", "lead", "prompt", "options", "correct",
                                           "explain", "right", "wrong", "show")}
+            question["mark"] = q.get("mark", "")
             question.update(answer=self.answer, shown=self.shown)
         frames = page.get("frames")
         frames_text = "" if frames is None else \
@@ -196,9 +206,15 @@ class Step:
                 q = self.page(self.tr).get("question") or {}
                 i = index_in(msg["answer"], len(q.get("options", ())))
                 if i is not None:
+                    first = not self.revealed
                     self.answer = i
+                    if first:
+                        self.on_reveal()
             elif msg.get("shown") is True:
+                first = not self.revealed
                 self.shown = True
+                if first:
+                    self.on_reveal()
             elif "frame" in msg and "frame" in self.model.param:
                 p = self.model.param["frame"]
                 i = msg["frame"]

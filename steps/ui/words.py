@@ -68,7 +68,7 @@ def card_dicts(specs, values: dict, tr: Translator, labels: dict | None = None) 
 def question_labels(tr: Translator) -> dict:
     """The question's fixed words in the session's language."""
     return dict(lead=tr._("Predict first"), right=tr._("Right."), wrong=tr._("Not quite."),
-                show=tr._("Show me"))
+                show=tr._("Show me"), mark=tr._("the right answer"))
 
 
 def player_text(tr: Translator) -> dict:
@@ -108,6 +108,30 @@ def table(head: list[str], rows: list[list[str]], caption: str = "", cls: str = 
 def details(summary: str, blocks: list[dict], cls: str = "") -> dict:
     """A collapsed section: its summary, and blocks inside."""
     return {"kind": "details", "summary": summary, "blocks": list(blocks), "cls": cls}
+
+
+# the collapsed “Go deeper” sections: every step has the ones it has content for, always in
+# this order and under these titles (derivations; the live model's details and the caveats of
+# its measurements; papers and real systems)
+DEEPER = (("why", N_("Go deeper: why it works")),
+          ("live", N_("Go deeper: the live model")),
+          ("literature", N_("Go deeper: in the literature")))
+
+
+def deeper(tr: Translator, **sections) -> list[dict]:
+    """The “Go deeper” sections of a step, collapsed: `sections` maps a name of DEEPER to its
+    blocks (a plain string is a paragraph of the class "narration"). A section with nothing in
+    it is left out; the rest come in DEEPER's order."""
+    unknown = set(sections) - {name for name, _ in DEEPER}
+    assert not unknown, f"unknown Go deeper sections: {sorted(unknown)}"
+    out = []
+    for name, title in DEEPER:
+        blocks = [paragraphs([b], cls="narration") if isinstance(b, str) else b
+                  for b in sections.get(name) or () if b]
+        blocks = [b for b in blocks if b.get("kind") != "paragraphs" or any(b["items"])]
+        if blocks:
+            out.append(details(tr._(title), blocks, cls=f"deeper deeper-{name}"))
+    return out
 
 
 def html(template: str, cls: str = "", **context) -> dict:

@@ -113,7 +113,7 @@ def app(page, server):
 
     def open_(query: str = ""):
         page.goto(server + query)
-        page.wait_for_selector("h1, .embed-line", timeout=60_000)
+        page.wait_for_selector("h1, .embed-line, .present-bar", timeout=60_000)   # presenting: no h1
         page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0")
         return page
 

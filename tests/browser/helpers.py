@@ -58,3 +58,13 @@ def reveal(page):
     page.locator(".show-me button").first.click()
     page.locator(".feedback .shown, .feedback .right, .feedback .wrong").first.wait_for(
         state="attached", timeout=10_000)
+
+
+def open_deeper(page, name):
+    """Open the step's collapsed “Go deeper” section `name` (why, live or literature) and
+    return it; it must show its words once open."""
+    from playwright.sync_api import expect
+    section = page.locator(f"details.deeper-{name}").first
+    section.locator("summary").click()
+    expect(section).to_have_attribute("open", "")
+    return section

@@ -43,7 +43,7 @@ def test_step_announces_the_change(app):
     expect(metric(page, "seq_len")).to_have_text("5")
     page.locator(".player-next button").click()
     say = page.locator(".stage-say").first
-    expect(say).to_contain_text("Generated tokens: 1 of 11")
+    expect(say).to_contain_text("Decode step 1 of 11")          # step 3's words
     expect(say).to_contain_text("Token 6")
     expect(say).to_contain_text("reads 6 keys")
     assert say.get_attribute("aria-live") == "polite"

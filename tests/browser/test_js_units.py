@@ -152,6 +152,57 @@ def test_question_marks_the_pick_and_sends_it(kv):
     assert got["again"] == ""
 
 
+def test_question_keeps_the_pick_and_marks_the_right_option_not_by_colour_alone(kv):
+    got = kv.evaluate("""() => {
+      const sent = [];
+      const q = KV["question.js"].createQuestion((m) => sent.push(m));
+      document.getElementById("root").replaceChildren(q.el);
+      const state = { key: ["k", 1], lead: "Predict first", prompt: "How many?",
+                      options: ["1", "5", "6"], correct: 2, explain: "Six.", right: "Right.",
+                      wrong: "Not quite.", show: "Show me", mark: "the right answer",
+                      answer: null, shown: false };
+      const look = () => [...q.el.querySelectorAll(".answer button")].map((b) => ({
+        cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed"),
+        disabled: b.getAttribute("aria-disabled"),
+        sign: (b.querySelector(".q-sign") || {}).textContent || "",
+        signHidden: b.querySelector(".q-sign") ? b.querySelector(".q-sign").getAttribute("aria-hidden") : null,
+        bg: getComputedStyle(b).backgroundColor }));
+      q.update(state);
+      const before = look();
+      q.el.querySelectorAll(".answer button")[0].click();      // a wrong pick
+      const picked = look();
+      q.el.querySelectorAll(".answer button")[2].click();      // a second click changes nothing
+      const kept = look();
+      q.update({ ...state, answer: 0 });                       // the server's echo
+      const echoed = look();
+      // “Show me” on a fresh question: the right option is marked, nothing is picked
+      const q2 = KV["question.js"].createQuestion((m) => sent.push(m));
+      document.getElementById("root").replaceChildren(q2.el);
+      q2.update({ ...state, key: ["k", 2] });
+      q2.el.querySelector(".show-me button").click();
+      const shown = [...q2.el.querySelectorAll(".answer button")].map((b) => ({
+        cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed") }));
+      return { sent, before, picked, kept, echoed, shown,
+               feedback: q2.el.querySelector(".feedback").textContent };
+    }""")
+    assert got["sent"] == [{"answer": 0}, {"shown": True}]
+    assert all(b["sign"] == "" and b["disabled"] is None for b in got["before"])
+    wrong, _, right = got["picked"]
+    assert "q-wrong" in wrong["cls"] and wrong["pressed"] == "true" and wrong["sign"] == "✗"
+    assert "q-right" in right["cls"] and right["pressed"] == "false" and right["sign"] == "✓"
+    assert right["text"] == "6✓, the right answer"          # said, not only coloured
+    assert wrong["signHidden"] == "true" and right["signHidden"] == "true"
+    assert all(b["disabled"] == "true" for b in got["picked"])
+    assert wrong["bg"] != right["bg"] != got["picked"][1]["bg"]
+    assert got["kept"] == got["picked"] == got["echoed"]
+    assert ["q-right" in b["cls"] for b in got["shown"]] == [False, False, True]
+    assert [b["pressed"] for b in got["shown"]] == ["false"] * 3
+    assert got["shown"][2]["text"].endswith("the right answer")
+    assert got["feedback"] == "Six."
+
+
+# one stage's frames drawn at one width, concealed and not: the text boxes that overlap (used
+# by tests/browser/test_step4.py and test_step6.py as well)
 OVERLAPS = """([stage, frames, width]) => {
   const F = KV["stage.js"].parseFrames(frames);
   const fig = KV["figures.js"].FIGURES[stage.figure];
@@ -179,14 +230,263 @@ OVERLAPS = """([stage, frames, width]) => {
 }"""
 
 
-@pytest.mark.parametrize("width", [360, 760])
+# The figures' text, measured as drawn: no two text boxes overlap, and none is drawn smaller
+# than 12 px on screen (its font size times the drawing's scale). `cases`: [label, stage,
+# frames, indices of the frames to draw (null: every one)]; each is drawn at every width,
+# concealed and not.
+READABLE = """([cases, widths]) => {
+  const bad = [];
+  const holder = document.createElement("div");
+  document.getElementById("root").style.width = "auto";
+  document.getElementById("root").replaceChildren(holder);
+  for (const [label, stage, frames, only] of cases) {
+    const F = KV["stage.js"].parseFrames(frames);
+    const fig = KV["figures.js"].FIGURES[stage.figure];
+    for (const width of widths) {
+      holder.style.width = width + "px";
+      for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
+        for (const concealed of [true, false]) {
+          const ctx = { text: stage.text, index: i, count: F.length, reduced: true, concealed,
+                        badges: stage.text.badges };
+          fig.draw(holder, F[i].fig || {}, ctx);
+          const where = `${label} @${width}px frame ${i}`;
+          bad.push(...KV.__readable(holder, where));
+        }
+      }
+    }
+  }
+  return [...new Set(bad)];
+}"""
+
+# installed once: the check the figure tests share (text elements of SVG drawings, and the
+# HTML figures' leaf elements)
+READABLE_HELPER = """() => {
+  KV.__readable = (holder, where, selector) => {
+    const out = [];
+    const els = [...holder.querySelectorAll(selector || "text")]
+      .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0 &&
+                     getComputedStyle(t).display !== "none" && t.getAttribute("display") !== "none");
+    const boxes = els.map((t) => [t.textContent, t.getBoundingClientRect()]);
+    for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
+      const [ta, A] = boxes[a], [tb, B] = boxes[b];
+      const w = Math.min(A.right, B.right) - Math.max(A.left, B.left);
+      const h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
+      if (w > 1 && h > 1) out.push(`${where}: “${ta}” × “${tb}”`);
+    }
+    for (const t of els) {
+      const m = t.getScreenCTM ? t.getScreenCTM() : null;
+      const scale = m ? Math.hypot(m.a, m.b) : 1;
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < 11.95) out.push(`${where}: “${t.textContent}” drawn at ${px.toFixed(1)} px`);
+    }
+    return out;
+  };
+}"""
+
+# the stage's width as the served page gives it (measured): a phone 390 px wide (374), a
+# laptop at 1440×900 (646), presenting at 1280×720 (358) and 1920×1080 (541), embedded in an
+# 800 px course page (784)
+WIDTHS = [358, 374, 541, 646, 784]
+
+
+def _states(n: int, lang: str):
+    """(label, state, which frames) for step `n` in `lang`: its defaults (every frame), then
+    every extreme of its controls (first, middle and last frame): each slider at its ends,
+    every option of a drop-down list or a row of buttons (step 1's and 3's layers and heads,
+    step 4's and 5's models and GPUs, step 6's parts and settings), step 1's longest prompt."""
+    from steps.shell import step_class
+    cls = step_class(n)
+    yield "default", cls(lang).state(), None
+    base = cls(lang)
+    for c in base.state()["controls"]:
+        if c["kind"] == "range":
+            values = [c["start"], c["end"]]
+        elif c["kind"] in ("select", "radio"):
+            values = [v for v, _ in c["options"]]
+        elif c["name"] == "text":
+            values = [("Frankrijk hoofdstad " * 20)[:c.get("max_length") or 120].strip()]
+        else:
+            continue
+        for v in values:
+            step = cls(lang)
+            if n == 6 and c["name"] != "part":
+                step.handle({"set": "part", "value": "b", "seq": 1})
+            step.handle({"set": c["name"], "value": v, "seq": 2})
+            yield f"{c['name']}={v}", step.state(), "ends"
+
+
+def _cases(n: int, lang: str):
+    cases = []
+    for label, s, which in _states(n, lang):
+        if not s["stage"] or not s["stage"].get("figure"):
+            continue
+        count = len(json.loads(s["frames"]) if isinstance(s["frames"], str) else s["frames"])
+        only = None if which is None else sorted({0, max(0, count // 2), max(0, count - 1)})
+        cases.append([label, s["stage"], s["frames"], only])
+    return cases
+
+
+@pytest.fixture(scope="module")
+def readable(kv):
+    """The page with the check installed; the states are drawn, not measured: step 4's CPU
+    measurement is a stand-in, on a queue of the test's own."""
+    import explainer.runtime as rt
+    from steps import live as live_mod
+    from steps.step4.model import speeds
+    kv.evaluate(READABLE_HELPER)
+    mp = pytest.MonkeyPatch()
+    jobs = live_mod.LiveJobs("test-js-figures")
+    mp.setattr(live_mod, "JOBS", jobs)
+    mp.setattr(rt, "throughputs", lambda variant, p, outputs, repeats=3: {
+        o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu") for o in outputs})
+    speeds.cache_clear()
+    yield kv
+    speeds.cache_clear()
+    mp.undo()
+    jobs.stop()
+
+
 @pytest.mark.parametrize("lang", list(LANGS))
 @pytest.mark.parametrize("n", NUMBERS)
-def test_figures_draw_every_frame_without_overlapping_labels(kv, n, lang, width):
-    """Each step's stage at its defaults, as the presenter builds it, concealed and not."""
-    from steps.shell import step_class
-    s = step_class(n)(lang).state()
-    if not s["stage"]:
+def test_figures_draw_every_frame_without_overlapping_or_small_labels(readable, n, lang):
+    """Each step's stage, as the presenter builds it, at its defaults (every frame) and at
+    every extreme of its controls, at a phone's, a laptop's and a projector's widths,
+    concealed and not: no two text boxes overlap, no text under 12 px."""
+    cases = _cases(n, lang)
+    if not cases:
         pytest.skip("no stage")
-    bad = kv.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
+    bad = readable.evaluate(READABLE, [cases, WIDTHS])
+    assert bad == [], "\n".join(bad[:16])
+
+
+HTML_FIGURE = """([html, widths, selector]) => {
+  const holder = document.createElement("div");
+  document.getElementById("root").style.width = "auto";
+  document.getElementById("root").replaceChildren(holder);
+  const bad = [];
+  for (const width of widths) {
+    holder.style.width = width + "px";
+    holder.innerHTML = html;
+    bad.push(...KV.__readable(holder, `@${width}px`, selector));
+  }
+  return [...new Set(bad)];
+}"""
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_step6_head_groups_and_bars_are_readable(readable, lang):
+    """Part A's figures (server templates) at every setting: the bars' names and sizes never
+    overlap and are at least 12 px; the head grid's cells are large enough to see."""
+    from steps.shell import step_class
+    from steps.ui import words
+    step = step_class(6)(lang)
+    specs = {c["name"]: c for c in step.state()["controls"]}
+    html = []
+    for kv_heads, _ in specs["kv_heads"]["options"]:
+        for precision, _ in specs["precision"]["options"]:
+            for window, _ in specs["window"]["options"]:
+                s = step_class(6)(lang)
+                for k, (name, v) in enumerate((("kv_heads", kv_heads), ("precision", precision),
+                                               ("window", window)), 1):
+                    s.handle({"set": name, "value": v, "seq": k})
+                blocks = [b for b in s.state()["right"] if b["kind"] == "html"]
+                html.append("".join(f'<div class="{b.get("cls", "")}">{b["html"]}</div>'
+                                    for b in blocks))
+    for h in dict.fromkeys(html):
+        bad = readable.evaluate(HTML_FIGURE, [h, WIDTHS, ".bar-name, .bar-label, figcaption, "
+                                              ".heads-line, .swatch"])
+        assert bad == [], "\n".join(bad[:12])
+    sizes = readable.evaluate("""() => {
+      const q = document.querySelector(".kv-group .q").getBoundingClientRect();
+      const kv = document.querySelector(".kv-group .kv").getBoundingClientRect();
+      return [q.width, q.height, kv.height];
+    }""")
+    assert sizes[0] >= 10 and sizes[1] >= 20 and sizes[2] >= 14
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_the_schematic_is_readable_at_its_size(readable, lang):
+    """The heading's schematic as a phone shows it (358 px) and as the heading gives it room
+    (400 px): every label at least 12 px, none on another."""
+    from steps.shell import heading_html
+    html = heading_html(lang, 1)
+    bad = readable.evaluate(HTML_FIGURE, [html, [358, 400], ".schematic text"])
     assert bad == [], "\n".join(bad[:12])
+
+
+# One meaning per colour (assets/app.css, the table at its top): the computed colour of every
+# shape and text in every figure; key blue, value orange and query green only on the marks
+# that mean them, and no colour outside the table and the neutrals.
+COLOURS = """([cases]) => {
+  const holder = document.createElement("div");
+  holder.style.width = "646px";
+  document.getElementById("root").style.width = "auto";
+  document.getElementById("root").replaceChildren(holder);
+  const used = {};
+  for (const [label, stage, frames] of cases) {
+    const F = KV["stage.js"].parseFrames(frames);
+    const fig = KV["figures.js"].FIGURES[stage.figure];
+    F.slice(0, 3).concat(F.slice(-1)).forEach((f, i) => {
+      fig.draw(holder, f.fig || {}, { text: stage.text, index: i + 1, count: F.length,
+                                      reduced: true, concealed: false, badges: {} });
+      for (const e of holder.querySelectorAll("svg *")) {
+        if (e.closest("defs, title")) continue;
+        const cs = getComputedStyle(e);
+        for (const prop of ["fill", "stroke"]) {
+          const c = cs[prop];
+          if (!c || c === "none" || c.startsWith("url")) continue;
+          if (prop === "stroke" && parseFloat(cs.strokeWidth) === 0) continue;
+          const cls = [e.getAttribute("class") || "", (e.parentNode.getAttribute &&
+                       e.parentNode.getAttribute("class")) || ""].join(" | ");
+          (used[c] = used[c] || new Set()).add(`${stage.figure}: ${e.tagName} ${prop} ${cls}`);
+        }
+      }
+    });
+  }
+  return Object.fromEntries(Object.entries(used).map(([c, s]) => [c, [...s]]));
+}"""
+
+KEY, VALUE, QUERY = "rgb(0, 114, 178)", "rgb(230, 159, 0)", "rgb(0, 158, 115)"
+# the marks allowed each meaning's colour (a class of the element or its group)
+MEANS = {KEY: r"\barc\b|cell k\b|seg-key|area-key",
+         VALUE: r"cell v\b|out-cell|seg-value|area-value",
+         QUERY: r"self-key|is-query|attn-bar"}
+PALETTE = {KEY, VALUE, QUERY, "rgb(86, 180, 233)", "rgb(55, 66, 77)", "rgb(204, 121, 167)",
+           "rgb(140, 140, 140)", "rgb(127, 127, 127)", "rgb(163, 50, 11)", "rgb(31, 41, 51)",
+           # step 6's requests (their own palette), the tints of its blocks and their outlines
+           "rgb(153, 221, 255)", "rgb(238, 221, 136)", "rgb(255, 170, 187)", "rgb(187, 204, 51)",
+           "rgb(221, 240, 251)", "rgb(250, 245, 223)", "rgb(255, 238, 241)", "rgb(241, 245, 214)",
+           "rgb(43, 127, 176)", "rgb(168, 155, 0)", "rgb(192, 96, 122)", "rgb(122, 138, 16)",
+           # neutrals: white, greys and ink for text, tracks, frames and grid lines
+           "rgb(255, 255, 255)", "rgb(0, 0, 0)", "rgb(74, 85, 96)", "rgb(107, 118, 130)",
+           "rgb(184, 194, 204)", "rgb(200, 208, 216)", "rgb(217, 222, 227)", "rgb(227, 231, 235)",
+           "rgb(238, 241, 244)", "rgb(243, 245, 247)"}
+
+
+def test_one_meaning_per_colour_in_every_figure(readable):
+    import re
+    cases = []
+    for n in NUMBERS:
+        for label, s, _ in list(_states(n, "en"))[:1] + ([] if n != 6 else [
+                x for x in _states(6, "en") if x[0] == "part=b"]):
+            if s["stage"] and s["stage"].get("figure"):
+                cases.append([f"{n} {label}", s["stage"], s["frames"]])
+    used = readable.evaluate(COLOURS, [cases])
+    stray = {c: uses[:3] for c, uses in used.items() if c not in PALETTE}
+    assert stray == {}, stray
+    for colour, allowed in MEANS.items():
+        wrong = [u for u in used.get(colour, []) if not re.search(allowed, u)]
+        assert wrong == [], (colour, wrong[:6])
+    for colour in MEANS:                    # and each is used (the figures do draw them)
+        assert used.get(colour), colour
+
+
+def test_no_renderer_or_template_names_a_colour_of_its_own():
+    """The colours live in assets/app.css (its table): the renderers and templates use classes."""
+    import re
+    root = bundle.JS.parents[2]
+    files = [*bundle.JS.glob("draw/*.js"), *root.glob("steps/*/templates/*.j2"),
+             *root.glob("steps/ui/templates/*.j2")]
+    found = {f.name: re.findall(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|rgb\(", f.read_text())
+             for f in files}
+    assert {k: v for k, v in found.items() if v} == {}

@@ -38,11 +38,26 @@ def test_screenshot_key_ideas(app, lang):
     page.screenshot(path=str(ARTIFACTS / "screens" / f"end-{lang}.png"), full_page=True)
 
 
-def test_screenshot_presenter(app, page):
-    """Presenter mode as a projector shows it: 1280×720, the first screen only."""
-    page.set_viewport_size({"width": 1280, "height": 720})
-    for step in (1, 2, 3, 4, 5, 6):
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)], ids=["720p", "1080p"])
+def test_screenshot_presenter(app, page, size):
+    """Presenter mode as a projector shows it, at 1280×720 and 1920×1080: the one screen."""
+    w, hgt = size
+    page.set_viewport_size({"width": w, "height": hgt})
+    suffix = "" if hgt == 720 else f"-{hgt}"
+    for step in (1, 2, 3, 4, 5, 6, "end"):
         app(f"?step={step}&present=1")
-        expect(metric(page, FIRST_METRIC[step])).to_be_visible()
+        if step != "end":
+            expect(metric(page, FIRST_METRIC[step])).to_be_visible()
         page.wait_for_timeout(1500)
-        page.screenshot(path=str(ARTIFACTS / "screens" / f"step{step}-present.png"))
+        page.screenshot(path=str(ARTIFACTS / "screens" / f"step{step}-present{suffix}.png"))
+
+
+def test_screenshot_speaker(app, page):
+    """The speaker view (presenter mode's second window) of every step, on a laptop's screen."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    for step in (1, 2, 3, 4, 5, 6, "end"):
+        app(f"?step={step}&present=1&speaker=1")
+        expect(page.locator(".talk-notes")).not_to_be_empty()
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(ARTIFACTS / "screens" / f"step{step}-speaker.png"),
+                        full_page=True)

@@ -48,7 +48,7 @@ def test_embedded_steps_size_themselves_on_a_course_page(page, server, course_si
     app_url = server.replace("127.0.0.1", "127.0.0.1")
     page.goto(f"{course_site}/embed.html?app={app_url}")
     frames = page.locator("iframe.kv-explainer")
-    expect(frames).to_have_count(2)
+    expect(frames).to_have_count(3)                               # the third: figure-only
     first = page.frame_locator("iframe.kv-explainer").first
     expect(first.locator(".embed-line")).to_contain_text("Step 2")
     expect(first.locator("h1")).to_have_count(0)                  # no title bar, no stepper
@@ -81,7 +81,8 @@ def test_presenter_mode_fits_and_keys_drive_player_and_steps(app, page):
         box = page.locator(sel).first.bounding_box()
         assert box and box["y"] < 720, sel
     expect(page.locator(".faq")).to_have_count(0)
-    page.locator("h1").click()
+    expect(page.locator("h1")).to_have_count(0)          # no title bar, language menu, stepper
+    page.locator("h2").first.click()
     page.keyboard.press("PageDown")
     expect(metric(page, "seq_len")).to_have_text("6")
     page.keyboard.press("PageUp")
@@ -90,7 +91,7 @@ def test_presenter_mode_fits_and_keys_drive_player_and_steps(app, page):
     expect(page.locator("h2").first).to_contain_text("Step 1 of 6")
     page.goto(page.url.split("?")[0] + "?step=1&present=1&frame=11")
     expect(metric(page, "seq_len")).to_have_text("16", timeout=30_000)
-    page.locator("h1").click()
+    page.locator("h2").first.click()
     page.keyboard.press("PageDown")                     # the last frame: on to step 2
     expect(page.locator("h2").first).to_contain_text("Step 2 of 6")
 
@@ -131,3 +132,88 @@ def test_stepper_every_step_is_a_button_and_marks_the_current(app):
     buttons.nth(1).focus()
     page.keyboard.press("Enter")
     expect(page.locator("h2").first).to_contain_text("Step 2 of 6")
+
+
+def _speaker(page):
+    """Press S on the projected page: the speaker view opens in a second window."""
+    page.locator("h2").first.click()
+    with page.context.expect_page() as opened:
+        page.keyboard.press("s")
+    speaker = opened.value
+    speaker.wait_for_load_state()
+    errors = []
+    speaker.on("pageerror", lambda e: errors.append(str(e)))
+    speaker.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    expect(speaker.locator(".talk-notes")).not_to_be_empty(timeout=60_000)
+    return speaker, errors
+
+
+def test_s_opens_the_speaker_view_with_notes_prose_and_the_next_step(app, page):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    app("?step=1&present=1&lang=nl")
+    expect(metric(page, "seq_len")).to_have_text("5")
+    speaker, errors = _speaker(page)
+    assert "speaker=1" in speaker.url and "present=1" in speaker.url
+    expect(speaker.locator(".talk-notes")).to_contain_text("PageDown")       # in Dutch
+    expect(speaker.locator(".talk-head").first).to_have_text("Om te zeggen")
+    expect(speaker.locator(".talk-next")).to_contain_text("Verspild werk")
+    expect(speaker.locator(".talk-answer")).to_contain_text("6")             # the answer
+    # the full prose is in the speaker view, not on the projected page
+    expect(speaker.locator(".step-text .narration").first).to_be_attached()
+    expect(page.locator(".step-text .narration")).to_have_count(0)
+    expect(page.locator("details.deeper")).to_have_count(0)
+    deeper = speaker.locator("details.deeper")                   # “Go deeper”, open
+    for k in range(deeper.count()):
+        expect(deeper.nth(k)).to_have_attribute("open", "")
+        expect(deeper.nth(k).locator("p").first).to_be_visible()
+    expect(speaker.locator("#kv-lang")).to_have_count(0)
+    expect(speaker.locator(".faq")).to_have_count(0)
+    expect(speaker).to_have_title(re.compile("Sprekersweergave"))
+    assert errors == []
+
+
+def test_the_speaker_view_follows_the_projected_page_and_moves_it(app, page):
+    """Keys on either window move the projected page; the speaker view follows its step,
+    controls, playhead and answer (BroadcastChannel between the two windows)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    app("?step=1&present=1")
+    expect(metric(page, "seq_len")).to_have_text("5")
+    speaker, errors = _speaker(page)
+    expect(metric(speaker, "seq_len")).to_have_text("5")
+    # the projected page's keys: the speaker view follows
+    page.bring_to_front()
+    page.locator("h2").first.click()
+    page.keyboard.press("PageDown")
+    expect(metric(page, "seq_len")).to_have_text("6")
+    expect(metric(speaker, "seq_len")).to_have_text("6")
+    # the speaker view's keys move the projected page
+    speaker.bring_to_front()
+    speaker.locator(".talk-notes").click()
+    speaker.keyboard.press(".")
+    expect(metric(page, "seq_len")).to_have_text("7")
+    expect(metric(speaker, "seq_len")).to_have_text("7")
+    speaker.keyboard.press(",")
+    expect(metric(page, "seq_len")).to_have_text("6")
+    expect(metric(speaker, "seq_len")).to_have_text("6")
+    speaker.keyboard.press(" ")                                # Space: Play on the projected page
+    expect(page.locator(".player-play button")).to_have_attribute("aria-pressed", "true")
+    speaker.keyboard.press(" ")
+    expect(page.locator(".player-play button")).to_have_attribute("aria-pressed", "false")
+    # an answer on the projected page shows in the speaker view
+    page.locator(".answers .q-btn").last.click()
+    expect(speaker.locator('[data-metric="keys_read"] .metric-value')).not_to_have_text("?")
+    # PageDown at the end of the player, or Next in the speaker view: the next step, both
+    speaker.locator(".nav-next").click()
+    expect(page.locator("h2").first).to_contain_text("Step 2 of 6")
+    expect(speaker.locator("h2").first).to_contain_text("Step 2 of 6")
+    expect(speaker.locator(".talk-next")).to_contain_text("Storing keys and values")
+    speaker.locator(".nav-prev").click()
+    expect(page.locator("h2").first).to_contain_text("Step 1 of 6")
+    expect(speaker.locator("h2").first).to_contain_text("Step 1 of 6")
+    # a control moved on the projected page: the speaker view's link follows
+    page.bring_to_front()
+    page.get_by_role("combobox").first.select_option(index=1)
+    page.wait_for_function("() => location.search.includes('example=1')")
+    speaker.wait_for_function("() => location.search.includes('example=1')", timeout=20_000)
+    assert "speaker=1" in speaker.url
+    assert errors == []

@@ -9,6 +9,8 @@ from playwright.sync_api import expect
 def test_step1_deep_link_shows_the_prompt_and_next_token(app):
     page = app("?step=1&lang=en")
     reveal(page)
+    expect(metric(page, "seq_len")).to_have_text("6")      # the answer's token: see test_reveal
+    page.locator(".player-reset button").click()            # back to the prompt
     expect(page.locator("h1")).to_have_count(1)
     expect(page.locator("main")).to_have_count(1)
     expect(metric(page, "seq_len")).to_have_text("5")
@@ -26,6 +28,9 @@ def test_step1_deep_link_shows_the_prompt_and_next_token(app):
 def test_step_forward_adds_the_predicted_token(app):
     page = app("?step=1")
     reveal(page)
+    expect(metric(page, "seq_len")).to_have_text("6")      # the answer's token: see test_reveal
+    page.locator(".player-reset button").click()
+    expect(metric(page, "seq_len")).to_have_text("5")
     page.locator(".player-next button").click()
     expect(metric(page, "seq_len")).to_have_text("6")
     expect(metric(page, "keys_read")).to_have_text("6")
@@ -179,4 +184,24 @@ def test_question_conceals_the_answer_until_answered(app):
     expect(metric(page, "keys_read")).to_have_text("?")
     expect(page.locator(".question").first).to_contain_text("3")
     page.locator(".answer-2 button").click()
-    expect(metric(page, "keys_read")).to_have_text("3")
+    expect(metric(page, "keys_read")).to_have_text("4")    # the next token's query: 3 + its own
+
+
+def test_frame_0_shows_the_prefill_then_one_token_a_step(app):
+    """The whole prompt goes through the model at once (prefill), in step 3's words; then each
+    decode step feeds one token. The reference figures stay: 5 keys and 5 scores, then 6, 11."""
+    page = app("?step=1")
+    expect(page.locator(".stage-caption")).to_contain_text(
+        "Prefill: the 5 prompt tokens went through the model in one pass")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 0 of 11 (0 = prefill)")
+    expect(page.locator(".arcs-svg .tok-role")).to_have_count(5)
+    assert svg_texts(page, ".arcs-svg .tok-role") == ["prefill"] * 5
+    expect(page.locator(".arcs-svg .tok-svg.is-written")).to_have_count(5)   # written at once
+    expect(metric(page, "seq_len")).to_have_text("5")
+    page.locator(".player-next button").click()
+    expect(page.locator(".stage-caption")).to_contain_text(
+        "Decode step 1: only “Paris” went through the model")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 1 of 11")
+    expect(page.locator(".arcs-svg .tok-svg.is-written")).to_have_count(1)   # the new token
+    assert svg_texts(page, ".arcs-svg .tok-role") == ["cached"] * 5 + ["new"]
+    expect(metric(page, "seq_len")).to_have_text("6")

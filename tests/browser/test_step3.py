@@ -2,7 +2,7 @@
 the question, the output row and the one-based deep links, the controls, Play sends nothing."""
 import time
 
-from helpers import metric, wait_url
+from helpers import metric, open_deeper, wait_url
 from playwright.sync_api import expect
 
 NBSP = "\u00a0"
@@ -10,7 +10,9 @@ NBSP = "\u00a0"
 
 def test_step3_step_appends_one_row(app):
     page = app("?step=3")
-    page.locator(".show-me button").click()                 # the cards answer the question
+    page.locator(".show-me button").click()                 # the cards answer the question,
+    expect(metric(page, "cache_length")).to_have_text("8")  # at decode step 3 (the answer's)
+    page.locator(".player-reset button").click()            # back to the prefill
     expect(metric(page, "cache_length")).to_have_text("5")
     expect(metric(page, "new_kv")).to_have_text("5")
     expect(metric(page, "shape")).to_have_text("[1, 4, 5, 32]")
@@ -60,6 +62,8 @@ def test_step3_play_sends_nothing(app):
     received = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda f: received.append(f)))
     page.locator(".show-me button").click()
+    expect(metric(page, "cache_length")).to_have_text("8")     # the answer's decode step 3
+    page.locator(".player-reset button").click()
     expect(metric(page, "cache_length")).to_have_text("5")
     time.sleep(1.0)
     before = len(received)
@@ -95,4 +99,7 @@ def test_step3_table_twin_and_legend(app):
     expect(page.locator(".twin table thead th")).to_have_count(4)
     expect(page.locator(".legend .chip-ramp-key")).to_have_count(1)
     expect(page.locator(".legend .chip-ramp-value")).to_have_count(1)
-    expect(page.locator(".step-visual .live-facts")).to_contain_text("key/value head 1")
+    # which query heads the bars belong to: in “Go deeper: the live model”, opened
+    live = open_deeper(page, "live")
+    expect(live.locator(".figure-note p")).to_be_visible()
+    expect(live.locator(".figure-note")).to_contain_text("key/value head 1")

@@ -3,7 +3,7 @@ drawn from one still frame, the answer waiting for the question, the model menu 
 the live measurement arriving after a move, a redraw at a new width, and the roofline's labels
 clear of one another in every language, at a phone's width and a projector's."""
 import pytest
-from helpers import metric, nudge_slider, reveal, wait_url
+from helpers import metric, nudge_slider, open_deeper, reveal, wait_url
 from playwright.sync_api import expect
 
 import explainer.runtime as rt
@@ -21,11 +21,15 @@ def test_step4_reference_figures_and_slider(app):
     page = app("?step=4")
     expect(metric(page, "decode_steps")).to_have_text("255")
     expect(metric(page, "read_per_step")).to_have_text(f"13.9{NBSP}GB")
+    expect(metric(page, "prefill_intensity")).to_have_text("?")     # waits for the answer
+    reveal(page)
     expect(metric(page, "prefill_intensity")).to_have_text("502")
     expect(metric(page, "prefill_time")).to_have_text(f"23{NBSP}ms")
     expect(metric(page, "decode_step_time")).to_have_text(f"6.9{NBSP}ms")
     expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=180_000)
-    expect(page.locator(".live-speed").first).to_contain_text("Python")   # the CPU caveat
+    live = open_deeper(page, "live")                  # the measurement and its CPU caveat
+    expect(live.locator(".live-speed").first).to_be_visible()
+    expect(live.locator(".live-speed").first).to_contain_text("Python")
     # the roofline is drawn in the browser: both points, labelled on the chart
     points = page.locator(".roof-svg .pt")
     expect(points).to_have_count(2)
@@ -58,6 +62,8 @@ def test_step4_answer_is_concealed_until_answered(app):
 
 def test_step4_batch_moves_the_decode_point_and_draws_its_curve(app):
     page = app("?step=4&gpu=h100&batch=64")
+    expect(metric(page, "decode_intensity")).to_have_text("?")      # waits for the answer
+    reveal(page)
     expect(metric(page, "decode_intensity")).to_have_text("22")     # 64 × 2N ÷ (W + 64 C)
     expect(metric(page, "batch")).to_have_text("64")                 # under All numbers
     expect(metric(page, "intensity_ceiling")).to_have_text("33.5")
@@ -85,12 +91,12 @@ def test_step4_batch_moves_the_decode_point_and_draws_its_curve(app):
     expect(decode).not_to_have_attribute("cx", before)      # the decode point moved ...
     expect(dot).not_to_have_attribute("cx", bx)             # ... and the batch marker
     wait_url(page, "batch=67")
-    reveal(page)
-    expect(page.locator(".narration").first).to_contain_text(
-        "Batching shares the weight reads, not the cache reads")
-    expect(page.locator(".narration").first).to_contain_text("continuous batching")
-    expect(page.locator(".shrink-links a").first).to_have_attribute(
+    why = open_deeper(page, "why")                    # the answer's derivation, collapsed
+    expect(why).to_contain_text("Batching shares the weight reads, not the cache reads")
+    expect(why.locator(".shrink-links a").first).to_be_visible()
+    expect(why.locator(".shrink-links a").first).to_have_attribute(
         "href", "?step=6&lang=en&heads=8")
+    expect(open_deeper(page, "literature")).to_contain_text("continuous batching")
 
 
 def test_step4_model_menu_and_limits(app):
@@ -103,13 +109,15 @@ def test_step4_model_menu_and_limits(app):
     expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=180_000)
     page = app("?step=4&prompt=8192&output=2048")           # past Llama 2's 4,096 tokens
     expect(page.locator(".notice").first).to_contain_text("at most 4,096 tokens")
-    expect(page.locator(".live-facts", has_text="lower bounds")).to_have_count(1)
+    why = open_deeper(page, "why")                    # the times are lower bounds
+    expect(why.locator(".live-facts", has_text="lower bounds")).to_have_count(1)
+    expect(why.locator(".live-facts", has_text="lower bounds")).to_be_visible()
 
 
 def test_step4_a_move_to_another_grid_point_measures_it_without_waiting(app):
     page = app("?step=4")
     expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=180_000)
-    speed = page.locator(".live-speed").first
+    speed = open_deeper(page, "live").locator(".live-speed").first
     # 496 prompt tokens: measured at the grid's 256 (no other test here asks for it)
     nudge_slider(page, 0, "ArrowLeft")
     expect(metric(page, "prefill_tokens")).to_have_text("496")

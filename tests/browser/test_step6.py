@@ -17,7 +17,8 @@ def test_step6_reference_figures_controls_and_paged_player(app):
     expect(metric(page, "cache_gb")).to_have_text(f"68.7{NBSP}GB")
     expect(metric(page, "cache_gib")).to_have_text(f"64{NBSP}GiB")     # under All numbers
     page.locator(".show-me button").click()
-    expect(metric(page, "factor")).to_have_text("1×")
+    expect(metric(page, "factor")).to_have_text("4×")        # the answer switches GQA on
+    wait_url(page, "heads=8")
     page = app("?step=6&heads=8&precision=int8")
     page.locator(".show-me button").click()
     expect(metric(page, "factor")).to_have_text("7.88×")
@@ -105,11 +106,18 @@ def test_step6_tabs_controls_and_all_numbers(app):
     expect(page.get_by_role("tab", name="C. On the live model")).to_have_attribute(
         "aria-selected", "true")
     expect(page.get_by_role("radiogroup")).to_have_count(3)
+    # int4 is one of Part C's options: how much it changes the output waits for the answer
+    expect(metric(page, "live_bytes")).to_contain_text("KiB", timeout=60_000)
+    expect(metric(page, "live_top1")).to_have_text("?")
+    expect(page.locator("table.continuations")).to_have_count(0)
+    expect(page.locator(".show-me button")).to_be_visible(timeout=120_000)
+    page.locator(".show-me button").click()                     # the answer: the window
     expect(metric(page, "live_top1")).to_contain_text("%", timeout=60_000)
     expect(page.locator("table.continuations")).to_have_count(1)
+    wait_url(page, "window=4096")
     expect(page.locator("[data-metric='factor']")).to_have_count(0)    # Part A not rendered
     page.get_by_role("tab", name="A. Fewer heads, bits, tokens").click()
-    expect(metric(page, "cache_gb")).to_have_text(f"17.7{NBSP}GB")
+    expect(metric(page, "cache_gb")).to_have_text(f"17.2{NBSP}GB")     # fp16, window 4,096
     assert not errors, errors
 
 
@@ -136,3 +144,47 @@ def test_pool_draws_every_event_without_overlapping_labels(browser, lang, width)
     ctx.close()
     assert errors == [] and drawn == 24
     assert bad == [], "\n".join(bad[:12])
+
+
+def test_step6_parts_b_and_c_ask_their_own_questions_and_keep_them_apart(app):
+    """Every part predicts first: B asks what share of a reservation holds tokens, C which
+    setting changes the live model's output most. Each answer is its own: answering B reveals
+    nothing of C or A, and B's stays answered after a tab switch."""
+    from steps.step6 import text
+    from steps.step6.view import Step6
+    local = Step6("en", saved={"model": {"part": "b"}})
+    event = text.pool_question_event(local.model.paged.value) + 1
+    local.close()
+    page = app("?step=6&part=b")
+    expect(page.locator(".pool-svg .blk")).to_have_count(24, timeout=60_000)
+    expect(page.locator(".question").first).to_contain_text(
+        "reserves room for 1,024 tokens for every request", timeout=60_000)
+    expect(metric(page, "reserved_share")).to_have_text("?")
+    page.locator(".show-me button").click()
+    expect(page.locator(".q-right")).to_have_count(1)
+    expect(metric(page, "reserved_share")).not_to_have_text("?")
+    expect(metric(page, "reserved_share")).to_contain_text("%")
+    expect(page.locator(".player-pos")).to_contain_text(f"Event {event} of")   # its event
+    wait_url(page, f"frame={event - 1}")
+    page.get_by_role("tab", name="C. On the live model").click()
+    wait_url(page, "part=c")
+    expect(page.locator(".question").first).to_contain_text(
+        "changes its choice of the next token most often", timeout=120_000)
+    expect(page.locator(".q-right")).to_have_count(0)          # C is still to predict
+    expect(page.locator(".show-me button")).to_be_visible()
+    page.get_by_role("radio", name="int4", exact=True).check()
+    wait_url(page, "precision=int4")
+    expect(metric(page, "live_top1")).to_have_text("?", timeout=60_000)   # it would tell
+    expect(page.locator("table.continuations")).to_have_count(0)
+    page.locator(".answer-1 button").click()                   # int4
+    expect(page.locator(".answer-1 button")).to_have_attribute("aria-pressed", "true")
+    expect(metric(page, "live_top1")).to_contain_text("%", timeout=60_000)
+    expect(page.locator("table.continuations")).to_have_count(1)
+    page.get_by_role("tab", name="A. Fewer heads, bits, tokens").click()
+    wait_url(page, "part=a")
+    expect(metric(page, "factor")).to_have_text("?")           # A is still to predict
+    expect(page.locator(".show-me button")).to_be_visible()
+    page.get_by_role("tab", name="B. Paged memory").click()
+    wait_url(page, "part=b")
+    expect(metric(page, "reserved_share")).to_contain_text("%", timeout=60_000)
+    expect(page.locator(".q-right")).to_have_count(1)          # B's answer is kept

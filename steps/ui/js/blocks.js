@@ -37,7 +37,8 @@ export function drawTable(table, t) {
 const BUILD = {
   paragraphs(b, box) {
     if (b.heading) h("h3", "", box, b.heading);
-    for (const p of b.items || []) h("p", "", box, p);
+    // data-terms: the glossary marks the first use of a term here (terms.js)
+    for (const p of b.items || []) h("p", "", box, p, { "data-terms": "" });
   },
   notices(b, box) {
     for (const n of b.items || []) h("p", "notice", box, n).setAttribute("role", "status");

@@ -53,6 +53,41 @@ export function widthOf(holder, fallback) {
   return w > 0 ? Math.round(w) : (fallback || 640);
 }
 
+// the width a figure is laid out for: its holder's, kept within [lo, hi]. A figure draws
+// itself in CSS pixels for that width (viewBox = pixels, min-width = its width), so that its
+// text is drawn at the size the stylesheet gives it, never shrunk: a wider holder scales it
+// up (a projector), a narrower one than `lo` scrolls it sideways
+export function layoutWidth(holder, lo, hi) {
+  const w = holder ? Math.floor(holder.getBoundingClientRect().width) : 0;
+  return Math.max(lo, Math.min(hi, w > 0 ? w : hi));
+}
+
+// a drawing's width in whole pixels, never a pixel more than it needs (a rounding error
+// would make its column scroll)
+export const wholeWidth = (w) => Math.ceil(w - 0.05);
+
+// how wide each of `items` ([text class, string, group class?]) is drawn in a figure whose
+// svg has the class `svgClass` (measured in `holder` when it is in the page; else estimated,
+// 8 px a character)
+export function textWidths(holder, svgClass, items) {
+  const s = svg("svg", { class: svgClass, width: 1, height: 1, "aria-hidden": "true" });
+  s.style.position = "absolute";
+  s.style.visibility = "hidden";
+  s.style.minWidth = "0";
+  s.style.width = "1px";
+  if (holder) holder.appendChild(s);
+  const out = items.map(([cls, str, group]) => {
+    const g = group ? svg("g", { class: group }, s) : s;
+    const t = svg("text", { class: cls }, g);
+    t.textContent = str;
+    let w = 0;
+    try { w = s.isConnected ? t.getComputedTextLength() : 0; } catch (err) { w = 0; }
+    return w > 0 ? w : 8 * String(str).length;
+  });
+  s.remove();
+  return out;
+}
+
 // redraw when the holder's width changes (the charts are laid out for their width); the
 // latest `redraw` given for a holder is the one called (it draws the latest frame)
 export function refitOnResize(holder, redraw) {

@@ -4,11 +4,14 @@
 
 import { h, typingIn } from "./dom.js";
 import { drawBlocks } from "./blocks.js";
-import { createShell, postHeight } from "./shell.js";
+import { createShell, postHeight, figureBlocks } from "./shell.js";
 import { createControls } from "./controls.js";
 import { createQuestion } from "./question.js";
 import { createStage } from "./stage.js";
 import { WIDGETS } from "./figures.js";
+import { presentBlocks, speakerBlocks, createTalk, presentBar, speakerUrl, connect,
+         createFollower, fitChartText } from "./present.js";
+import { createTerms, placeLegend } from "./terms.js";
 
 const STEP_PARTS = ["number", "classes", "tabs", "left", "right", "question", "controls",
                     "values", "acks", "custom", "stage", "frames", "frame", "concealed"];
@@ -16,23 +19,42 @@ const STEP_PARTS = ["number", "classes", "tabs", "left", "right", "question", "c
 export function render({ model }) {
   const send = (msg) => model.send_msg(msg);
   const root = h("div", "kv-root");
-  const shell = createShell(send);
+  // presenting (js/present.js): the projected page, or the speaker view that follows it
+  const pmode = model.shell || {};
+  const present = !!pmode.present && !pmode.embed, speaker = present && !!pmode.speaker;
+  let sync = null;
+  const stage = createStage(send, { onframe: () => { if (sync) sync.announce(); } });
+  // the copy link's frame: the one on screen, and the one the query has (see shell.shareUrl)
+  const playhead = () => (model.stage && model.stage.player !== false)
+    ? { index: stage.player.index, frame: model.frame } : null;
+  // the speaker view's Previous/Next move the projected page
+  const shellSend = (msg) => (speaker && "nav" in msg) ? sync.nav(msg.nav) : send(msg);
+  const shell = createShell(shellSend, { playhead });
   const step = h("div", "step");
   const tabs = h("div", "step-tabs", step, null, { role: "tablist" });
   const grid = h("div", "step-grid", step);
   const left = h("div", "step-text", grid);
   const right = h("div", "step-visual", grid);
-  const question = createQuestion(send);
+  const terms = createTerms(step, h("div", "", step));     // the glossary (terms.js)
+  // answering while the player plays: it stops where it is first (the server hears that
+  // frame), so that the answer's move of the figure is the last word
+  const question = createQuestion((msg) => {
+    if (stage.player.playing) stage.player.toggle();
+    send(msg);
+  });
   const controls = createControls(send);
   controls.el.classList.add("controls");
-  const stage = createStage(send);
   let custom = null, customName = null;
   // the page mode is the link's, for the whole session: embedded, only the bar, the heading
-  // and the step; presenting, no FAQ
+  // and the step (figure-only: the heading's notices, the lead, the controls and the figure);
+  // presenting, no FAQ
   const mode = model.shell || {};
+  const figureOnly = !!(mode.embed && mode.figure);
+  const talk = speaker ? createTalk() : null;
+  const bar = present ? presentBar(shell, speaker) : null;
   if (mode.embed) root.append(shell.embedBar, shell.heading, step);
-  else root.append(shell.top, shell.nav, shell.heading, step, shell.prevnext,
-                   ...(mode.present ? [] : [shell.faq]));
+  else if (present) root.append(bar.el, step);     // no title bar, language menu, stepper, FAQ
+  else root.append(shell.top, shell.nav, shell.heading, step, shell.prevnext, shell.faq);
 
   const drawTabs = (t) => {
     tabs.hidden = !t;
@@ -49,9 +71,10 @@ export function render({ model }) {
   };
   const drawStep = () => {
     const s = model.shell || {};
-    root.className = "kv-root" + (s.embed ? " embed" : "") + (s.present ? " present" : "");
+    root.className = "kv-root" + (s.embed ? " embed" : "") + (s.present ? " present" : "") +
+      (figureOnly ? " figure-only" : "") + (speaker ? " speaker" : "");
     step.className = ["step", ...(model.classes || [])].join(" ");
-    drawTabs(model.tabs);
+    drawTabs(figureOnly ? null : model.tabs);         // figure-only: the link picks the part
     question.update(model.question);
     controls.update(model.controls, model.values || {}, s.lang, model.acks);
     stage.update(model.stage, model.frames, model.frame, model.concealed, s.present);
@@ -66,14 +89,54 @@ export function render({ model }) {
                            custom: custom ? custom.el : null } };
     if (model.stage && model.stage.text) ctx.badges = model.stage.text.badges;
     else ctx.badges = (model.shell && model.shell.badges) || {};
-    drawBlocks(left, model.left, ctx);
-    drawBlocks(right, model.right, ctx);
+    if (figureOnly) {
+      const [words, figure] = figureBlocks(model.left, model.right, !!model.stage);
+      drawBlocks(left, words, ctx);
+      drawBlocks(right, figure, ctx);
+    } else if (present) {
+      if (talk) talk.update(s.talk, model.question);
+      if (bar) bar.update(s);
+      ctx.slots.talk = talk ? talk.el : null;
+      const [words, figure] = (speaker ? speakerBlocks : presentBlocks)(model.left, model.right);
+      drawBlocks(left, words, ctx);
+      drawBlocks(right, figure, ctx);
+      if (speaker) left.querySelectorAll("details").forEach((d) => { d.open = true; });   // all of it
+      requestAnimationFrame(fitStatic);
+      if (speaker && wantFrame !== null) stage.player.moveTo(wantFrame);
+    } else {
+      drawBlocks(left, model.left, ctx);
+      drawBlocks(right, model.right, ctx);
+    }
+    // the glossary: a term's first use shows its definition; the badges' legend goes next to
+    // the first cards (not when projecting: the lecturer says it)
+    terms.mark(model.glossary);
+    placeLegend(step, s.present ? null : model.glossary && model.glossary.legend);
   };
   const drawShell = () => { shell.update(model.shell); shell.follow(model.query); drawStep(); };
+  // presenting: the charts outside the stage (drawn once by the server's template) get their
+  // text at least 18 px on screen too
+  const fitStatic = () => {
+    for (const svgEl of right.querySelectorAll("svg")) {
+      if (!svgEl.closest(".stage-svg") && !svgEl.closest(".player")) fitChartText(svgEl.parentElement);
+    }
+  };
+  let wantFrame = null;               // the speaker view: the projected page's playhead
+  const question_ = () => model.question || {};
 
   const onkey = (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     const s = model.shell || {};
+    if (speaker && sync.keys.includes(e.key) && !typingIn(e)) {      // the projected page moves
+      e.preventDefault();
+      sync.key(e.key);
+      return;
+    }
+    if (present && !speaker && (e.key === "s" || e.key === "S") &&
+        !typingIn(e, ["INPUT", "TEXTAREA", "SELECT"])) {
+      e.preventDefault();
+      window.open(speakerUrl(window.location), "kv-explainer-speaker", "popup,width=1280,height=800");
+      return;
+    }
     if (!typingIn(e) && stage.key(e)) { e.preventDefault(); return; }
     if (s.present && (e.key === "PageDown" || e.key === "PageUp")) {
       e.preventDefault();
@@ -86,15 +149,36 @@ export function render({ model }) {
     }
   };
   window.addEventListener("keydown", onkey);
+  const refit = () => stage.redraw();
+  if (present) {
+    const follow = speaker ? createFollower(send) : null;
+    sync = connect({
+      speaker,
+      view: () => ({ query: model.query, frame: stage.player.index,
+                     answer: question_().answer ?? null, shown: !!question_().shown }),
+      follow: (v) => {
+        wantFrame = Number.isInteger(v.frame) ? v.frame : null;
+        follow(v, { query: model.query, answer: question_().answer, shown: question_().shown });
+        if (wantFrame !== null) stage.player.moveTo(wantFrame);
+      },
+      key: (k) => onkey({ key: k, preventDefault() {} }),
+      nav: (d) => send({ nav: d }),
+    });
+    window.addEventListener("resize", refit);
+  }
   const stopHeight = (model.shell && model.shell.embed) ? postHeight(root) : () => {};
   drawShell();
   model.on("shell", drawShell);
-  model.on("query", () => shell.follow(model.query));
-  model.on(STEP_PARTS, drawStep);
+  model.on("query", () => { shell.follow(model.query); if (sync) sync.announce(); });
+  model.on(STEP_PARTS, () => { drawStep(); if (sync) sync.announce(); });
+  model.on("glossary", drawStep);
   model.on("remove", () => {
     stage.stop();
+    terms.stop();
     stopHeight();
     window.removeEventListener("keydown", onkey);
+    window.removeEventListener("resize", refit);
+    if (sync) sync.close();
   });
   return root;
 }

@@ -1,6 +1,9 @@
 // The predict-then-reveal question: the question, one button per option, “Show me” and the
-// feedback. A click shows the feedback at once; the server hears {answer: i} or {shown: true}
-// and un-conceals what the question was hiding.
+// feedback. A click shows the feedback at once; the server hears {answer: i} or {shown: true},
+// un-conceals what the question was hiding and moves the figure to what the answer says.
+// Once answered (or shown) the options stay as they are: the pick marked right (✓) or wrong
+// (✗), and the right option marked too, by a sign and by words for a screen reader
+// (`mark`), not by colour alone; a new question (another key) asks again.
 
 import { h } from "./dom.js";
 
@@ -14,6 +17,7 @@ export function createQuestion(send) {
   const feedback = h("div", "feedback", box);
   const said = h("p", "", feedback, null, { role: "status", "aria-live": "polite" });
   let v = null, answer = null, shown = false, key;
+  const revealed = () => (answer !== null && answer !== undefined) || shown;
 
   const draw = () => {
     box.hidden = !v;
@@ -28,19 +32,27 @@ export function createQuestion(send) {
         const wrap = h("span", "answer answer-" + i, answers);
         const b = h("button", "q-btn", wrap);
         b.type = "button";
-        b.addEventListener("click", () => { answer = i; draw(); send({ answer: i }); });
+        b.addEventListener("click", () => {
+          if (revealed()) return;                     // a pick stays: the answer is out
+          answer = i; draw(); send({ answer: i });
+        });
       });
     }
+    const answered = answer !== null && answer !== undefined;
+    const done = revealed();
     opts.forEach((o, i) => {
       const b = answers.children[i].firstChild;
-      const chosen = answer === i;
-      b.textContent = o;
+      const chosen = answer === i, right = done && i === v.correct;
+      const sign = right ? "✓" : chosen ? "✗" : "";
+      b.replaceChildren(document.createTextNode(o));
+      if (sign) h("span", "q-sign", b, sign, { "aria-hidden": "true" });
+      if (right && v.mark) h("span", "sr-only", b, ", " + v.mark);
       b.setAttribute("aria-pressed", chosen ? "true" : "false");
+      if (done) b.setAttribute("aria-disabled", "true"); else b.removeAttribute("aria-disabled");
       b.classList.toggle("chosen", chosen);
-      b.classList.toggle("q-right", chosen && i === v.correct);
+      b.classList.toggle("q-right", right);
       b.classList.toggle("q-wrong", chosen && i !== v.correct);
     });
-    const answered = answer !== null && answer !== undefined;
     showBtn.textContent = v.show || "";
     show.hidden = answered || shown;
     let state = "", head = "";

@@ -8,6 +8,7 @@ import { h, icon } from "./dom.js";
 import { drawCards, drawTable } from "./blocks.js";
 import { createPlayer, browserClock } from "./player.js";
 import { FIGURES } from "./figures.js";
+import { fitChartText } from "./present.js";
 
 // the frames arrive as one JSON text (steps/ui/frames.py), parsed once per change
 export function parseFrames(text) {
@@ -15,8 +16,16 @@ export function parseFrames(text) {
   return Array.isArray(frames) ? frames : [];
 }
 
+// a figure wider than its column scrolls sideways (its text keeps its size): then it takes
+// the keyboard's focus, so that the arrow keys scroll it too
+export function scrollable(figure) {
+  if (figure.scrollWidth > figure.clientWidth + 1) figure.setAttribute("tabindex", "0");
+  else figure.removeAttribute("tabindex");
+}
+
 export function createStage(send, options) {
   const clock = (options && options.clock) || browserClock;
+  const onframe = (options && options.onframe) || (() => {});     // presenter mode's sync
   const root = h("div", "stage");
   const bar = h("div", "player", root);
   const button = (cls, name) => {
@@ -88,10 +97,28 @@ export function createStage(send, options) {
     try { if (r) r.draw(holder, f.fig || {}, ctx); } catch (err) { console.warn("figure failed", err); }
     extraBox.hidden = !(r && r.extra);
     try { if (r && r.extra) r.extra(extraBox, f, ctx); } catch (err) { console.warn("extra failed", err); }
+    // presenting: chart text at least 18 px on screen, the figure drawn again at that size
+    // (its labels are placed by size); again whenever the figure's box changes (refit)
+    try {
+      if (r && present && holder.isConnected && fitChartText(holder)) r.draw(holder, f.fig || {}, ctx);
+    } catch (err) { console.warn("figure failed", err); }
+    scrollable(figure);
+    onframe(i);
   };
+  let boxSeen = "";
+  const refit = () => {
+    const b = figure.getBoundingClientRect(), seen = `${Math.round(b.width)}x${Math.round(b.height)}`;
+    scrollable(figure);
+    if (present && S && seen !== boxSeen) { boxSeen = seen; if (fitChartText(holder)) show(); }
+  };
+  if (typeof ResizeObserver !== "undefined")
+    new ResizeObserver(() => requestAnimationFrame(refit)).observe(figure);
+  // what the live region says when the frame on screen changes (Step, Pause, a control that
+  // brings new frames): the frame's position and its sentence; a still figure (no player:
+  // steps 4 and 5) says what it shows now
   const announce = () => {
     const f = F[player.index];
-    if (f) say.textContent = [f.pos, f.say].filter(Boolean).join(". ");
+    if (f) say.textContent = [f.pos, f.say || f.desc].filter(Boolean).join(". ");
   };
   const player = createPlayer({
     count: 0, index: 0, interval: 900, show,

@@ -4,17 +4,21 @@
 // the new cells are solid. Under them (`extra`): the totals (“?” until the question is
 // answered), the captions of both grids, the live model's notices and its two outputs.
 
-import { svg, h } from "../dom.js";
+import { svg, h, layoutWidth, refitOnResize } from "../dom.js";
 
 function draw(holder, fig, ctx) {
+  refitOnResize(holder, () => { if (holder.querySelector(":scope > .grids-svg")) draw(holder, fig, ctx); });
   const rows = fig.rows || [];
   if (!rows.length) { holder.replaceChildren(); return; }
   const t = ctx.text || {}, leg = t.legend || {};
   const T = fig.T, cols = fig.P + fig.T - 1;
-  const narrow = (holder.clientWidth || window.innerWidth) < 520;
-  const PW = narrow ? 360 : 340, GAP = 20;
-  const GX = 34, GY = 46, GW = PW - GX - 6, GH = narrow ? 220 : 320;
-  const PH = GY + GH + 30;
+  // laid out in pixels for the holder's width: side by side from 620 px, else one above the
+  // other; each grid's title on the first line, the axis' name on the second, its ticks after
+  const Wfit = layoutWidth(holder, 300, 820);
+  const narrow = Wfit < 620;
+  const GAP = 24, PW = narrow ? Wfit : (Wfit - GAP) / 2;
+  const GX = 38, GY = 60, GW = PW - GX - 6, GH = narrow ? 220 : 300;
+  const PH = GY + GH + 52;                          // the legend: room for two lines
   const W = narrow ? PW : 2 * PW + GAP, H = narrow ? 2 * PH + GAP : PH;
   const cw = Math.min(24, GW / cols), ch = Math.min(20, GH / T);
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "grids-svg", "aria-hidden": "true",
@@ -28,12 +32,12 @@ function draw(holder, fig, ctx) {
   [["u", t.uncached, "recomputed"], ["c", t.cached, "cached"]].forEach(([id, title, old], k) => {
     const ox = narrow ? 0 : k * (PW + GAP), oy = narrow ? k * (PH + GAP) : 0;
     const g = svg("g", { class: "grid grid-" + id, transform: `translate(${ox},${oy})` }, s);
-    label(g, GX, 16, "grid-title", title);
-    label(g, GX + GW, 16, "axis-label", t.x, "end");
+    label(g, 0, 16, "grid-title", title);
+    label(g, GX + GW, 34, "axis-label", t.x, "end");
     for (const [v, lab] of fig.xt || [])
       label(g, GX + (v - 0.5) * cw, GY - 8, "tick", lab, "middle");
     const yl = label(g, 0, 0, "axis-label", t.y, "middle");
-    yl.setAttribute("transform", `translate(10,${GY + Math.min(GH, T * ch) / 2}) rotate(-90)`);
+    yl.setAttribute("transform", `translate(10,${GY + GH / 2}) rotate(-90)`);     // beside the whole grid
     for (const [v, lab] of fig.yt || [])
       label(g, GX - 4, GY + (v - 0.5) * ch + 4, "tick", lab, "end");
     const cells = svg("g", { class: "cells" }, g);
@@ -56,21 +60,27 @@ function draw(holder, fig, ctx) {
       keys.push([chip, inset, label(g, GX + 17, GY + GH + 22, "legend-label", leg[kind] || "")]);
     }
   });
+  s.style.minWidth = W + "px";
   holder.replaceChildren(s);
-  layoutKeys(keys, GX);
+  layoutKeys(keys, GX, PW - 4);
 }
 
 // the legend's entries side by side, each after the width its label really takes (known once
-// the drawing is in the page; 8 units a character before that)
-function layoutKeys(keys, x0) {
-  let lx = x0, g = null;
+// the drawing is in the page; 8 units a character before that); one that would pass the
+// grid's right edge starts a second line
+function layoutKeys(keys, x0, right) {
+  let lx = x0, g = null, dy = 0;
   for (const [chip, inset, text] of keys) {
-    if (text.parentNode !== g) { g = text.parentNode; lx = x0; }
+    if (text.parentNode !== g) { g = text.parentNode; lx = x0; dy = 0; }
     let w = 0;
     try { w = text.getComputedTextLength(); } catch (err) { w = 0; }
+    w = w || 8 * text.textContent.length;
+    if (lx > x0 && lx + 17 + w > right) { lx = x0; dy += 20; }
     chip.setAttribute("x", lx + inset);
+    chip.setAttribute("y", Number(chip.getAttribute("y")) + dy);
     text.setAttribute("x", lx + 17);
-    lx += 17 + (w || 8 * text.textContent.length) + 16;
+    text.setAttribute("y", Number(text.getAttribute("y")) + dy);
+    lx += 17 + w + 16;
   }
 }
 

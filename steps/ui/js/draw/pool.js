@@ -3,21 +3,35 @@
 // hold it; shared blocks hatched, with their reference count; the blocks this event changed
 // outlined; under the pool, each sequence's block table. ctx.text: block, free, tables.
 
-import { svg } from "../dom.js";
+import { svg, layoutWidth, textWidths, refitOnResize } from "../dom.js";
 
 function draw(holder, fig, ctx) {
+  refitOnResize(holder, () => { if (holder.querySelector(":scope > .pool-svg")) draw(holder, fig, ctx); });
   const blocks = fig.blocks || [];
   if (!blocks.length) { holder.replaceChildren(); return; }
-  const cols = fig.cols || 8, bs = fig.bs || 4, tables = fig.tables || [];
-  const cw = 76, ch = 60, gap = 8, pad = 4, rowH = 30, nameW = 220, chipW = 34;
+  const bs = fig.bs || 4, tables = fig.tables || [];
+  // laid out in pixels for the holder's width: as many blocks a row as fit (a block as wide
+  // as the longest name it shows), each table's blocks after its name, or under it when
+  // they do not fit there
+  const W0 = layoutWidth(holder, 300, 820);
+  const who = textWidths(holder, "pool-svg", [
+    ...blocks.map((b) => ["blk-who", b.owners.length ? b.who : ctx.text.free]),
+    ...tables.map((t) => ["tbl-name", `${t.name} · ${t.tokens}`])]);
+  const gap = 8, pad = 4, chipW = 34, rowH = 30;
+  const cw = Math.max(76, Math.ceil(Math.max(...who.slice(0, blocks.length))) + 12), ch = 60;
+  const cols = Math.max(1, Math.min(fig.cols || 8, Math.floor((W0 - 2 * pad + gap) / (cw + gap))));
   const rows = Math.ceil(blocks.length / cols);
+  const nameW = Math.ceil(Math.max(0, ...who.slice(blocks.length))) + pad + 18 + 12;
   const longest = Math.max(0, ...tables.map((t) => t.blocks.length));
-  const W = Math.max(pad * 2 + cols * (cw + gap) - gap, nameW + longest * chipW + pad);
+  const inline = nameW + longest * chipW + pad <= W0;
+  const perLine = inline ? longest : Math.max(1, Math.floor((W0 - pad - 18) / chipW));
+  const lines = (t) => inline ? 1 : 1 + Math.max(1, Math.ceil(t.blocks.length / perLine));
+  const W = Math.max(W0, pad * 2 + cols * (cw + gap) - gap);
   const top = pad + rows * (ch + gap) + 24;
-  const H = top + Math.max(1, tables.length) * rowH + 6;
+  const H = top + Math.max(1, tables.reduce((a, t) => a + lines(t), 0)) * rowH + 6;
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "pool-svg", "aria-hidden": "true",
                          focusable: "false", preserveAspectRatio: "xMinYMin meet" });
-  s.style.minWidth = Math.min(W, 480) + "px";
+  s.style.minWidth = W + "px";
   const defs = svg("defs", {}, s);
   const pat = svg("pattern", { id: "pool-hatch", patternUnits: "userSpaceOnUse", width: 7,
                                height: 7, patternTransform: "rotate(45)" }, defs);
@@ -51,14 +65,17 @@ function draw(holder, fig, ctx) {
   });
   const head = svg("text", { x: pad, y: top - 8, class: "tables-head" }, s);
   head.textContent = ctx.text.tables;
-  tables.forEach((t, r) => {
-    const y = top + r * rowH;
+  let line = 0;
+  tables.forEach((t) => {
+    const y0 = top + line * rowH;
+    line += lines(t);
     const g = svg("g", { class: "tbl " + t.cls }, s);
-    svg("rect", { x: pad, y: y + 6, width: 12, height: 12, rx: 2, class: "tbl-chip" }, g);
-    const name = svg("text", { x: pad + 18, y: y + 17, class: "tbl-name" }, g);
+    svg("rect", { x: pad, y: y0 + 6, width: 12, height: 12, rx: 2, class: "tbl-chip" }, g);
+    const name = svg("text", { x: pad + 18, y: y0 + 17, class: "tbl-name" }, g);
     name.textContent = `${t.name} · ${t.tokens}`;
     t.blocks.forEach((b, j) => {
-      const x = nameW + j * chipW;
+      const x = inline ? nameW + j * chipW : pad + 18 + (j % perLine) * chipW;
+      const y = inline ? y0 : y0 + rowH * (1 + Math.floor(j / perLine));
       svg("rect", { x, y: y + 2, width: chipW - 4, height: 21, rx: 3,
                     class: "tbl-blk" + (b.shared ? " shared" : "") }, g);
       if (b.shared) svg("rect", { x, y: y + 2, width: chipW - 4, height: 21, rx: 3,

@@ -1,0 +1,205 @@
+// Presenter mode (?present=1): the projected page and the speaker view.
+//
+// The projected page is figure-first at 16:9: a one-line bar (where we are, the S hint,
+// Previous/Next), then the lead sentence, the question and the controls beside the figure;
+// the prose stays on the learners' page (and in the speaker view). Chart text is made at
+// least 18 px on screen whatever the figure's scale (`fitChartText`).
+//
+// The speaker view (?present=1&speaker=1, opened with S) is the same app in a second window,
+// with a session of its own: what to say aloud, the answer, the next step's title and the
+// step's full prose beside a preview of the figure. The two windows talk over a
+// BroadcastChannel (same origin): the projected page announces its view (query, playhead,
+// answer) on every change and the speaker view takes it on ({follow} to its own server, the
+// playhead in the browser); a key pressed in the speaker view (PageDown/PageUp, Space, “.”,
+// “,”, ←/→) and its Previous/Next are sent to the projected page, which applies them.
+
+import { h } from "./dom.js";
+
+export const CHANNEL = "kv-explainer-present";
+export const MIN_CHART_PX = 18;
+const PROSE = ["narration", "orientation", "live-facts", "formula-headline"];
+const KEYS = ["PageDown", "PageUp", " ", ".", ",", "ArrowLeft", "ArrowRight"];
+
+const classes = (b) => (b.cls || "").split(" ").filter(Boolean);
+const isSlot = (b, ...names) => b.kind === "slot" && names.includes(b.name);
+const isLead = (b) => classes(b).includes("step-lead");
+const isProse = (b) => b.kind === "details" || b.kind === "table" ||
+  classes(b).some((c) => PROSE.includes(c)) || (b.kind === "paragraphs" && !b.cls && !b.heading);
+
+// The projected page's two columns from the step's: [the lead, the question, the notices, the
+// controls] and [the figure: the stage and what goes with it, without the prose]. In a step
+// in parts, the part's title is the lead. A step without a stage keeps its visual column's figures;
+// a page with neither a lead nor a stage (the key ideas) keeps its blocks.
+export function presentBlocks(left, right) {
+  left = left || [];
+  right = right || [];
+  // a page with neither lead nor figure (the key ideas) is shown as it is
+  if (!left.some(isLead) && ![...left, ...right].some((b) => isSlot(b, "stage"))) return [left, right];
+  // a step in parts (step 6): the part's title, its own lead, stands for the step's
+  const part = left.find((b) => b.kind === "paragraphs" && b.heading && !b.cls);
+  const words = [];
+  for (const b of left) {
+    if (isLead(b)) words.push(part ? { kind: "paragraphs", items: [part.heading], cls: b.cls } : b);
+    else if (isSlot(b, "question") || b.kind === "notices") words.push(b);
+  }
+  const all = [...left, ...right];
+  words.push(...all.filter((b) => isSlot(b, "controls")), ...all.filter((b) => isSlot(b, "custom")));
+  const figure = right.filter((b) => !isSlot(b, "question", "controls", "custom") && !isProse(b) &&
+                                     !isLead(b));
+  return [words, figure];
+}
+
+// The speaker view's two columns: [what to say, the answer (the `talk` slot), then every
+// block of prose on the learners' page] and [the figure as projected, with its legend].
+// No question, controls or custom box: the projected page is the one that moves.
+export function speakerBlocks(left, right) {
+  left = left || [];
+  right = right || [];
+  const skip = (b) => isSlot(b, "question", "controls", "custom");
+  const prose = [...left, ...right].filter((b) => !skip(b) && !isSlot(b, "stage", "tabs") &&
+                                               b.kind !== "legend" && b.kind !== "metrics");
+  const figure = right.filter((b) => isSlot(b, "stage") || b.kind === "legend" || b.kind === "metrics");
+  return [[{ kind: "slot", name: "talk" }, ...prose], figure];
+}
+
+// The speaker's panel: the notes, the question's answer and the next step's title.
+export function createTalk() {
+  const el = h("section", "talk");
+  const notesHead = h("h3", "talk-head", el);
+  const notes = h("p", "talk-notes", el);
+  const answer = h("p", "talk-answer", el);
+  const nextLine = h("p", "talk-next", el);
+  const proseHead = h("h3", "talk-head talk-prose", el);
+  const update = (talk, question) => {
+    talk = talk || {};
+    notesHead.textContent = talk.notes_label || "";
+    notes.textContent = talk.notes || "";
+    answer.replaceChildren();
+    answer.hidden = !question;
+    if (question) {
+      const right = (question.options || [])[question.correct];
+      h("strong", "", answer, (talk.answer_label || "") + ": ");
+      answer.append(document.createTextNode(`${question.prompt || ""} → ${right ?? ""}. ` +
+                                            (question.explain || "")));
+    }
+    nextLine.replaceChildren();
+    nextLine.hidden = !talk.next;
+    if (talk.next) {
+      h("strong", "", nextLine, (talk.next_label || "") + ": ");
+      nextLine.append(document.createTextNode(talk.next));
+    }
+    proseHead.textContent = talk.prose_label || "";
+  };
+  return { el, update };
+}
+
+// The projected page's bar and the speaker view's: the heading, a hint or the next step, and
+// Previous/Next (in the speaker view they move the projected page).
+export function presentBar(shell, speaker) {
+  const bar = h("div", "present-bar" + (speaker ? " speaker-bar" : ""));
+  const hint = h("span", "present-hint", null, null, { "aria-hidden": "true" });
+  bar.append(shell.heading, hint, shell.prevnext);
+  // s: the shell's state; the speaker view's window says so in its title
+  const update = (s) => {
+    const talk = (s && s.talk) || null;
+    hint.textContent = (talk && !speaker) ? talk.hint : "";
+    if (speaker && talk && s.title) document.title = `${talk.title} · ${s.title}`;
+  };
+  return { el: bar, update };
+}
+
+// The speaker view's address: the projected page's, with speaker=1
+export function speakerUrl(loc) {
+  const params = new URLSearchParams(loc.search);
+  params.set("present", "1");
+  params.set("speaker", "1");
+  return loc.pathname + "?" + params.toString();
+}
+
+// What a view shows, for comparing: its query without the page modes
+export function viewKey(query) {
+  const params = new URLSearchParams(query || "");
+  for (const m of ["present", "speaker", "embed", "figure"]) params.delete(m);
+  params.sort();
+  return params.toString();
+}
+
+// The channel between the two windows. `speaker`: this window is the speaker view.
+// `view()`: the projected page's {query, frame, answer, shown}; `follow(view)`: the speaker
+// view takes it on; `key(key)`, `nav(d)`: the projected page applies a move made in the
+// speaker view. Returns {announce, key, nav, close}; without BroadcastChannel, all no-ops.
+export function connect({ speaker, view, follow, key, nav, Channel }) {
+  const C = Channel || (typeof BroadcastChannel !== "undefined" ? BroadcastChannel : null);
+  if (!C) return { announce() {}, key() {}, nav() {}, close() {}, keys: [] };
+  const ch = new C(CHANNEL);
+  let last = "";
+  ch.onmessage = (e) => {
+    const m = e.data || {};
+    if (speaker && m.type === "view") follow(m);
+    else if (!speaker && m.type === "hello") { last = ""; announce(); }
+    else if (!speaker && m.type === "key" && KEYS.includes(m.key)) key(m.key);
+    else if (!speaker && m.type === "nav" && (m.d === 1 || m.d === -1)) nav(m.d);
+  };
+  const announce = () => {
+    if (speaker) return;
+    const v = view();
+    if (!v) return;
+    const text = JSON.stringify(v);
+    if (text === last) return;
+    last = text;
+    ch.postMessage({ type: "view", ...v });
+  };
+  if (speaker) ch.postMessage({ type: "hello" });
+  return {
+    announce,
+    key: (k) => { if (speaker && KEYS.includes(k)) ch.postMessage({ type: "key", key: k }); },
+    nav: (d) => { if (speaker) ch.postMessage({ type: "nav", d }); },
+    close: () => ch.close(),
+    keys: KEYS,
+  };
+}
+
+// The speaker view's side of following: send {follow} to its own server when the projected
+// page's query or answer differs from what it last asked for; the playhead moves in the browser.
+export function createFollower(send) {
+  let asked = null;
+  return (v, own) => {
+    const key = JSON.stringify([viewKey(v.query), v.answer ?? null, !!v.shown]);
+    const mine = JSON.stringify([viewKey(own.query), own.answer ?? null, !!own.shown]);
+    if (key !== mine && key !== asked) {
+      asked = key;
+      send({ follow: v.query || "", answer: v.answer ?? null, shown: !!v.shown });
+    } else if (key === mine) asked = null;
+  };
+}
+
+// Chart text at least MIN_CHART_PX on screen (18 px at 720 px high, more on a taller
+// screen): each chart (an <svg> child of `holder`, drawn in its own units and scaled to its
+// box) gets, on the holder, the font size in its units that shows at that size:
+// `--kv-chart-font-<n>` for the holder's n-th <svg> child (n = 1..3) and `--kv-chart-font`
+// for any chart deeper down, at the smallest
+// scale, which presenter mode's CSS gives every text of the chart. Returns true when a size
+// changed enough to draw the figure again (its labels are placed by size).
+export function fitChartText(holder) {
+  const svgs = [...holder.querySelectorAll("svg")].filter((s) => !s.parentElement.closest("svg") &&
+    !s.closest(".player") && s.viewBox && s.viewBox.baseVal && s.viewBox.baseVal.width > 0);
+  const min = Math.max(MIN_CHART_PX, 0.025 * (window.innerHeight || 0));
+  const size = (scale) => Math.ceil((min + 0.5) / scale * 10) / 10;
+  let changed = false, smallest = Infinity;
+  const put = (name, want) => {
+    const had = parseFloat(holder.style.getPropertyValue(name)) || 0;
+    if (had && Math.abs(want - had) / had < 0.04) return;
+    holder.style.setProperty(name, want + "px");
+    changed = true;
+  };
+  svgs.forEach((s, i) => {
+    const m = s.getScreenCTM && s.getScreenCTM();
+    const box = s.getBoundingClientRect();
+    if (!m || !(box.width > 0 && box.height > 0) || !(Math.abs(m.a) > 0)) return;
+    smallest = Math.min(smallest, Math.abs(m.a));
+    const nth = [...holder.children].filter((c) => c.tagName.toLowerCase() === "svg").indexOf(s);
+    if (nth >= 0 && nth < 3) put(`--kv-chart-font-${nth + 1}`, size(Math.abs(m.a)));
+  });
+  if (Number.isFinite(smallest)) put("--kv-chart-font", size(smallest));
+  return changed;
+}

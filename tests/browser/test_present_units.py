@@ -1,0 +1,140 @@
+"""Presenter mode's JavaScript (js/present.js), unit by unit in headless Chromium, no server:
+which blocks the projected page and the speaker view show, the channel between the two
+windows, the speaker view's following, and chart text made at least 18 px on screen."""
+from __future__ import annotations
+
+import pytest
+
+from steps.ui import bundle
+
+PAGE = "<!doctype html><html><head><meta charset='utf-8'></head><body><div id='root' style='width:760px'></div></body></html>"
+
+LEFT = [{"kind": "paragraphs", "items": ["Lead."], "cls": "step-lead"},
+        {"kind": "paragraphs", "items": ["Before you start."], "cls": "narration orientation"},
+        {"kind": "slot", "name": "question"},
+        {"kind": "paragraphs", "items": ["Part intro."], "heading": "Part A"},
+        {"kind": "paragraphs", "items": ["Why it works."], "cls": "narration"},
+        {"kind": "slot", "name": "controls"},
+        {"kind": "notices", "items": ["Unknown word."]},
+        {"kind": "details", "summary": "Go deeper", "blocks": [], "cls": "deeper deeper-why"},
+        {"kind": "paragraphs", "items": ["Live model: 4 layers."], "cls": "live-facts"},
+        {"kind": "slot", "name": "custom"}]
+RIGHT = [{"kind": "slot", "name": "stage"},
+         {"kind": "legend", "items": [["key", "keys"]]},
+         {"kind": "paragraphs", "items": ["A note."], "cls": "live-facts"},
+         {"kind": "html", "html": "<svg></svg>", "cls": "step6-bars"}]
+
+
+@pytest.fixture(scope="module")
+def kv(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content(PAGE)
+    page.add_script_tag(content=bundle.source(exposing=True), type="module")
+    page.wait_for_function("() => globalThis.KV !== undefined")
+    assert errors == []
+    yield page
+    ctx.close()
+
+
+def _names(blocks):
+    return [b.get("name") or b.get("heading") or (b.get("items") or [b.get("kind")])[0]
+            for b in blocks]
+
+
+def test_the_projected_page_shows_the_lead_question_controls_and_figure_only(kv):
+    words, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [LEFT, RIGHT])
+    assert _names(words) == ["Part A", "question", "Unknown word.", "controls", "custom"]
+    assert words[0]["cls"] == "step-lead"                  # a step in parts: the part's title
+    words, _ = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)",
+                           [[b for b in LEFT if not b.get("heading")], RIGHT])
+    assert _names(words) == ["Lead.", "question", "Unknown word.", "controls", "custom"]
+    assert [b["kind"] for b in figure] == ["slot", "legend", "html"]
+
+
+def test_the_speaker_view_shows_the_notes_and_every_word_but_no_controls(kv):
+    words, figure = kv.evaluate("([l, r]) => KV['present.js'].speakerBlocks(l, r)", [LEFT, RIGHT])
+    assert words[0] == {"kind": "slot", "name": "talk"}
+    names = _names(words)
+    assert "Why it works." in names and "Before you start." in names and "Go deeper" not in names
+    assert any(b["kind"] == "details" for b in words) and "Live model: 4 layers." in names
+    assert not {"question", "controls", "custom", "stage"} & set(names)
+    assert [b.get("name") or b["kind"] for b in figure] == ["stage", "legend"]
+
+
+def test_speaker_url_and_view_key(kv):
+    out = kv.evaluate("""() => {
+      const P = KV['present.js'];
+      return [P.speakerUrl({ pathname: '/app', search: '?step=2&present=1&tokens=40' }),
+              P.viewKey('?tokens=40&step=2&present=1&speaker=1'), P.viewKey('?step=2&tokens=40')];
+    }""")
+    assert out[0] == "/app?step=2&present=1&tokens=40&speaker=1"
+    assert out[1] == out[2] == "step=2&tokens=40"
+
+
+def test_the_two_windows_talk_over_a_broadcast_channel(kv):
+    """The speaker view says hello, the projected page answers with its view; keys and
+    Previous/Next made in the speaker view reach the projected page; nothing else does."""
+    log = kv.evaluate("""async () => {
+      const P = KV['present.js'];
+      const got = { follow: [], key: [], nav: [] };
+      const view = { query: '?step=3&present=1&frame=2', frame: 2, answer: null, shown: false };
+      const projected = P.connect({ speaker: false, view: () => view,
+        follow: () => got.follow.push('wrong window'),
+        key: (k) => got.key.push(k), nav: (d) => got.nav.push(d) });
+      const speaker = P.connect({ speaker: true, view: () => null,
+        follow: (v) => got.follow.push(v), key: () => {}, nav: () => {} });
+      const settle = () => new Promise((r) => setTimeout(r, 100));
+      await settle();
+      speaker.key('.'); speaker.key('PageDown'); speaker.key('x'); speaker.nav(1);
+      projected.key('.');                      // the projected page sends no keys
+      projected.announce();                    // the same view: not sent again
+      view.frame = 3; projected.announce();
+      await settle();
+      projected.close(); speaker.close();
+      return got;
+    }""")
+    assert [v["frame"] for v in log["follow"]] == [2, 3]
+    assert log["follow"][0]["query"] == "?step=3&present=1&frame=2"
+    assert log["key"] == [".", "PageDown"] and log["nav"] == [1]
+
+
+def test_the_speaker_view_asks_its_server_once_per_new_view(kv):
+    sent = kv.evaluate("""() => {
+      const sent = [];
+      const follow = KV['present.js'].createFollower((m) => sent.push(m));
+      const v = { query: '?step=2&tokens=40&present=1', frame: 0, answer: null, shown: false };
+      follow(v, { query: '?step=1&present=1&speaker=1', answer: null, shown: false });
+      follow(v, { query: '?step=1&present=1&speaker=1', answer: null, shown: false });  // waiting
+      follow(v, { query: '?step=2&tokens=40&present=1&speaker=1', answer: null, shown: false });
+      follow({ ...v, answer: 1 }, { query: '?step=2&tokens=40&speaker=1', answer: null });
+      return sent;
+    }""")
+    assert sent == [{"follow": "?step=2&tokens=40&present=1", "answer": None, "shown": False},
+                    {"follow": "?step=2&tokens=40&present=1", "answer": 1, "shown": False}]
+
+
+def test_chart_text_is_made_at_least_18_px_on_screen(kv):
+    out = kv.evaluate("""() => {
+      const holder = document.createElement('div');
+      holder.style.width = '500px';
+      holder.innerHTML = '<svg viewBox="0 0 1000 400" style="width:100%;height:auto;display:block">' +
+                         '<text x="10" y="30" style="font-size: var(--kv-chart-font, 12px)">label</text></svg>';
+      document.getElementById('root').appendChild(holder);
+      const P = KV['present.js'];
+      const first = P.fitChartText(holder), again = P.fitChartText(holder);
+      const t = holder.querySelector('text');
+      const shown = parseFloat(getComputedStyle(t).fontSize) * t.closest('svg').getScreenCTM().a;
+      holder.remove();
+      return { first, again, shown };
+    }""")
+    assert out["first"] is True and out["again"] is False
+    assert 18 <= out["shown"] <= 20
+
+
+def test_the_key_ideas_page_is_projected_as_it_is(kv):
+    blocks = [{"kind": "html", "html": "<ol><li>One</li></ol>", "cls": "key-ideas"}]
+    words, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [blocks, []])
+    assert words == blocks and figure == []

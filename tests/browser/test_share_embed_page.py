@@ -1,0 +1,176 @@
+"""Sharing a view and the figure-only embed in a real browser: the copy link, opened in a new
+page, shows the same step, controls and frame (also when copied while the player plays); the
+figure-only embed shows the figure, its controls and the lead sentence and no prose; the
+course page hears both height messages (ours and Canvas's)."""
+import functools
+import http.server
+import threading
+from urllib.parse import urlsplit
+
+import pytest
+from helpers import metric, wait_url
+from playwright.sync_api import expect
+
+from conftest import ARTIFACTS, ROOT
+
+
+@pytest.fixture(scope="module")
+def course_site():
+    """assets/ served from a second local origin: the course page."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
+                                directory=str(ROOT / "assets"))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _copy(page, server):
+    """Press “Copy link” and return what it put on the clipboard."""
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(server))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    page.get_by_role("button", name="Copy link").click()
+    expect(page.locator(".share-say")).to_have_text("Link copied")
+    return page.evaluate("() => navigator.clipboard.readText()")
+
+
+def _open(page, link):
+    other = page.context.new_page()
+    other.goto(link)
+    other.wait_for_selector("h1, .embed-line", timeout=60_000)
+    return other
+
+
+def test_copy_link_opens_the_same_view(app, page, server):
+    app("?step=3")
+    page.get_by_label("Layer", exact=True).select_option(label="Layer 1")
+    page.get_by_label("Key/value head").select_option(label="Head 2")
+    wait_url(page, "head=2")
+    page.locator(".player-next button").click()
+    page.locator(".player-next button").click()
+    wait_url(page, "frame=2")
+    link = _copy(page, server)
+    (ARTIFACTS / "screens").mkdir(parents=True, exist_ok=True)
+    page.locator(".prevnext").screenshot(path=str(ARTIFACTS / "screens" / "copy-link.png"))
+    assert link.startswith(server + "?step=3") and "frame=2" in link and "layer=1" in link
+    assert "head=2" in link
+    other = _open(page, link)
+    try:
+        expect(other.locator("h2").first).to_contain_text("Step 3 of 6")
+        expect(other.locator(".player-pos")).to_have_text(page.locator(".player-pos").inner_text())
+        for label in ("Layer", "Key/value head"):
+            expect(other.get_by_label(label, exact=True).locator("option:checked")).to_have_text(
+                page.get_by_label(label, exact=True).locator("option:checked").inner_text())
+        expect(other.get_by_label("Layer", exact=True).locator("option:checked")).to_have_text(
+            "Layer 1")
+        expect(other.locator(".cache-svg .cache-row")).to_have_count(
+            page.locator(".cache-svg .cache-row").count())
+        assert other.evaluate("() => location.search") == page.evaluate("() => location.search")
+    finally:
+        other.close()
+
+
+def test_copy_link_while_playing_keeps_the_frame_on_screen(app, page, server):
+    """The server hears of the playhead only when the player stops: the link still carries
+    the frame on screen."""
+    app("?step=1")
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(server))
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin)
+    first = page.locator(".player-pos").inner_text()
+    page.locator(".player-play button").click()
+    expect(page.locator(".player-pos")).not_to_have_text(first, timeout=10_000)
+    # what the page shows when the button's click handler runs (the handler makes the link
+    # before anything else can move the player)
+    page.locator(".share-btn").evaluate("""(b) => b.addEventListener("click", () => {
+        const root = b.getRootNode();
+        window.__at = [root.querySelector(".player-pos").textContent,
+                       root.querySelector('[data-metric="seq_len"] .metric-value').textContent];
+      }, { once: true })""")
+    page.locator(".share-btn").click()
+    pos, seq = page.evaluate("() => window.__at")
+    expect(page.locator(".share-say")).to_have_text("Link copied")
+    link = page.evaluate("() => navigator.clipboard.readText()")
+    page.locator(".player-play button").click()                   # pause
+    other = _open(page, link)
+    try:
+        expect(other.locator(".player-pos")).to_have_text(pos)
+        expect(metric(other, "seq_len")).to_have_text(seq)
+    finally:
+        other.close()
+
+
+def test_the_embed_bar_has_the_copy_link_and_it_opens_the_full_page(app, page, server):
+    app("?step=2&tokens=40&embed=1&figure=1")
+    expect(page.locator(".embed-line .share-btn")).to_have_text("Copy link")
+    link = _copy(page, server)
+    assert "embed" not in link and "figure" not in link and "tokens=40" in link
+    other = _open(page, link)
+    try:
+        expect(other.locator("h1")).to_have_count(1)                 # the full page
+        expect(other.locator(".question")).to_have_count(1)
+    finally:
+        other.close()
+
+
+def test_figure_only_shows_the_figure_controls_and_lead_and_no_prose(app, page):
+    app("?step=3&frame=3&layer=2&embed=1&figure=1")
+    expect(page.locator(".stage-svg svg")).to_have_count(1)
+    expect(page.locator(".step-lead")).to_be_visible()
+    expect(page.get_by_label("Layer", exact=True).locator("option:checked")).to_have_text(
+        "Layer 2")
+    expect(page.locator(".player-pos")).to_contain_text("3")
+    expect(page.locator(".legend").first).to_be_visible()
+    for gone in (".question", ".narration", "details.deeper", "h1", ".faq", ".step-tab"):
+        expect(page.locator(gone)).to_have_count(0)
+    expect(page.locator(".step-head")).to_be_hidden()              # the bar says where
+    expect(metric(page, "cache_length")).to_have_text("8")        # nothing waits for an answer
+    # the stage comes right after the lead and the controls: near the top
+    box = page.locator(".stage-svg svg").bounding_box()
+    assert box and box["y"] < 700, box
+
+
+def test_figure_only_without_a_stage_shows_the_visual_column(app, page):
+    app("?step=6&part=a&heads=8&embed=1&figure=1")
+    expect(page.locator('[data-metric="factor"]')).to_be_visible()
+    expect(page.locator(".step6-bars")).to_be_visible()
+    expect(page.get_by_role("radio", name="GQA (8)")).to_be_checked()
+    for gone in (".question", ".narration", ".step-tab"):
+        expect(page.locator(gone)).to_have_count(0)
+    for label in page.locator(".step6-bars .bar-label").all_inner_texts():
+        assert "?" not in label, label                       # nothing waits for an answer
+
+
+def test_the_course_page_hears_both_height_messages(page, server, course_site):
+    page.add_init_script("""window.__kv = []; window.addEventListener("message", (e) => {
+        if (window === window.top) window.__kv.push(e.data); });""")
+    page.goto(f"{course_site}/embed.html?app={server}")
+    page.wait_for_function("""() => {
+        const d = window.__kv || [];
+        return d.some((m) => m && m.type === "kv-explainer:height" && m.height > 0) &&
+               d.some((m) => m && m.subject === "lti.frameResize" && m.height > 0); }""",
+                           timeout=60_000)
+    got = page.evaluate("() => window.__kv")
+    ours = sorted(m["height"] for m in got if m.get("type") == "kv-explainer:height")
+    canvas = sorted(m["height"] for m in got if m.get("subject") == "lti.frameResize")
+    assert ours == canvas                                # the same heights, in both forms
+    figure = page.frame_locator("iframe.kv-explainer").nth(2)
+    expect(figure.locator(".stage-svg svg")).to_have_count(1, timeout=60_000)
+    expect(figure.locator(".question")).to_have_count(0)
+
+
+@pytest.mark.parametrize("query", ["step=1", "step=2", "step=3&frame=3", "step=4", "step=5",
+                                   "step=6&part=a", "step=6&part=b", "step=end"])
+def test_screenshot_figure_only(app, page, query):
+    """Figure-only as a course page's frame shows it (760 px wide): for people to look at."""
+    page.set_viewport_size({"width": 760, "height": 900})
+    app(f"?{query}&embed=1&figure=1")
+    expect(page.locator(".question")).to_have_count(0)
+    expect(page.locator(".stage-svg svg, .step-visual .metric, .key-ideas").first).to_be_visible(
+        timeout=60_000)
+    page.wait_for_timeout(1000)
+    out = ARTIFACTS / "screens"
+    out.mkdir(parents=True, exist_ok=True)
+    name = query.replace("step=", "step").replace("&part=", "").replace("&frame=", "-f")
+    page.screenshot(path=str(out / f"{name}-embed-figure.png"), full_page=True)

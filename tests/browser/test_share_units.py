@@ -1,0 +1,163 @@
+"""The copy-link button and the figure-only layout, unit by unit in headless Chromium (no
+server): the link a view shares (the page's query, the frame on screen while playing, no embed
+modes), the button (the clipboard, nothing sent to the server, a polite confirmation; a
+selected text field when the clipboard refuses) and the blocks figure-only draws."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from steps.shell import App
+from steps.ui import bundle
+
+PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
+        "<div id='root' style='width:760px'></div></body></html>")
+
+
+@pytest.fixture(scope="module")
+def kv(browser):
+    """A page with every module of steps/ui/js loaded (`globalThis.KV[path]`)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content(PAGE)
+    page.add_script_tag(content=bundle.source(exposing=True), type="module")
+    page.wait_for_function("() => globalThis.KV !== undefined")
+    assert errors == []
+    yield page
+    ctx.close()
+
+
+def test_share_url_is_the_view_without_the_embed_modes(kv):
+    out = kv.evaluate("""() => {
+      const { shareUrl } = KV["shell.js"];
+      const base = "https://kv.example.edu/app";
+      return [
+        shareUrl(base, "?step=3&lang=nl&example=1&frame=2&layer=3&head=1&embed=1&figure=1",
+                 "frame", null),
+        // playing: the frame on screen (5) is not the one the server has (2)
+        shareUrl(base, "?step=3&lang=en&frame=2&layer=3", "frame", { index: 5, frame: 2 }),
+        // step 2: its player moves T; frame f is T = f + 1
+        shareUrl(base, "?step=2&lang=en&tokens=16&prompt=5", "tokens", { index: 39, frame: 15 }),
+        // stopped where the server has it: the query as it is
+        shareUrl(base, "?step=1&lang=en&frame=4", "frame", { index: 4, frame: 4 }),
+        // no player parameter (steps 4 and 5, the key ideas)
+        shareUrl(base, "?step=5&lang=en&model=custom&custom=layers-32_kv-8", null, { index: 3, frame: 0 }),
+        shareUrl(base, "", null, null),
+        // the page modes the shell names are left out
+        shareUrl(base, "?step=4&lang=id&present=1&speaker=1&batch=8", "frame", null,
+                 ["embed", "present", "figure", "speaker"]),
+      ];
+    }""")
+    assert out == [
+        "https://kv.example.edu/app?step=3&lang=nl&example=1&frame=2&layer=3&head=1",
+        "https://kv.example.edu/app?step=3&lang=en&frame=5&layer=3",
+        "https://kv.example.edu/app?step=2&lang=en&tokens=40&prompt=5",
+        "https://kv.example.edu/app?step=1&lang=en&frame=4",
+        "https://kv.example.edu/app?step=5&lang=en&model=custom&custom=layers-32_kv-8",
+        "https://kv.example.edu/app",
+        "https://kv.example.edu/app?step=4&lang=id&batch=8",
+    ]
+
+
+def _shell_state(**query) -> dict:
+    app = App(query={k: [str(v).encode()] for k, v in query.items()})
+    try:
+        return app.shell_state() | {"_query": app.url_query()}
+    finally:
+        app.step.close()
+
+
+COPY = """async ([s, clipboard, execOk]) => {
+  const sent = [], copied = [];
+  Object.defineProperty(navigator, "clipboard", { configurable: true, value: clipboard === "none"
+    ? undefined
+    : { writeText: (t) => clipboard === "ok" ? (copied.push(t), Promise.resolve())
+                                             : Promise.reject(new Error("denied")) } });
+  const exec = document.execCommand, replace = history.replaceState;
+  document.execCommand = (cmd) => cmd === "copy" ? execOk : exec.call(document, cmd);
+  history.replaceState = () => {};              // about:blank has no address bar to follow
+  const shell = KV["shell.js"].createShell((m) => sent.push(m),
+                                           { playhead: () => ({ index: 6, frame: 2 }) });
+  const root = document.getElementById("root");
+  root.replaceChildren(s.embed ? shell.embedBar : shell.prevnext);
+  shell.update(s);
+  shell.follow(s._query);
+  const btn = root.querySelector(".share-btn");
+  btn.click();
+  await new Promise((r) => setTimeout(r, 200));
+  const field = root.querySelector(".share-field");
+  const say = root.querySelector(".share-say");
+  const out = { sent, copied, label: btn.textContent, said: say.textContent,
+                live: say.getAttribute("aria-live"), role: say.getAttribute("role"),
+                fieldShown: !field.hidden, fieldValue: field.value,
+                selected: field.selectionStart === 0 && field.selectionEnd === field.value.length
+                          && field.value.length > 0,
+                fieldLabel: field.getAttribute("aria-label"),
+                inBar: !!root.querySelector(".embed-line .share-btn") };
+  document.execCommand = exec;
+  history.replaceState = replace;
+  delete navigator.clipboard;
+  return out;
+}"""
+
+
+def test_the_copy_button_uses_the_clipboard_and_sends_nothing(kv):
+    s = _shell_state(step=1, lang="en", frame=2, layer=2)
+    out = kv.evaluate(COPY, [s, "ok", False])
+    assert out["sent"] == []                                   # nothing to the server
+    assert len(out["copied"]) == 1
+    url = out["copied"][0]
+    assert url.endswith("?step=1&lang=en&example=0&frame=6&layer=2&head=0"), url   # playing: 6
+    assert out["label"] == "Copy link"
+    assert out["said"] == "Link copied" and out["live"] == "polite" and out["role"] == "status"
+    assert not out["fieldShown"]
+
+
+def test_embedded_the_copy_button_is_in_the_bar_and_the_link_is_not_embedded(kv):
+    s = _shell_state(step=3, lang="pl", embed=1, figure=1)
+    out = kv.evaluate(COPY, [s, "ok", False])
+    assert out["inBar"] and out["sent"] == []
+    assert out["label"] == "Kopiuj link" and out["said"] == "Skopiowano link"
+    url = out["copied"][0]
+    assert "embed" not in url and "figure" not in url and "step=3&lang=pl" in url
+
+
+@pytest.mark.parametrize("clipboard", ["refused", "none"])
+def test_without_the_clipboard_the_link_is_selected_in_a_field(kv, clipboard):
+    s = _shell_state(step=2, lang="nl", tokens=20)
+    out = kv.evaluate(COPY, [s, clipboard, False])
+    assert out["sent"] == [] and out["copied"] == []
+    assert out["fieldShown"] and out["selected"]
+    assert out["fieldValue"].endswith("?step=2&lang=nl&tokens=24&prompt=5")   # 20 + (6 - 2)
+    assert out["fieldLabel"] == "Link naar deze weergave"
+    assert out["said"] == "De link is geselecteerd: druk op Ctrl+C om hem te kopiëren."
+    # the browser's copy command works: copied, and the field goes away again
+    out = kv.evaluate(COPY, [s, clipboard, True])
+    assert out["said"] == "Link gekopieerd" and not out["fieldShown"]
+
+
+def test_figure_only_draws_the_lead_controls_and_figure_and_no_prose(kv):
+    lead = {"kind": "paragraphs", "items": ["Lead."], "cls": "step-lead"}
+    prose = {"kind": "paragraphs", "items": ["Prose."], "cls": "narration"}
+    deeper = {"kind": "details", "summary": "Go deeper", "blocks": [prose], "cls": "deeper"}
+    legend = {"kind": "legend", "items": [["key", "keys"]]}
+    note = {"kind": "paragraphs", "items": ["A note."], "cls": "live-facts"}
+    cards = {"kind": "metrics", "cards": []}
+    slot = lambda name: {"kind": "slot", "name": name}  # noqa: E731
+    cases = {
+        "stage": ([lead, slot("question"), prose, slot("controls"), slot("custom"), deeper],
+                  [slot("stage"), legend, note], True),
+        "no stage": ([lead, slot("question"), slot("controls"), prose],
+                     [cards, {"kind": "html", "html": "<b>bars</b>"}], False),
+        "key ideas": ([{"kind": "html", "html": "<ol></ol>", "cls": "key-ideas"}], [], False),
+    }
+    out = kv.evaluate("""(cases) => Object.fromEntries(Object.entries(cases).map(([k, [l, r, st]]) =>
+        [k, KV["shell.js"].figureBlocks(l, r, st)]))""", cases)
+    assert out["stage"] == [[lead, slot("controls"), slot("custom")], [slot("stage"), legend]]
+    assert out["no stage"] == [[lead, slot("controls")],
+                               [cards, {"kind": "html", "html": "<b>bars</b>"}]]
+    assert out["key ideas"] == [[], cases["key ideas"][0]]
+    assert json.dumps(out).count("Prose.") == 0

@@ -1,0 +1,191 @@
+"""The glossary in the browser: a term's first use in a step's paragraphs is a button that
+shows its definition on hover, focus and tap (Escape closes it), text stays text; the one-line
+legend of the badges sits next to the first cards; the glossary page lists every term.
+
+The first tests are JS units (headless Chromium, no server, as tests/browser/test_js_units.py);
+the rest run against the served app."""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from steps.glossary import TERMS
+from steps.ui import bundle
+
+APP_CSS = (bundle.JS.parents[2] / "assets" / "app.css").read_text(encoding="utf-8")
+PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
+        "<div id='root' style='width:760px'></div></body></html>")
+GLOSSARY = {"lang": "en", "terms": [
+    ["token", ["token", "tokens"], "A piece <i>of</i> text & more."],
+    ["KV cache", ["KV cache", "cache"], "The keys and values so far."],
+    ["key", ["key", "keys"], "A vector."],
+    ["key/value head", ["key/value head", "key/value heads"], "A head for keys."],
+    ["prompt", ["prompt", "prompts"], "The text given."],
+], "legend": {"label": "What the badges mean", "items": [
+    ["measured", "measured", "on this server"], ["computed", "computed", "from a formula"],
+    ["illustrative", "illustrative", "a sketch"]]}}
+
+
+@pytest.fixture(scope="module")
+def kv(browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content(PAGE)
+    page.add_style_tag(content=APP_CSS)
+    page.add_script_tag(content=bundle.source(exposing=True), type="module")
+    page.wait_for_function("() => globalThis.KV !== undefined")
+    assert errors == []
+    yield page
+    ctx.close()
+
+
+DRAW = """(g) => {
+  const root = document.getElementById("root");
+  root.replaceChildren();
+  const step = document.createElement("div"); root.appendChild(step);
+  const col = document.createElement("div"); step.appendChild(col);
+  KV["blocks.js"].drawBlocks(col, [
+    { kind: "paragraphs", items: ["<b>A token</b> and more tokens, then the KV cache.",
+                                  "Each key/value head keeps keys; a token again."] },
+    { kind: "details", summary: "Go deeper", blocks: [
+      { kind: "paragraphs", items: ["Inside: one token, a key and the prompt."] }] },
+  ], { concealed: false, badges: {}, slots: {} });
+  const layer = document.createElement("div"); step.appendChild(layer);
+  globalThis.terms = KV["terms.js"].createTerms(step, layer);
+  globalThis.terms.mark(g);
+  return step.innerHTML;
+}"""
+
+
+def test_a_term_in_a_paragraph_becomes_a_focusable_button_with_its_definition(kv):
+    html = kv.evaluate(DRAW, GLOSSARY)
+    assert "&lt;b&gt;A" in html and "<b>" not in html          # text is still text
+    marked = kv.evaluate("""() => [...document.querySelectorAll("#root button.term")].map(b => {
+      const d = document.getElementById(b.getAttribute("aria-describedby"));
+      return [b.textContent, b.type, b.tabIndex, d && d.textContent, d && d.children.length,
+              !!b.closest("details")]; })""")
+    # the first use of each term in the step's open text, then in the collapsed section the
+    # first use of a term the open text does not use; "key/value head" wins over "key" where
+    # both start, and "keys" is the first use of "key"
+    assert [m[0] for m in marked] == ["token", "KV cache", "key/value head", "keys", "prompt"]
+    assert marked[0][1:5] == ["button", 0, "A piece <i>of</i> text & more.", 0]
+    assert [m[5] for m in marked] == [False] * 4 + [True]
+    # drawn again: marked again, never twice
+    kv.evaluate("(g) => globalThis.terms.mark(g)", GLOSSARY)
+    assert kv.locator("#root button.term").count() == 5
+
+
+def test_focus_hover_and_tap_show_the_definition_and_escape_closes_it(kv):
+    kv.evaluate(DRAW, GLOSSARY)
+    pop = kv.locator("#root .term-pop")
+    first = kv.locator("#root button.term").first
+    first.focus()
+    expect(pop).to_be_visible()
+    expect(pop).to_contain_text("A piece <i>of</i> text & more.")
+    assert first.get_attribute("aria-expanded") == "true"
+    kv.keyboard.press("Escape")
+    expect(pop).to_be_hidden()
+    kv.locator("#root button.term").nth(1).hover()
+    expect(pop).to_contain_text("The keys and values so far.")
+    kv.mouse.move(0, 0)
+    expect(pop).to_be_hidden()
+    kv.locator("#root button.term").nth(2).click()            # a tap opens it ...
+    expect(pop).to_contain_text("A head for keys.")
+    kv.mouse.move(0, 0)
+    expect(pop).to_be_visible()                                # ... and it stays
+    kv.locator("#root button.term").nth(2).click()            # a second tap closes it
+    expect(pop).to_be_hidden()
+
+
+def test_no_glossary_marks_nothing(kv):
+    kv.evaluate(DRAW, {"terms": [], "legend": None})
+    assert kv.locator("#root button.term").count() == 0
+    kv.evaluate(DRAW, None)
+    assert kv.locator("#root button.term").count() == 0
+
+
+def test_the_badge_legend_goes_after_the_first_row_of_cards(kv):
+    out = kv.evaluate("""(g) => {
+      const root = document.getElementById("root");
+      root.replaceChildren();
+      const card = { key: "k", label: "L", value: "1", kind: "measured", hidden: false, more: false };
+      KV["blocks.js"].drawBlocks(root, [
+        { kind: "paragraphs", items: ["Words."] },
+        { kind: "details", summary: "All numbers", blocks: [{ kind: "metrics", cards: [card] }] },
+        { kind: "metrics", cards: [card] },
+        { kind: "metrics", cards: [card] },
+      ], { concealed: false, badges: { measured: ["measured", "tip"] }, slots: {} });
+      KV["terms.js"].placeLegend(root, g.legend);
+      KV["terms.js"].placeLegend(root, g.legend);           // placed again: still one
+      const line = root.querySelectorAll(".badge-legend");
+      const rows = root.querySelectorAll(":scope > .metrics");
+      return [line.length, line[0].previousElementSibling === rows[0],
+              [...line[0].querySelectorAll(".badge")].map((b) => b.className),
+              line[0].textContent];
+    }""", GLOSSARY)
+    assert out[0] == 1 and out[1] is True
+    assert out[2] == ["badge badge-measured", "badge badge-computed", "badge badge-illustrative"]
+    assert "measured on this server" in out[3] and "What the badges mean" in out[3]
+
+
+# -- the served app ---------------------------------------------------------------------------
+
+def test_terms_in_a_step_show_their_definitions(app):
+    page = app("?step=2")
+    term = page.locator(".step-text button.term:visible").first
+    expect(term).to_be_visible(timeout=20_000)
+    assert page.locator(".step button.term").count() >= 5
+    pop = page.locator(".term-pop")
+    term.hover()
+    expect(pop).to_be_visible()
+    described = term.get_attribute("aria-describedby")
+    definition = page.locator(f"[id='{described}']").text_content()
+    assert definition and definition in pop.text_content()
+    page.keyboard.press("Escape")
+    expect(pop).to_be_hidden()
+    term.focus()
+    expect(pop).to_be_visible()
+    term.blur()
+    expect(pop).to_be_hidden()
+    term.click()
+    expect(pop).to_be_visible()
+    page.locator("h1").click()                           # a tap elsewhere closes it
+    expect(pop).to_be_hidden()
+
+
+def test_terms_follow_the_language(app):
+    page = app("?step=3&lang=pl")
+    expect(page.locator(".step button.term").first).to_be_visible(timeout=20_000)
+    marked = {t.strip().lower() for t in page.locator(".step button.term").all_text_contents()}
+    assert marked & {"klucz", "klucze", "kluczy", "klucza", "wartości", "wartość", "cache",
+                     "cache kv", "token", "tokenów", "tokeny"}, marked
+
+
+def test_the_badge_legend_is_next_to_the_first_card(app):
+    page = app("?step=1")
+    legend = page.locator(".badge-legend")
+    expect(legend).to_have_count(1, timeout=20_000)
+    expect(legend.locator(".badge")).to_have_count(3)
+    assert page.evaluate("""() => {
+      const find = (n, sel) => n.querySelector(sel) ||
+        [...n.querySelectorAll("*")].map((e) => e.shadowRoot && find(e.shadowRoot, sel))
+          .find(Boolean);
+      const line = find(document, ".badge-legend");
+      const first = [...line.getRootNode().querySelectorAll(".metrics")].find(
+        (r) => !r.hidden && !r.closest("details") && r.querySelector(".metric"));
+      return line.previousElementSibling === first;
+    }""")
+
+
+def test_the_glossary_page_lists_every_term_and_is_linked_from_the_ending(app):
+    page = app("?step=end")
+    link = page.locator("a[href*='glossary=1']")
+    expect(link).to_have_count(1, timeout=20_000)
+    link.click()
+    page.wait_for_selector("h1", timeout=60_000)
+    expect(page.locator(".glossary-list:not(.glossary-badges) dt")).to_have_count(
+        len(TERMS), timeout=20_000)
+    expect(page.locator(".glossary-badges dt .badge")).to_have_count(3)
+    assert "glossary=1" in page.url
