@@ -4,7 +4,6 @@ import param
 import pytest
 
 from explainer.i18n import N_
-from steps.common import translator
 from steps.ui.controls import choice, segments, slider, text_field
 from steps.ui.step import Step
 

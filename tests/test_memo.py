@@ -104,7 +104,6 @@ def test_the_engine_and_step_caches_are_released_ones():
     from steps.step3 import model as s3
     from steps.step4 import model as s4
     from steps.step5 import model as s5
-    from steps.ui import controls
     for f in (rt.generate, rt.variant_effect, rt.paged_demo, s1._run, s3._run, s4.roofline_of,
               s4.batching_of, s5.bill_of, s5.curve_of):
         assert isinstance(f, memo.Memo), f

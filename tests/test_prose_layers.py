@@ -6,15 +6,11 @@ anything, in English; the lead, the question, the control labels, the cards and 
 are not prose, and neither is step 5's formula (part of its figure)."""
 import pytest
 
-import explainer.runtime as rt
 from explainer.i18n import LANGS
-from steps import live as live_mod
 from steps.common import translator
-from steps.live import LiveJobs
 from steps.step1.view import Step1
 from steps.step2.view import Step2
 from steps.step3.view import Step3
-from steps.step4.model import speeds
 from steps.step4.view import Step4
 from steps.step5.text import model_options
 from steps.step5.view import Step5
@@ -29,16 +25,8 @@ ORDER = [name for name, _ in DEEPER]
 
 
 @pytest.fixture(autouse=True)
-def cheap_measurements(monkeypatch):
-    """Step 4's live measurement: a stand-in, in a queue of this test's own."""
-    jobs = LiveJobs("test-prose-layers")
-    monkeypatch.setattr(live_mod, "JOBS", jobs)
-    monkeypatch.setattr(rt, "throughputs", lambda variant, p, outputs, repeats=3: {
-        o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu") for o in outputs})
-    speeds.cache_clear()
-    yield
-    speeds.cache_clear()
-    jobs.stop()
+def cheap_measurements(step4_stand_in):
+    """Step 4's live measurement: a stand-in (tests/conftest.py)."""
 
 
 def visible_prose(state: dict) -> list[str]:

@@ -12,7 +12,8 @@ from explainer import costs, presets
 from explainer import runtime as rt
 from explainer.prompts import PROMPTS
 from steps.step2.model import (FACTS, T_MAX, T_MIN, VARIANT, Step2Model, counts, grid_cells,
-                               measure, nice_ticks, passage_ids, prompt_ids)
+                               measure, passage_ids, prompt_ids)
+from explainer.format import int_ticks as nice_ticks
 
 ROOT = Path(__file__).resolve().parents[1]
 L = FACTS["n_layers"]

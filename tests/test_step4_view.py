@@ -14,10 +14,8 @@ import pytest
 import explainer.runtime as rt
 from explainer.i18n import Translator
 from steps import live as live_mod
-from steps.live import LiveJobs
 from steps.shell import App
 from steps.step4 import text
-from steps.step4.model import speeds
 from steps.step4.view import STEP, Step4, links_block
 from steps.ui.state import check_step
 
@@ -29,23 +27,9 @@ def norm(s: str) -> str:
 
 
 @pytest.fixture
-def fresh(monkeypatch):
-    """An empty measurement queue for this test, and a cheap stand-in measurement (the
-    prompt lengths it was asked for are the fixture's value)."""
-    jobs = LiveJobs("test-step4")
-    monkeypatch.setattr(live_mod, "JOBS", jobs)
-    calls = []
-
-    def fake(variant, p, outputs, repeats=3):
-        calls.append(p)
-        return {o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu")
-                for o in outputs}
-
-    monkeypatch.setattr(rt, "throughputs", fake)
-    speeds.cache_clear()
-    yield calls
-    speeds.cache_clear()
-    jobs.stop()
+def fresh(step4_stand_in):
+    """An empty measurement queue and a cheap stand-in (the prompt lengths asked for)."""
+    return step4_stand_in
 
 
 def frame_of(state: dict) -> dict:

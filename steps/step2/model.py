@@ -20,7 +20,6 @@ import param
 
 from explainer import costs, presets
 from explainer import runtime as rt
-from explainer.format import int_ticks as nice_ticks  # noqa: F401  (moved; tests import it here)
 from explainer.i18n import LANGS
 from explainer.memo import memo
 from explainer.prompts import PROMPTS

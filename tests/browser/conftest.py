@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -119,3 +120,37 @@ def app(page, server):
 
     yield open_
     assert errors == [], errors
+
+
+# -- the page's JavaScript without a server (the JS unit tests) ---------------------------------
+
+APP_CSS = (ROOT / "assets" / "app.css").read_text(encoding="utf-8")
+PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
+        "<div id='root' style='width:760px'></div></body></html>")
+
+
+@contextmanager
+def bundle_page(browser, viewport=(1280, 900), css=True):
+    """A page with every module of steps/ui/js loaded (`globalThis.KV[path]`) and, with `css`,
+    the app's stylesheet (labels at the sizes learners see); no error while loading."""
+    from steps.ui import bundle
+    ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_content(PAGE)
+    if css:
+        page.add_style_tag(content=APP_CSS)
+    page.add_script_tag(content=bundle.source(exposing=True), type="module")
+    page.wait_for_function("() => globalThis.KV !== undefined")
+    assert errors == []
+    try:
+        yield page
+    finally:
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def kv(browser):
+    with bundle_page(browser) as page:
+        yield page

@@ -14,24 +14,10 @@ from steps.registry import NUMBERS
 from steps.ui import bundle
 from steps.ui.frames import frames_json
 
-APP_CSS = (bundle.JS.parents[2] / "assets" / "app.css").read_text(encoding="utf-8")
-PAGE = "<!doctype html><html><head><meta charset='utf-8'></head><body><div id='root' style='width:760px'></div></body></html>"
+from conftest import PAGE  # noqa: F401  (test_step4/test_step6 import it from here)
 
 
-@pytest.fixture(scope="module")
-def kv(browser):
-    """A page with every module of steps/ui/js loaded (`globalThis.KV[path]`)."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_content(PAGE)
-    page.add_style_tag(content=APP_CSS)         # labels at the sizes learners see
-    page.add_script_tag(content=bundle.source(exposing=True), type="module")
-    page.wait_for_function("() => globalThis.KV !== undefined")
-    assert errors == []
-    yield page
-    ctx.close()
+
 
 
 def test_every_module_is_in_the_bundle():
@@ -378,7 +364,6 @@ def test_step6_head_groups_and_bars_are_readable(readable, lang):
     """Part A's figures (server templates) at every setting: the bars' names and sizes never
     overlap and are at least 12 px; the head grid's cells are large enough to see."""
     from steps.shell import step_class
-    from steps.ui import words
     step = step_class(6)(lang)
     specs = {c["name"]: c for c in step.state()["controls"]}
     html = []

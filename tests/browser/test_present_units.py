@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from steps.ui import bundle
+from conftest import bundle_page
 
-PAGE = "<!doctype html><html><head><meta charset='utf-8'></head><body><div id='root' style='width:760px'></div></body></html>"
 
 LEFT = [{"kind": "paragraphs", "items": ["Lead."], "cls": "step-lead"},
         {"kind": "paragraphs", "items": ["Before you start."], "cls": "narration orientation"},
@@ -27,16 +26,8 @@ RIGHT = [{"kind": "slot", "name": "stage"},
 
 @pytest.fixture(scope="module")
 def kv(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_content(PAGE)
-    page.add_script_tag(content=bundle.source(exposing=True), type="module")
-    page.wait_for_function("() => globalThis.KV !== undefined")
-    assert errors == []
-    yield page
-    ctx.close()
+    with bundle_page(browser, viewport=(1280, 720), css=False) as page:
+        yield page
 
 
 def _names(blocks):

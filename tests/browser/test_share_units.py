@@ -9,25 +9,14 @@ import json
 import pytest
 
 from steps.shell import App
-from steps.ui import bundle
+from conftest import bundle_page
 
-PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
-        "<div id='root' style='width:760px'></div></body></html>")
 
 
 @pytest.fixture(scope="module")
 def kv(browser):
-    """A page with every module of steps/ui/js loaded (`globalThis.KV[path]`)."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_content(PAGE)
-    page.add_script_tag(content=bundle.source(exposing=True), type="module")
-    page.wait_for_function("() => globalThis.KV !== undefined")
-    assert errors == []
-    yield page
-    ctx.close()
+    with bundle_page(browser, css=False) as page:
+        yield page
 
 
 def test_share_url_is_the_view_without_the_embed_modes(kv):

@@ -6,13 +6,9 @@ import pytest
 from helpers import metric, nudge_slider, open_deeper, reveal, wait_url
 from playwright.sync_api import expect
 
-import explainer.runtime as rt
 from explainer.i18n import LANGS
-from steps import live as live_mod
-from steps.live import LiveJobs
-from steps.step4.model import speeds
 from steps.step4.view import Step4
-from test_js_units import OVERLAPS, kv  # noqa: F401  (the JS modules in a page, no server)
+from test_js_units import OVERLAPS
 
 NBSP = "\u00a0"
 
@@ -144,16 +140,8 @@ def test_step4_the_figure_is_drawn_again_at_a_new_width(app):
 
 
 @pytest.fixture
-def quick(monkeypatch):
+def quick(step4_stand_in):
     """A stand-in measurement: the states below are drawn, not measured."""
-    jobs = LiveJobs("test-step4-figures")
-    monkeypatch.setattr(live_mod, "JOBS", jobs)
-    monkeypatch.setattr(rt, "throughputs", lambda variant, p, outputs, repeats=3: {
-        o: rt.Throughput(p, o - 1, 0.01, 0.002, p / 0.01, 500.0, "cpu") for o in outputs})
-    speeds.cache_clear()
-    yield
-    speeds.cache_clear()
-    jobs.stop()
 
 
 STATES = [dict(gpu="h100", batch=64),

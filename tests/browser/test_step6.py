@@ -126,23 +126,16 @@ def test_step6_tabs_controls_and_all_numbers(app):
 def test_pool_draws_every_event_without_overlapping_labels(browser, lang, width):
     """The block pool's renderer on every event of Part B, as the presenter builds them (the
     step's default part has no stage, so the common renderer test skips it)."""
-    from test_js_units import OVERLAPS, PAGE
+    from conftest import bundle_page
+    from test_js_units import OVERLAPS
 
     from steps.step6.view import Step6
-    from steps.ui import bundle
     s = Step6(lang, saved={"model": {"part": "b"}}).state()
     assert s["stage"]["figure"] == "pool"
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_content(PAGE)
-    page.add_script_tag(content=bundle.source(exposing=True), type="module")
-    page.wait_for_function("() => globalThis.KV !== undefined")
-    bad = page.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
-    drawn = page.evaluate("() => document.querySelectorAll('#root .pool-svg .blk').length")
-    ctx.close()
-    assert errors == [] and drawn == 24
+    with bundle_page(browser, css=False) as page:
+        bad = page.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
+        drawn = page.evaluate("() => document.querySelectorAll('#root .pool-svg .blk').length")
+    assert drawn == 24
     assert bad == [], "\n".join(bad[:12])
 
 

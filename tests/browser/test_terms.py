@@ -6,15 +6,10 @@ The first tests are JS units (headless Chromium, no server, as tests/browser/tes
 the rest run against the served app."""
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from steps.glossary import TERMS
-from steps.ui import bundle
 
-APP_CSS = (bundle.JS.parents[2] / "assets" / "app.css").read_text(encoding="utf-8")
-PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
-        "<div id='root' style='width:760px'></div></body></html>")
 GLOSSARY = {"lang": "en", "terms": [
     ["token", ["token", "tokens"], "A piece <i>of</i> text & more."],
     ["KV cache", ["KV cache", "cache"], "The keys and values so far."],
@@ -26,19 +21,6 @@ GLOSSARY = {"lang": "en", "terms": [
     ["illustrative", "illustrative", "a sketch"]]}}
 
 
-@pytest.fixture(scope="module")
-def kv(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = ctx.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_content(PAGE)
-    page.add_style_tag(content=APP_CSS)
-    page.add_script_tag(content=bundle.source(exposing=True), type="module")
-    page.wait_for_function("() => globalThis.KV !== undefined")
-    assert errors == []
-    yield page
-    ctx.close()
 
 
 DRAW = """(g) => {
