@@ -1,20 +1,17 @@
 """Step 3's controller without Panel: the state the page draws (its blocks, controls, question
 and frames), the answer's concealment, the learner's moves as messages, the deep links and the
 frames a server builds at start."""
-import ast
 import json
-from pathlib import Path
 
 import pytest
 
 from steps.shell import App
 from steps.step3 import text
 from steps.step3.model import N_NEW
-from steps.step3.view import FRAMES, STEP, Step3, warm
+from steps.step3.view import FRAMES, Step3, warm
 from steps.ui.state import check_page, check_step
 
 OLD_KEYS = {"cache_length", "new_kv", "qk_this_step", "shape", "ref_cache", "live_cache"}
-VIEW = Path(__file__).resolve().parents[1] / "steps" / "step3" / "view.py"
 
 
 def frames_of(state: dict) -> list:
@@ -23,15 +20,6 @@ def frames_of(state: dict) -> list:
 
 def blocks(state: dict, side: str) -> list:
     return [b.get("name") or b.get("cls") or b["kind"] for b in state[side]]
-
-
-def test_the_view_imports_neither_panel_nor_bokeh():
-    tree = ast.parse(VIEW.read_text())
-    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert not {m for m in names if m.split(".")[0] in ("panel", "bokeh", "panel_material_ui")}
-    assert STEP is Step3
-
 
 def test_the_state_has_the_old_page():
     step = Step3("en")

@@ -2,11 +2,9 @@
 and its one still frame), the answer's concealment, the learner's moves as messages, the live
 measurement through `steps.live.LiveValue` (asked for when drawn, never waited for in a served
 session, redrawing the page when it settles) and the deep links through `steps.shell.App`."""
-import ast
 import json
 import threading
 import time
-from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
@@ -16,10 +14,9 @@ from explainer.i18n import Translator
 from steps import live as live_mod
 from steps.shell import App
 from steps.step4 import text
-from steps.step4.view import STEP, Step4, links_block
+from steps.step4.view import Step4, links_block
 from steps.ui.state import check_step
 
-VIEW = Path(__file__).resolve().parents[1] / "steps" / "step4" / "view.py"
 
 
 def norm(s: str) -> str:
@@ -66,15 +63,6 @@ def section(state: dict, name: str) -> list:
     """The blocks of a Go deeper section ([] if it is not there)."""
     return next((b["blocks"] for b in state["left"]
                  if b.get("cls") == f"deeper deeper-{name}"), [])
-
-
-def test_the_view_imports_neither_panel_nor_bokeh():
-    tree = ast.parse(VIEW.read_text())
-    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    names |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert not {m for m in names if m.split(".")[0] in ("panel", "bokeh", "panel_material_ui")}
-    assert STEP is Step4
-
 
 def test_the_state_has_the_old_page(fresh):
     step = Step4("en")

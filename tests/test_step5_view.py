@@ -41,25 +41,6 @@ def texts(blocks: list) -> str:
 def read(step, config, params_b=None):
     step.handle({"custom": {"config": config, "params_b": params_b}})
 
-
-def test_the_step_imports_no_panel():
-    """The step's own modules name no Panel, Bokeh or Material widget (the page draws the
-    box); the kit they import is the kit's business."""
-    import ast
-    from pathlib import Path
-    for name in ("view.py", "text.py", "model.py"):
-        tree = ast.parse((Path(__file__).parents[1] / "steps" / "step5" / name).read_text())
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                names = [node.module or ""]
-            else:
-                continue
-            assert not any(n.split(".")[0] in ("panel", "bokeh", "panel_material_ui")
-                           for n in names), (name, names)
-
-
 def test_the_state_of_the_default_page():
     step = Step5()
     s = check_step(step.state())

@@ -23,6 +23,17 @@ def test_text_rooms_import_no_panel():
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
 
 
+def test_controllers_and_the_shell_import_no_panel():
+    """The steps' controllers (view.py), the shell and the page's state import without Panel
+    or Bokeh: only steps/ui/page.py (the one component) does."""
+    modules = [f"steps.step{n}.view" for n in STEPS] + ["steps.ending.view", "steps.shell",
+                                                         "steps.ui.state", "steps.ui.step"]
+    code = ("import sys; " + "; ".join(f"import {m}" for m in modules) + "; "
+            "assert 'panel' not in sys.modules and 'bokeh' not in sys.modules, "
+            "[m for m in ('panel', 'bokeh') if m in sys.modules]")
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
 def url_params(n: int) -> set:
     """The model parameters step n's view puts in the URL (its class's `url_names`)."""
     view = importlib.import_module(f"steps.step{n}.view")

@@ -1,10 +1,13 @@
 """Real-browser tests: Debian's headless Chromium, driven by pytest-playwright, against
 `panel serve app.py` on 127.0.0.1 with threads enabled (as a classroom server runs)."""
+import functools
+import http.server
 import os
 import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from contextlib import contextmanager
@@ -154,3 +157,16 @@ def bundle_page(browser, viewport=(1280, 900), css=True):
 def kv(browser):
     with bundle_page(browser) as page:
         yield page
+
+
+@pytest.fixture(scope="module")
+def course_site():
+    """assets/ served from a second local origin: the course page that embeds the app."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
+                                directory=str(ROOT / "assets"))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://localhost:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()

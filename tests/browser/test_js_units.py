@@ -14,7 +14,7 @@ from steps.registry import NUMBERS
 from steps.ui import bundle
 from steps.ui.frames import frames_json
 
-from conftest import PAGE  # noqa: F401  (test_step4/test_step6 import it from here)
+from conftest import PAGE  # noqa: F401  (other tests import it from here)
 
 
 
@@ -116,15 +116,20 @@ def test_controls_send_one_message_per_change(kv):
     assert sent["handled"] == "60" and sent["out"] == "60"
 
 
-def test_question_marks_the_pick_and_sends_it(kv):
-    got = kv.evaluate("""() => {
+# a question drawn in the page, with what it sends (`sent`) and its state (`state`)
+QUESTION = """
       const sent = [];
       const q = KV["question.js"].createQuestion((m) => sent.push(m));
       document.getElementById("root").replaceChildren(q.el);
       const state = { key: ["k", 1], lead: "Predict first", prompt: "How many?",
                       options: ["1", "5", "6"], correct: 2, explain: "Six.", right: "Right.",
-                      wrong: "Not quite.", show: "Show me", answer: null, shown: false };
-      q.update(state);
+                      wrong: "Not quite.", show: "Show me", mark: "the right answer",
+                      answer: null, shown: false };
+"""
+
+
+def test_question_marks_the_pick_and_sends_it(kv):
+    got = kv.evaluate("() => {" + QUESTION + """      q.update(state);
       const before = q.el.querySelector(".feedback").textContent;
       q.el.querySelectorAll(".answer button")[1].click();
       const after = q.el.querySelector(".feedback").textContent;
@@ -139,15 +144,7 @@ def test_question_marks_the_pick_and_sends_it(kv):
 
 
 def test_question_keeps_the_pick_and_marks_the_right_option_not_by_colour_alone(kv):
-    got = kv.evaluate("""() => {
-      const sent = [];
-      const q = KV["question.js"].createQuestion((m) => sent.push(m));
-      document.getElementById("root").replaceChildren(q.el);
-      const state = { key: ["k", 1], lead: "Predict first", prompt: "How many?",
-                      options: ["1", "5", "6"], correct: 2, explain: "Six.", right: "Right.",
-                      wrong: "Not quite.", show: "Show me", mark: "the right answer",
-                      answer: null, shown: false };
-      const look = () => [...q.el.querySelectorAll(".answer button")].map((b) => ({
+    got = kv.evaluate("() => {" + QUESTION + """      const look = () => [...q.el.querySelectorAll(".answer button")].map((b) => ({
         cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed"),
         disabled: b.getAttribute("aria-disabled"),
         sign: (b.querySelector(".q-sign") || {}).textContent || "",

@@ -2,29 +2,13 @@
 page, shows the same step, controls and frame (also when copied while the player plays); the
 figure-only embed shows the figure, its controls and the lead sentence and no prose; the
 course page hears both height messages (ours and Canvas's)."""
-import functools
-import http.server
-import threading
 from urllib.parse import urlsplit
 
 import pytest
 from helpers import metric, wait_url
 from playwright.sync_api import expect
 
-from conftest import ARTIFACTS, ROOT
-
-
-@pytest.fixture(scope="module")
-def course_site():
-    """assets/ served from a second local origin: the course page."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
-                                directory=str(ROOT / "assets"))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://localhost:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+from conftest import ARTIFACTS
 
 
 def _copy(page, server):

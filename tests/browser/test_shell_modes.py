@@ -1,29 +1,11 @@
 """The page's modes in a real browser: the key-ideas ending, embedding in a course page on
 another origin, presenter mode, and working with no internet at all."""
-import functools
-import http.server
 import re
-import threading
 import time
 
 import pytest
 from helpers import metric
 from playwright.sync_api import expect
-
-from conftest import ROOT
-
-
-@pytest.fixture(scope="module")
-def course_site():
-    """assets/ served from a second local origin: the course page."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
-                                directory=str(ROOT / "assets"))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://localhost:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
 
 
 def test_key_ideas_page_links_back_and_prints_on_one_page(app):
