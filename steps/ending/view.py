@@ -14,7 +14,7 @@ from .model import KeyIdeasModel, worked_example
 class KeyIdeas(Step):
     number = END
     model_class = KeyIdeasModel
-    url_names = {"exercises": "exercises", "glossary": "glossary"}
+    url_names = ("exercises", "glossary")
 
     def page(self, tr) -> dict:
         if self.model.glossary:                 # ?step=end&glossary=1: every term, defined

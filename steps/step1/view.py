@@ -5,7 +5,7 @@ from __future__ import annotations
 from explainer.prompts import PROMPTS
 
 from ..ui import words as w
-from ..ui.controls import choice, text_field
+from ..ui.controls import choice, layer_and_head, text_field
 from ..ui.frames import shared_frames
 from ..common import translator
 from ..ui.step import Step, every_state
@@ -41,8 +41,7 @@ class Step1(Step):
     number = 1
     model_class = Step1Model
     labels = staticmethod(text.control_labels)
-    url_names = {"example": "example", "text": "text", "frame": "frame", "layer": "layer",
-                 "head": "head"}
+    url_names = ("example", "text", "frame", "layer", "head")
     figure = "arcs"
     interval = 900
 
@@ -56,8 +55,7 @@ class Step1(Step):
                        placeholder=lambda t: text.control_labels(t)["text_placeholder"],
                        max_length=MAX_CHARS, size="wide",
                        on_change=lambda v: m.param.update(text=v, frame=0)),
-            choice("layer", options=text.layer_options, size="narrow"),
-            choice("head", options=text.head_options, size="narrow"),
+            *layer_and_head(text),
         ]
 
     def on_reveal(self) -> None:

@@ -41,7 +41,7 @@ class Step2(Step):
     number = 2
     model_class = Step2Model
     labels = staticmethod(text.control_labels)
-    url_names = {"tokens": "tokens", "prompt": "prompt"}
+    url_names = ("tokens", "prompt")
     frame_url = "tokens"      # the link's parameter that follows the player (frame = T - T_MIN)
     figure = "grids"
     interval = 700

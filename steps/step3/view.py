@@ -7,7 +7,7 @@ from explainer.prompts import PROMPTS
 
 from ..common import translator
 from ..ui import words as w
-from ..ui.controls import choice
+from ..ui.controls import choice, layer_and_head
 from ..ui.frames import shared_frames
 from ..ui.step import Step, every_state
 from ..exercises import with_exercises
@@ -37,7 +37,7 @@ class Step3(Step):
     number = 3
     model_class = Step3Model
     labels = staticmethod(text.control_labels)
-    url_names = {"example": "example", "frame": "frame", "layer": "layer", "head": "head"}
+    url_names = ("example", "frame", "layer", "head")
     figure = "cache"
     interval = 1100
 
@@ -46,8 +46,7 @@ class Step3(Step):
         return [
             choice("example", options=example_options, size="wide",
                    on_change=lambda v: m.param.update(example=v, frame=0)),
-            choice("layer", options=text.layer_options, size="narrow"),
-            choice("head", options=text.head_options, size="narrow"),
+            *layer_and_head(text),
         ]
 
     def on_reveal(self) -> None:

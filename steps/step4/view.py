@@ -37,8 +37,7 @@ class Step4(Step):
     number = 4
     model_class = Step4Model
     labels = staticmethod(text.control_labels)
-    url_names = {"prompt": "prompt", "output": "output", "gpu": "gpu", "model": "model",
-                 "batch": "batch"}
+    url_names = ("prompt", "output", "gpu", "model", "batch")
     figure = "roofline"
     player = False           # one still frame
 

@@ -35,8 +35,7 @@ class Step5(Step):
     number = 5
     model_class = Step5Model
     labels = staticmethod(text.control_labels)
-    url_names = {"context": "context", "batch": "batch", "model": "model", "gpu": "gpu",
-                 "custom": "custom"}
+    url_names = ("context", "batch", "model", "gpu", "custom")
     kept = ("config", "params_b")     # a pasted config is never in the link
     figure = "bill"
     player = False                    # one still frame

@@ -27,6 +27,20 @@ def all_numbers(cards: list[dict], tr) -> list[dict]:
     return [w.details(text.all_numbers(tr), [w.metrics(cards)], cls="all-numbers")]
 
 
+class _PartQuestion:
+    """One field of the question's record (`answer`, `shown`, `key`) kept per part: `Step`
+    reads and writes it as a plain attribute; it lands in the record of the part shown."""
+
+    def __init__(self, key: str):
+        self.key = key
+
+    def __get__(self, step, owner=None):
+        return self if step is None else step._part_asked()[self.key]
+
+    def __set__(self, step, value):
+        step._part_asked()[self.key] = value
+
+
 class Step6(Step):
     number = 6
     model_class = Step6Model
@@ -58,29 +72,9 @@ class Step6(Step):
         model = getattr(self, "model", None)
         return self._asked[model.part if model is not None else PARTS[0]]
 
-    @property
-    def answer(self):
-        return self._part_asked()["answer"]
-
-    @answer.setter
-    def answer(self, value):
-        self._part_asked()["answer"] = value
-
-    @property
-    def shown(self):
-        return self._part_asked()["shown"]
-
-    @shown.setter
-    def shown(self, value):
-        self._part_asked()["shown"] = value
-
-    @property
-    def _asked_key(self):
-        return self._part_asked()["key"]
-
-    @_asked_key.setter
-    def _asked_key(self, value):
-        self._part_asked()["key"] = value
+    answer = _PartQuestion("answer")      # the pick, “Show me” and the question's key that
+    shown = _PartQuestion("shown")        # `Step` reads and writes, per part
+    _asked_key = _PartQuestion("key")
 
     def state(self):
         asked = dict(self._part_asked())

@@ -46,6 +46,13 @@ class Control:
     hidden: bool = False
 
 
+def layer_and_head(text) -> list[Control]:
+    """The two narrow drop-downs of the steps that show one layer and head of the live model:
+    `text` is the step's text room (its `layer_options` and `head_options`)."""
+    return [choice("layer", options=text.layer_options, size="narrow"),
+            choice("head", options=text.head_options, size="narrow")]
+
+
 def choice(name, label=None, options=None, **kw) -> Control:
     """A drop-down list (`options(tr)` -> {label: value})."""
     return Control(name, "select", label, options, **kw)

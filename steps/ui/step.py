@@ -38,7 +38,8 @@ class Step:
 
     number: int = 0
     model_class: type[param.Parameterized] | None = None
-    url_names: dict[str, str] = {}     # model parameter -> URL query parameter
+    url_names: dict[str, str] = {}     # model parameter -> URL query parameter (a tuple of
+                                       # names: each parameter under its own name)
     kept: tuple[str, ...] = ()         # more model parameters a later visit restores
     labels = None                      # tr -> {control name: label}: the text layer's
                                        # control_labels, for controls that name no label
@@ -47,6 +48,11 @@ class Step:
     player: bool = True                # False: the stage is one still frame
     unasked: bool = False              # True: no question on the page (a figure-only embed):
                                        # nothing waits for an answer
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if isinstance(cls.__dict__.get("url_names"), tuple):
+            cls.url_names = {n: n for n in cls.url_names}
 
     def __init__(self, lang: str = "en", saved: dict | None = None):
         self.lang = lang

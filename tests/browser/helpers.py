@@ -1,4 +1,5 @@
 """Small helpers shared by the browser tests."""
+from playwright.sync_api import expect
 
 
 def metric(page, key):
@@ -68,3 +69,25 @@ def open_deeper(page, name):
     section.locator("summary").click()
     expect(section).to_have_attribute("open", "")
     return section
+
+
+def play_sends_nothing(page, received, key, last, extra=None):
+    """Press Play, wait until metric `key` reads `last` (and `extra()`, an expectation, holds),
+    and check that the server sent no websocket frame meanwhile (`received`: the frames seen so
+    far); then Pause, after which the server hears the frame (it lands in the link)."""
+    before = len(received)
+    page.locator(".player-play button").click()
+    expect(metric(page, key)).to_have_text(last, timeout=10_000)
+    if extra is not None:
+        extra()
+    page.wait_for_timeout(200)                  # events are delivered between waits
+    during = len(received) - before
+    assert during == 0, f"the server sent {during} websocket frames while playing"
+    page.locator(".player-play button").click()          # Pause: now the server hears it
+    wait_url(page, "frame=")
+
+
+def expect_concealed(page, *keys):
+    """Before the question is answered, the cards that would give its answer away read “?”."""
+    for key in keys:
+        expect(metric(page, key)).to_have_text("?")

@@ -2,7 +2,7 @@
 import re
 import time
 
-from helpers import choose_language, metric, reveal, svg_texts, wait_url
+from helpers import choose_language, metric, play_sends_nothing, reveal, svg_texts, wait_url
 from playwright.sync_api import expect
 
 
@@ -143,14 +143,7 @@ def test_play_sends_nothing(app, page):
     expect(metric(page, "seq_len")).to_have_text("5")
     page.wait_for_timeout(1500)
     assert sockets and received, "the page's websocket was not observed"
-    before = len(received)
-    page.locator(".player-play button").click()
-    expect(metric(page, "seq_len")).to_have_text("9", timeout=10_000)
-    page.wait_for_timeout(200)                  # events are delivered between waits
-    during = len(received) - before
-    assert during == 0, f"the server sent {during} websocket frames while playing"
-    page.locator(".player-play button").click()          # Pause: now the server hears it
-    wait_url(page, "frame=")
+    play_sends_nothing(page, received, "seq_len", "9")
 
 
 def test_step_at_both_ends_and_keys(app):

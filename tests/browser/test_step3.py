@@ -2,7 +2,7 @@
 the question, the output row and the one-based deep links, the controls, Play sends nothing."""
 import time
 
-from helpers import metric, open_deeper, wait_url
+from helpers import expect_concealed, metric, open_deeper, play_sends_nothing, wait_url
 from playwright.sync_api import expect
 
 NBSP = "\u00a0"
@@ -32,8 +32,7 @@ def test_step3_step_appends_one_row(app):
 def test_step3_answer_is_concealed_until_answered(app):
     page = app("?step=3&lang=pl&frame=3")
     expect(page.locator(".question").first).to_contain_text("3")
-    expect(metric(page, "cache_length")).to_have_text("?")
-    expect(metric(page, "shape")).to_have_text("?")
+    expect_concealed(page, "cache_length", "shape")
     expect(page.locator(".cache-svg .row-label").last).to_have_text("Jakie")
     page.locator(".answer-1 button").click()                # 3 + 3 = 6 (options 3, 6, 12)
     expect(metric(page, "cache_length")).to_have_text("6")
@@ -66,14 +65,8 @@ def test_step3_play_sends_nothing(app):
     page.locator(".player-reset button").click()
     expect(metric(page, "cache_length")).to_have_text("5")
     time.sleep(1.0)
-    before = len(received)
-    page.locator(".player-play button").click()
-    expect(metric(page, "cache_length")).to_have_text("8", timeout=10_000)
-    expect(page.locator(".cache-svg .cell")).to_have_count(8 * 2 * 32)
-    during = len(received) - before
-    assert during == 0, f"the server sent {during} websocket frames while playing"
-    page.locator(".player-play button").click()          # Pause: now the server hears it
-    wait_url(page, "frame=")
+    play_sends_nothing(page, received, "cache_length", "8", lambda: expect(
+        page.locator(".cache-svg .cell")).to_have_count(8 * 2 * 32))
 
 
 def test_step3_controls_change_the_rows_and_the_link(app):

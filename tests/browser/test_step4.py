@@ -3,7 +3,7 @@ drawn from one still frame, the answer waiting for the question, the model menu 
 the live measurement arriving after a move, a redraw at a new width, and the roofline's labels
 clear of one another in every language, at a phone's width and a projector's."""
 import pytest
-from helpers import metric, nudge_slider, open_deeper, reveal, wait_url
+from helpers import expect_concealed, metric, nudge_slider, open_deeper, reveal, wait_url
 from playwright.sync_api import expect
 
 from explainer.i18n import LANGS
@@ -43,8 +43,7 @@ def test_step4_reference_figures_and_slider(app):
 def test_step4_answer_is_concealed_until_answered(app):
     page = app("?step=4&prompt=16")
     expect(page.locator(".question").first).to_contain_text("16")
-    expect(metric(page, "decode_bound")).to_have_text("?")
-    expect(metric(page, "prefill_bound")).to_have_text("?")
+    expect_concealed(page, "decode_bound", "prefill_bound")
     expect(page.locator(".roof-svg .pt")).to_have_count(2)
     expect(page.locator(".roof-svg .mem-region")).to_have_count(0)
     expect(page.locator(".roof-svg .region")).to_have_count(0)

@@ -65,29 +65,26 @@ export function speakerBlocks(left, right) {
 // The speaker's panel: the notes, the question's answer and the next step's title.
 export function createTalk() {
   const el = h("section", "talk");
-  const notesHead = h("h3", "talk-head", el);
-  const notes = h("p", "talk-notes", el);
-  const answer = h("p", "talk-answer", el);
-  const nextLine = h("p", "talk-next", el);
-  const proseHead = h("h3", "talk-head talk-prose", el);
+  const [notesHead, notes, answer, nextLine, proseHead] = [
+    ["h3", "talk-head"], ["p", "talk-notes"], ["p", "talk-answer"], ["p", "talk-next"],
+    ["h3", "talk-head talk-prose"]].map(([tag, cls]) => h(tag, cls, el));
+  // a line that starts with its label in bold; hidden when there is nothing to say
+  const labelled = (line, label, words) => {
+    line.replaceChildren();
+    line.hidden = !words;
+    if (words) {
+      h("strong", "", line, (label || "") + ": ");
+      line.append(document.createTextNode(words));
+    }
+  };
   const update = (talk, question) => {
     talk = talk || {};
     notesHead.textContent = talk.notes_label || "";
     notes.textContent = talk.notes || "";
-    answer.replaceChildren();
-    answer.hidden = !question;
-    if (question) {
-      const right = (question.options || [])[question.correct];
-      h("strong", "", answer, (talk.answer_label || "") + ": ");
-      answer.append(document.createTextNode(`${question.prompt || ""} → ${right ?? ""}. ` +
-                                            (question.explain || "")));
-    }
-    nextLine.replaceChildren();
-    nextLine.hidden = !talk.next;
-    if (talk.next) {
-      h("strong", "", nextLine, (talk.next_label || "") + ": ");
-      nextLine.append(document.createTextNode(talk.next));
-    }
+    const right = question ? (question.options || [])[question.correct] : null;
+    labelled(answer, talk.answer_label, question &&
+             `${question.prompt || ""} → ${right ?? ""}. ` + (question.explain || ""));
+    labelled(nextLine, talk.next_label, talk.next);
     proseHead.textContent = talk.prose_label || "";
   };
   return { el, update };
