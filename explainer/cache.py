@@ -9,14 +9,20 @@ Every cache holds, per layer, the keys and values of the tokens seen so far:
     length                                     tokens stored (after a full forward pass)
     nbytes                                     bytes of the tensors it holds, scales included
     window                                     None, or W for a sliding window
+    needs_probs                                True if the cache wants observe() calls
+    observe(layer, probs)                      probs: [B, h, T_new, S] attention of the new
+                                               queries over k_all (only when needs_probs)
 
-The model calls update() once per layer per forward pass; a cache never sees the model.
+The model calls update() once per layer per forward pass (and, for a cache with needs_probs,
+observe() right after that layer's softmax); a cache never sees the model.
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import torch
 
-from .model import Config
+from .model import Config, apply_rope, rope_tables
 
 
 def _tensor_bytes(*ts) -> int:
@@ -31,6 +37,7 @@ class KVCache:
     """
 
     window = None
+    needs_probs = False
 
     def __init__(self, cfg: Config, batch: int = 1, dtype=torch.float32, device=None):
         self.cfg, self.batch, self.dtype = cfg, batch, dtype
@@ -305,6 +312,7 @@ class PagedSequence:
     """One sequence's view of a BlockPool, with the cache interface the model uses (B = 1)."""
 
     window = None
+    needs_probs = False
 
     def __init__(self, pool: BlockPool, seq_id: str):
         self.pool, self.id = pool, seq_id
@@ -346,6 +354,223 @@ class PagedSequence:
     @property
     def nbytes(self) -> int:
         return len(self.table) * self.pool.block_nbytes
+
+
+# -- eviction: a budget of B tokens per layer ---------------------------------------------------
+
+EVICTION_POLICIES = ("window", "sinks", "h2o")
+POSITION_MODES = ("original", "cache")
+ROLES = ("sink", "heavy", "recent")
+
+
+class EvictingCache(KVCache):
+    """A cache that holds at most `budget` tokens per layer and drops the rest (base class).
+
+    Timing, the same for every policy: update() appends the new tokens' keys and values and
+    returns everything held plus the new ones, so each new query reads the B held tokens plus
+    the new ones (a prefill reads the whole prompt, as the full cache does); then the cache
+    drops tokens until B remain. The budget B is what the cache holds *between* steps, which is
+    what nbytes measures. A policy that needs no attention (window, sinks) drops in update();
+    one that ranks tokens by attention (h2o) sets `needs_probs` and drops in observe(), which
+    the model calls right after the layer's softmax, with the probabilities the new queries
+    gave to the keys update() returned.
+
+    Positions. The model rotates a key by RoPE at its absolute position *before* storing it
+    (model.py), so a kept key keeps that position after its neighbours are dropped:
+
+    - positions="original" (default): the query sees the true distance to each kept key,
+      gaps included (a sink 90 tokens back is 90 positions away). This is what H2O and a
+      sliding window over post-RoPE keys do.
+    - positions="cache": StreamingLLM's re-assignment. The held keys get consecutive
+      positions inside the cache (slot i of n held keys sits n - i places before the first
+      new token), so the query sees in-cache distances and never a distance larger than the
+      budget. Done by rotating each held key by its gap δ = assigned - original position on
+      read: RoPE rotations compose, R(a + δ) = R(δ) R(a), and a query-key score under RoPE
+      depends only on the difference of their positions, so this gives StreamingLLM's scores
+      while the stored keys stay as they arrived (it costs one rotation of the held keys per
+      step). The paper stores keys before RoPE and rotates by slot; same scores, up to
+      float32 round-off.
+
+    Kept sets are per layer, shared by the layer's heads and by every sequence of a batch.
+    While no token has been dropped the cache is the plain fp32/fp16 cache: the same tensors,
+    the same logits bit for bit.
+    """
+
+    policy = ""
+
+    def __init__(self, cfg: Config, budget: int, positions: str = "original", batch: int = 1,
+                 dtype=torch.float32, device=None):
+        if isinstance(budget, bool) or not isinstance(budget, Integral) or budget < 1:
+            raise ValueError("the budget must be at least 1 token")
+        budget = int(budget)
+        if positions not in POSITION_MODES:
+            raise ValueError(f"positions must be one of {POSITION_MODES}")
+        super().__init__(cfg, batch, dtype, device)
+        self.budget, self.positions = budget, positions
+        L = cfg.n_layers
+        self.seen = [0] * L                                       # tokens written, per layer
+        self.pos = [torch.zeros(0, dtype=torch.long)] * L         # positions of the held keys
+        self._read_pos = [torch.zeros(0, dtype=torch.long)] * L   # positions of the last k_all
+        self.evicted = [0] * L                                    # tokens dropped, per layer
+        if positions == "cache":
+            self._cos, self._sin = rope_tables(cfg, device)
+
+    def update(self, layer, k, v):
+        T, n_old, start = k.shape[2], self.k[layer].shape[2], self.seen[layer]
+        self.k[layer] = torch.cat([self.k[layer], k.to(self.dtype)], dim=2)
+        self.v[layer] = torch.cat([self.v[layer], v.to(self.dtype)], dim=2)
+        self.pos[layer] = torch.cat([self.pos[layer], torch.arange(start, start + T)])
+        self._read_pos[layer] = self.pos[layer]
+        self.seen[layer] = start + T
+        k_all, v_all = self.k[layer].to(k.dtype), self.v[layer].to(v.dtype)
+        if self.positions == "cache" and n_old:
+            # held slot i is assigned position start - n_old + i; rotate it by the gap
+            gap = start - n_old + torch.arange(n_old) - self.pos[layer][:n_old]
+            if bool(gap.any()):
+                g = gap.to(self._cos.device)
+                old = apply_rope(k_all[:, :, :n_old], self._cos[g].to(k.dtype),
+                                 self._sin[g].to(k.dtype))
+                k_all = torch.cat([old, k_all[:, :, n_old:]], dim=2)
+        if not self.needs_probs:
+            self._evict(layer)
+        return k_all, v_all
+
+    def key_positions(self, layer):
+        """Original absolute positions of the keys the last update() returned (for the
+        causal mask; with positions="cache" the scores use the assigned ones)."""
+        return self._read_pos[layer]
+
+    def _keep(self, layer: int, n: int) -> torch.Tensor:
+        """Sorted slot indices (of the n held) to keep; len == budget < n."""
+        raise NotImplementedError
+
+    def _evict(self, layer: int):
+        n = self.k[layer].shape[2]
+        if n <= self.budget:
+            return
+        keep = self._keep(layer, n)
+        idx = keep.to(self.k[layer].device)
+        self.k[layer] = self.k[layer].index_select(2, idx)
+        self.v[layer] = self.v[layer].index_select(2, idx)
+        self.pos[layer] = self.pos[layer][keep]
+        self.evicted[layer] += n - len(keep)
+        self._kept_slots(layer, idx)
+
+    def _kept_slots(self, layer: int, idx: torch.Tensor):
+        """Hook for per-token state that must follow the kept slots."""
+
+    def roles(self, layer: int = 0) -> tuple:
+        """The held tokens as (absolute position, role), role in ROLES."""
+        return tuple((int(p), "recent") for p in self.pos[layer])
+
+    @property
+    def total_seen(self) -> int:
+        return self.seen[-1]
+
+
+class RecentWindowCache(EvictingCache):
+    """policy "window": keep the most recent B tokens, the baseline.
+
+    Unlike SlidingWindowCache (Mistral-style: the model also masks the prefill with the
+    window, so it equals a full recompute with a window mask), this one lets the prefill read
+    the whole prompt and drops afterwards, like the other eviction policies, so the three
+    differ only in *which* tokens they keep."""
+
+    policy = "window"
+
+    def _keep(self, layer, n):
+        return torch.arange(n - self.budget, n)
+
+
+class SinkCache(EvictingCache):
+    """policy "sinks" (StreamingLLM, Xiao et al. 2023): the first S tokens, the attention
+    sinks that softmax parks its spare attention on, plus the most recent B - S.
+    S = 4 as in the paper; the paper also re-assigns positions (positions="cache")."""
+
+    policy = "sinks"
+
+    def __init__(self, cfg: Config, budget: int, sinks: int = 4, **kw):
+        if isinstance(sinks, bool) or not isinstance(sinks, Integral) or sinks < 0:
+            raise ValueError("the number of sinks must be 0 or more")
+        sinks = int(sinks)
+        if isinstance(budget, Integral) and budget <= sinks:
+            raise ValueError(f"a budget of {budget} tokens cannot hold {sinks} sinks "
+                             f"and a recent token")
+        super().__init__(cfg, budget, **kw)
+        self.sinks = sinks
+
+    def _keep(self, layer, n):
+        S = self.sinks
+        return torch.cat([torch.arange(S), torch.arange(n - (self.budget - S), n)])
+
+    def roles(self, layer=0):
+        return tuple((int(p), "sink" if p < self.sinks else "recent") for p in self.pos[layer])
+
+
+class HeavyHitterCache(EvictingCache):
+    """policy "h2o" (H2O, Zhang et al. 2023): the B - B//2 most recent tokens plus the B//2
+    older tokens with the highest accumulated attention: half and half, the paper's default.
+
+    A token's score is the attention it has received while held: the sum of the
+    probabilities every query so far (the prompt's queries in the prefill, then one per
+    step) gave it, summed over the layer's heads (and a batch's sequences). The paper keeps a
+    score and a kept set per head; here one set per layer, so a layer's heads read the same
+    tokens and the kept set can be drawn as one strip. The scores are a tensor the cache
+    holds (one float per held token per layer) and count in nbytes.
+
+    Tokens still held before the first drop are labelled by the part of the budget they
+    occupy: the last B - B//2 "recent", the others "heavy"."""
+
+    policy = "h2o"
+    needs_probs = True
+
+    def __init__(self, cfg: Config, budget: int, **kw):
+        super().__init__(cfg, budget, **kw)
+        self.heavy = self.budget // 2
+        self.recent = self.budget - self.heavy
+        dev = self.k[0].device
+        self.score = [torch.zeros(0, device=dev) for _ in range(cfg.n_layers)]
+
+    def observe(self, layer, probs):
+        """probs: [B, h, T_new, S] over the keys the last update() returned."""
+        got = probs.detach().float().sum(dim=(0, 1, 2))                      # [S]
+        old = self.score[layer]
+        self.score[layer] = torch.cat([old, old.new_zeros(got.shape[0] - old.shape[0])]) + got
+        self._evict(layer)
+
+    def _keep(self, layer, n):
+        cand = n - self.recent                     # older slots compete on their scores
+        order = torch.sort(self.score[layer][:cand].cpu(), descending=True, stable=True).indices
+        heavy = torch.sort(order[:self.heavy]).values
+        return torch.cat([heavy, torch.arange(cand, n)])
+
+    def _kept_slots(self, layer, idx):
+        self.score[layer] = self.score[layer].index_select(0, idx)
+
+    def roles(self, layer=0):
+        n = len(self.pos[layer])
+        return tuple((int(p), "recent" if i >= n - self.recent else "heavy")
+                     for i, p in enumerate(self.pos[layer]))
+
+    @property
+    def score_nbytes(self) -> int:
+        return _tensor_bytes(*self.score)
+
+    @property
+    def nbytes(self) -> int:
+        return super().nbytes + self.score_nbytes
+
+
+def make_eviction_cache(policy: str, cfg: Config, budget: int, sinks: int = 4,
+                        positions: str = "original", device=None) -> EvictingCache:
+    """Build an eviction cache by policy name: window, sinks (with `sinks` S) or h2o."""
+    if policy == "window":
+        return RecentWindowCache(cfg, budget, positions=positions, device=device)
+    if policy == "sinks":
+        return SinkCache(cfg, budget, sinks=sinks, positions=positions, device=device)
+    if policy == "h2o":
+        return HeavyHitterCache(cfg, budget, positions=positions, device=device)
+    raise ValueError(f"unknown eviction policy {policy!r}; choose one of {EVICTION_POLICIES}")
 
 
 def make_cache(kind: str, cfg: Config, device=None, window: int | None = None):

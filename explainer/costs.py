@@ -5,6 +5,12 @@ numbers (bytes, FLOPs, seconds, counts) or frozen dataclasses of them. The
 model/GPU/precision data lives in :mod:`explainer.presets`; the functions
 accept either a preset object or its key.
 
+The cache is summed layer by layer (:func:`layer_map`: each layer of
+``model.layers`` keeps every token, at most its window or chunk, nothing per
+token (cross-attention, shared, attention-free) or a fixed state); every
+function that sizes it (:func:`kv_cache_bytes`, :func:`memory_bill`,
+:func:`max_sequences`, the roofline's cache reads) is that sum.
+
 Units: bytes are counts of bytes (see ``GB``/``GiB`` in presets to convert);
 FLOPs are counts of floating-point operations; times are seconds.
 """
@@ -20,6 +26,8 @@ from .presets import (
     ALL_MODELS,
     DEFAULT_PRECISION,
     GPUS,
+    KV_KINDS,
+    LayerSpec,
     MODELS,
     PRECISIONS,
     WEIGHT_BYTES_PER_PARAM,
@@ -201,30 +209,143 @@ def _vector_bytes(n_values: int, precision: Precision, group: int | None) -> int
     return value_bytes + math.ceil(n_values / group) * precision.scale_bytes
 
 
+@dataclass(frozen=True)
+class LayerUse:
+    """What one layer keeps for one sequence at a given context.
+
+    ``index``: the layer (0-based); ``kind``: its :data:`LAYER_KINDS` kind;
+    ``span``: the window W or chunk C it keeps at most (None: no limit);
+    ``tokens``: tokens whose K/V (or latent) it holds (0 for layers that cache
+    nothing per token); ``nbytes``: its bytes, per-token cache plus any fixed
+    state.
+    """
+
+    index: int
+    kind: str
+    span: int | None
+    tokens: int
+    nbytes: int
+
+
+_OWN = object()
+"""Default ``window`` of :func:`layer_map`: the model's own layout."""
+
+
+def _token_bytes(m: ModelPreset, spec: LayerSpec, p: Precision,
+                 n_kv_heads: int | None, group: int | None) -> int:
+    """Bytes one layer caches per token (K and V vectors, or the MLA latent)."""
+    if spec.kind == "mla":
+        return _vector_bytes(spec.values_per_token, p, group)
+    if spec.kind not in KV_KINDS:
+        return 0
+    heads = m.n_kv_heads if n_kv_heads is None else n_kv_heads
+    return 2 * heads * _vector_bytes(m.head_dim, p, group)
+
+
+def _state_bytes(spec: LayerSpec, p: Precision) -> int:
+    """Bytes of a layer's fixed state: 16-bit values (32-bit at fp32).
+
+    Serving engines keep a recurrent state at the model's precision, apart
+    from the KV cache's quantization (vLLM's ``mamba_ssm_cache_dtype``
+    defaults to the model dtype), so fp8/int8/int4 do not shrink it.
+    """
+    return spec.fixed_values * max(2, p.bits // 8)
+
+
+def _override_spans(m: ModelPreset, window: WindowLike) -> tuple[int | None, ...]:
+    """``window`` as one span per layer (validated)."""
+    return _layer_spans(m, window)
+
+
+def _uses(m: ModelPreset, tokens: int, p: Precision, n_kv_heads: int | None,
+          window: object, group: int | None):
+    """(kind, span, tokens, nbytes) per layer: the body of :func:`layer_map`."""
+    if n_kv_heads is not None:
+        _kv_heads(m, n_kv_heads)
+    if window is _OWN:
+        spans = tuple(s.span for s in m.layers)
+    else:
+        spans = _override_spans(m, window)
+    out = []
+    for spec, span in zip(m.layers, spans):
+        per_token = _token_bytes(m, spec, p, n_kv_heads, group)
+        kind = spec.kind
+        if per_token:
+            if kind in KV_KINDS:
+                kind = ("full" if span is None
+                        else "chunked" if spec.kind == "chunked" else "sliding")
+            kept = tokens if span is None else min(tokens, span)
+        else:
+            span, kept = None, 0
+        out.append((kind, span, kept, kept * per_token + _state_bytes(spec, p)))
+    return out
+
+
+def layer_map(
+    model: ModelLike,
+    context: int,
+    precision: PrecisionLike = DEFAULT_PRECISION,
+    n_kv_heads: int | None = None,
+    window: WindowLike | object = _OWN,
+    group: int | None = None,
+) -> tuple[LayerUse, ...]:
+    """What every layer of ``model`` keeps for one sequence of ``context`` tokens.
+
+    Layer by layer (``model.layers``): a full-attention or MLA layer keeps
+    every token, a sliding (W) or chunked (C) layer at most W or C, each token
+    at the layer's bytes per token (``2 x kv_heads x head_dim`` values, or
+    the MLA latent, in ``precision`` with its scales); a state layer holds its
+    fixed state (16-bit, see :func:`_state_bytes`); cross-attention, shared
+    and attention-free layers hold nothing that grows with the text. The
+    cache of a sequence is the sum of ``nbytes`` (:func:`kv_cache_bytes`).
+
+    ``window`` replaces the spans of the per-token layers: ``None`` lets
+    every one keep every token (no window), an int gives every one that span,
+    a per-layer sequence one span per layer; left out, the model's own.
+    ``n_kv_heads`` replaces the K/V layers' KV heads (step 6).
+    """
+    _require_int("context", context, 0)
+    m = get_model(model)
+    p = get_precision(precision)
+    return tuple(
+        LayerUse(i, kind, span, kept, nbytes)
+        for i, (kind, span, kept, nbytes) in enumerate(
+            _uses(m, context, p, n_kv_heads, window, group))
+    )
+
+
+def _sequence_bytes(m: ModelPreset, tokens: int, p: Precision,
+                    n_kv_heads: int | None, window: object,
+                    group: int | None = None) -> int:
+    """The sum of :func:`layer_map`'s ``nbytes`` (one sequence)."""
+    return sum(u[3] for u in _uses(m, tokens, p, n_kv_heads, window, group))
+
+
 def kv_bytes_per_token(
     model: ModelLike,
     precision: PrecisionLike = DEFAULT_PRECISION,
     n_kv_heads: int | None = None,
     group: int | None = None,
 ) -> int:
-    """Bytes the cache holds per token, over all layers.
+    """Bytes the cache holds per token, over all layers, if every layer kept it.
 
-    ``2 (K and V) x layers x kv_heads x head_dim x bytes per value``, plus the
-    per-group scales of int8/int4 (``group`` values per fp16 scale, default
-    one per head vector, for K and V alike). For MLA models it is
-    ``layers x mla_dims x bytes`` (no factor 2). The model width
-    (``hidden``) is deliberately not used: for GQA/MQA it would overstate
-    the cache by ``n_heads / n_kv_heads``.
+    Summed over the layers that cache per token: ``2 (K and V) x kv_heads x
+    head_dim x bytes per value`` each (for a uniform model ``2 x layers x
+    kv_heads x head_dim x bytes``), plus the per-group scales of int8/int4
+    (``group`` values per fp16 scale, default one per head vector, for K and
+    V alike); an MLA layer caches ``mla_dims x bytes`` (no factor 2);
+    cross-attention, shared, state and attention-free layers add nothing
+    (Jamba: 4 of its 32 layers). The model width (``hidden``) is
+    deliberately not used: for GQA/MQA it would overstate the cache by
+    ``n_heads / n_kv_heads``.
 
     ``n_kv_heads`` overrides the model's own (step 6's MHA/GQA/MQA choice).
     """
     m = get_model(model)
     p = get_precision(precision)
-    if m.is_mla:
-        _kv_heads(m, n_kv_heads)  # rejects an override
-        return m.n_layers * _vector_bytes(m.mla_dims, p, group)
-    heads = _kv_heads(m, n_kv_heads)
-    return 2 * m.n_layers * heads * _vector_bytes(m.head_dim, p, group)
+    if n_kv_heads is not None:
+        _kv_heads(m, n_kv_heads)
+    return sum(_token_bytes(m, spec, p, n_kv_heads, group) for spec in m.layers)
 
 
 def scale_bytes_per_token(
@@ -247,13 +368,22 @@ def kv_bytes_per_token_per_layer(
     n_kv_heads: int | None = None,
     group: int | None = None,
 ) -> int:
-    """Bytes one layer caches per token: :func:`kv_bytes_per_token` / layers.
+    """Bytes one caching layer holds per token (0 if no layer caches per token).
 
     ``2 x kv_heads x head_dim x bytes per value`` (+ scales), or
-    ``mla_dims x bytes`` for MLA. Every layer of a model caches the same.
+    ``mla_dims x bytes`` for MLA: the first layer that caches per token (in
+    every model here they all cache the same); for a uniform model
+    :func:`kv_bytes_per_token` / layers.
     """
     m = get_model(model)
-    return kv_bytes_per_token(m, precision, n_kv_heads, group) // m.n_layers
+    p = get_precision(precision)
+    if n_kv_heads is not None:
+        _kv_heads(m, n_kv_heads)
+    for spec in m.layers:
+        b = _token_bytes(m, spec, p, n_kv_heads, group)
+        if b:
+            return b
+    return 0
 
 
 def _layer_spans(model: ModelPreset, window: WindowLike) -> tuple[int | None, ...]:
@@ -304,21 +434,19 @@ def kv_cache_bytes_layered(
 ) -> int:
     """Cache bytes when each layer keeps its own number of tokens.
 
-    ``batch x sum over layers of min(tokens, window_l) x per-layer bytes``,
-    where ``window_l`` is layer l's sliding window (no limit for a global
-    layer) and per-layer bytes is :func:`kv_bytes_per_token_per_layer`.
-    ``windows=None`` uses the model's own (``model.windows``: Gemma 2/3's
-    local/global pattern, Mistral's window on every layer, or none); pass an
-    int or a per-layer sequence to override. Gemma 3 27B at 32,768 tokens:
-    10 global layers keep 32,768 tokens and 52 local ones 1,024.
+    ``batch x`` the sum of :func:`layer_map`'s bytes: ``min(tokens, span_l)
+    x per-layer bytes`` for each layer that caches per token (no limit for a
+    full layer), plus fixed states. ``windows=None`` uses the model's own
+    layout (Gemma 2/3's local/global pattern, Mistral's window on every
+    layer, Llama 4's chunks, or none); pass an int or a per-layer sequence
+    to override the spans. Gemma 3 27B at 32,768 tokens: 10 global layers
+    keep 32,768 tokens and 52 local ones 1,024.
     """
     _require_int("batch", batch, 1)
     _require_int("tokens", tokens, 0)
     m = get_model(model)
-    spans = m.windows if windows is None else _layer_spans(m, windows)
-    per_layer = kv_bytes_per_token_per_layer(m, precision, n_kv_heads)
-    kept = sum(cached_tokens(tokens, w) for w in spans)
-    return batch * kept * per_layer
+    return batch * _sequence_bytes(m, tokens, get_precision(precision), n_kv_heads,
+                                   _OWN if windows is None else windows)
 
 
 def kv_cache_bytes(
@@ -331,18 +459,19 @@ def kv_cache_bytes(
 ) -> int:
     """Bytes of the cache for ``batch`` sequences of ``tokens`` tokens each.
 
-    With a sliding ``window`` only the last ``window`` tokens are kept.
-    The window is applied only when passed (pass ``model.window`` to use the
+    ``batch x`` the sum over :func:`layer_map` (with this ``window``). The
+    window is applied only when passed: ``None`` lets every layer that
+    caches per token keep every token (pass ``model.window`` to use the
     model's own, e.g. Mistral's 4,096, or ``model.cache_window`` to include
-    per-layer patterns). A per-layer sequence of windows gives
-    :func:`kv_cache_bytes_layered`.
+    per-layer patterns and chunks). Layers that cache nothing per token
+    (cross-attention, shared, attention-free) count nothing whatever the
+    window, and a state layer its fixed state.
     """
     _require_int("batch", batch, 1)
-    if window is not None and not isinstance(window, int):
-        spans = _layer_spans(get_model(model), window)
-        return kv_cache_bytes_layered(model, tokens, batch, precision, n_kv_heads, spans)
-    per_token = kv_bytes_per_token(model, precision, n_kv_heads)
-    return batch * cached_tokens(tokens, window) * per_token
+    _require_int("tokens", tokens, 0)
+    m = get_model(model)
+    return batch * _sequence_bytes(m, tokens, get_precision(precision), n_kv_heads,
+                                   window)
 
 
 def exceeds_max_context(model: ModelLike, tokens: int) -> bool:
@@ -357,11 +486,20 @@ def exceeds_max_context(model: ModelLike, tokens: int) -> bool:
     return m.max_context is not None and tokens > m.max_context
 
 
-def weight_bytes(
-    model: ModelLike, bytes_per_param: float = WEIGHT_BYTES_PER_PARAM
-) -> float:
-    """Bytes of all the weights (fp16/bf16 by default: 2 bytes/parameter)."""
-    return get_model(model).n_params * bytes_per_param
+def weight_bytes(model: ModelLike, bytes_per_param: float | None = None) -> float:
+    """Bytes of all the weights.
+
+    ``n_params x bytes_per_param`` when given; otherwise the weights as
+    released where the preset knows them (``weight_nbytes``: fp8 or MXFP4
+    from a config's ``quantization_config``), else fp16/bf16, 2 bytes per
+    parameter.
+    """
+    m = get_model(model)
+    if bytes_per_param is None:
+        if m.weight_nbytes is not None:
+            return float(m.weight_nbytes)
+        bytes_per_param = WEIGHT_BYTES_PER_PARAM
+    return m.n_params * bytes_per_param
 
 
 # --------------------------------------------------------------------------
@@ -572,13 +710,40 @@ def attention_flops_per_token(
     """
     _require_int("context_tokens", context_tokens, 1)
     m = get_model(model)
-    spans = _layer_spans(m, window)
-    kept = sum(cached_tokens(context_tokens, w) for w in spans)
+    kept = sum(u[2] for u in _uses(m, context_tokens, PRECISIONS["fp16"], None,
+                                   window, None))
     return 4.0 * m.n_heads * m.head_dim * kept
 
 
+def prefill_attention_flops(model: ModelLike, prompt_tokens: int) -> float:
+    """FLOPs of the attention scores and weighted sums of a causal prefill.
+
+    Token t (1-based) attends to ``min(t, span_l)`` tokens in layer l (every
+    earlier token and itself; at most its window or chunk, counted as
+    :func:`layer_map` counts them), at ``4 x n_heads x head_dim`` FLOPs each
+    (:func:`attention_flops_per_token`), so per layer ``4 x n_heads x
+    head_dim x sum_t min(t, span)``; layers that cache nothing per token add
+    nothing. :func:`forward_flops` (2N per token) leaves these out: Llama 2
+    7B at P = 8,192 does 4 x 32 x 128 x 32 x 8,192 x 8,193 / 2 = 1.76e13 of
+    them beside 2 x 6.738e9 x 8,192 = 1.10e14, 15.9 % more than the weights'
+    FLOPs; at P = 512, 1.0 %. For MLA, the same approximation as
+    :func:`attention_flops_per_token`.
+    """
+    _require_int("prompt_tokens", prompt_tokens, 1)
+    m = get_model(model)
+    P = prompt_tokens
+    seen = 0
+    for spec in m.layers:
+        if not spec.grows:
+            continue
+        w = P if spec.span is None else min(P, spec.span)
+        # sum over t = 1..P of min(t, w): a triangle up to w, then w per token
+        seen += w * (w + 1) // 2 + (P - w) * w
+    return 4.0 * m.n_heads * m.head_dim * seen
+
+
 def decode_weight_bytes(
-    model: ModelLike, batch: int = 1, bytes_per_param: float = WEIGHT_BYTES_PER_PARAM
+    model: ModelLike, batch: int = 1, bytes_per_param: float | None = None
 ) -> float:
     """Weight bytes one decode step of ``batch`` sequences reads.
 
@@ -601,11 +766,31 @@ def decode_weight_bytes(
     m = get_model(model)
     if not m.is_moe or m.n_experts is None or m.n_experts == m.experts_per_token:
         return weight_bytes(m, bytes_per_param)
+    if bytes_per_param is None:  # the released weights' average bytes per parameter
+        bytes_per_param = weight_bytes(m) / m.n_params
     E, k = m.n_experts, m.experts_per_token
     per_expert = (m.n_params - m.n_active_params) / (E - k)
     always = m.n_params - E * per_expert
     touched = E * per_expert * (1 - (1 - k / E) ** batch)
     return (always + touched) * bytes_per_param
+
+
+def tokens_per_expert(model: ModelLike, tokens: int) -> float:
+    """Tokens each routed expert of a MoE layer sees in a pass over ``tokens`` tokens.
+
+    Each token goes to k of the E experts, so with even routing an expert
+    meets ``tokens x k / E`` of them (DeepSeek-V3, 8 of 256, at a 512-token
+    prefill: 16). Its weights are read once and used for that many tokens, so
+    a prefill's intensity is about ``2 x P x active / weight bytes`` FLOP per
+    byte (``P x active / total`` for 16-bit weights), not P: the sparsity,
+    not the prompt, keeps it under the ridge (DeepSeek-V3, fp8 weights, at
+    P = 512: about 56). ``tokens`` for a dense model.
+    """
+    _require_int("tokens", tokens, 1)
+    m = get_model(model)
+    if m.n_experts is None:
+        return float(tokens)
+    return tokens * m.experts_per_token / m.n_experts
 
 
 def _decode_flops_per_sequence(

@@ -11,29 +11,72 @@ How each cache input is found (the first rule that applies wins):
 
 - layers: ``num_hidden_layers`` (also ``n_layer``, ``num_layers``);
   query heads: ``num_attention_heads`` (``n_head``, ``num_heads``).
-- KV heads: ``num_key_value_heads`` (``num_kv_heads``); ``multi_query: true``
-  (Falcon) means 1; otherwise, or when null, the number of query heads (MHA).
+- KV heads: ``num_key_value_heads`` (``num_kv_heads``, DBRX's
+  ``attn_config.kv_n_heads``); ``multi_query: true`` means 1; otherwise, or
+  when null, the number of query heads (MHA). Falcon as ``FalconAttention``
+  reads it: ``num_kv_heads`` only with ``new_decoder_architecture``, else 1
+  with ``multi_query`` (FalconConfig's default: true), else MHA; a fine-tune
+  re-saved by transformers carries ``num_kv_heads: 71`` that the model ignores.
 - head_dim: an explicit ``head_dim`` wins over ``hidden_size /
-  num_attention_heads`` (Gemma, Mistral NeMo and Qwen3 differ from it).
+  num_attention_heads`` (Gemma, Mistral NeMo and Qwen3 can differ from it).
 - MLA (DeepSeek-V2/V3): with ``kv_lora_rank`` the cache holds
   ``kv_lora_rank + qk_rope_head_dim`` values per layer per token (512 + 64 =
   576), not 2 x heads x head_dim.
-- sliding window: ``use_sliding_window: false`` turns it off (Qwen's
-  default is off); a ``layer_types`` list names each layer
-  (``sliding_attention`` / ``full_attention``); Gemma 2 alternates, layer i
-  local when i is even; Gemma 3 (``sliding_window_pattern``, default 6) has
-  layer i global when (i + 1) % pattern == 0, local otherwise; Qwen2/3 with
-  ``use_sliding_window: true`` window the layers with index >=
-  ``max_window_layers``; otherwise ``sliding_window`` applies to every layer
-  (Mistral 7B v0.1).
-- weights' precision: ``torch_dtype`` (or ``dtype``); maximum context:
+
+Not a decoder with a KV cache: ``is_encoder_decoder: true`` or an
+encoder-decoder ``model_type`` (T5, BART, Whisper...) is refused with
+``encoder_decoder``; a model without attention (``model_type`` mamba,
+mamba2, falcon_mamba, rwkv..., or SSM fields and no attention heads; also a
+layout with no attention layer) with ``no_kv_cache``: it keeps a fixed-size
+state instead. Neither gets a number.
+
+Layers: one :class:`~explainer.presets.LayerSpec` per layer (the cache is
+their sum, :func:`explainer.costs.layer_map`). The first rule that applies:
+
+- ``layer_types`` (``full_attention``, ``sliding_attention``,
+  ``chunked_attention``, ``linear_attention``, ``mamba``...),
+  ``layers_block_type`` or ``block_types`` (repeated over the layers);
+- ``hybrid_override_pattern`` (Nemotron-H: ``M`` Mamba-2 state, ``*``
+  attention, ``-`` / ``E`` no mixer);
+- ``attn_type_list`` (MiniMax: 1 softmax attention, 0 lightning attention);
+- ``attn_layer_period`` / ``attn_layer_offset`` (Jamba: attention where
+  i % period == offset, Mamba elsewhere);
+- ``full_attention_interval`` (Qwen3-Next: full where (i + 1) % interval
+  == 0, Gated DeltaNet elsewhere);
+- ``cross_attention_layers`` (Llama 3.2 Vision): those layers attend to the
+  image: their K/V do not grow with the text;
+- ``attention_chunk_size`` (Llama 4): chunked where ``no_rope_layers[i]`` is
+  1, full on the NoPE layers (default: every 4th). A chunked layer keeps at
+  most C tokens (the current chunk), counted as min(context, C);
+- otherwise the sliding-window rules: ``use_sliding_window: false`` turns
+  the window off (Qwen's default, also over ``layer_types``); Gemma 2
+  alternates, layer i local when i is even; Gemma 3 and Cohere2
+  (``sliding_window_pattern``, class defaults 6 and 4) have layer i global
+  when (i + 1) % pattern == 0; Qwen2/3 with ``use_sliding_window: true``
+  window the layers from ``max_window_layers`` on; otherwise
+  ``sliding_window`` applies to every layer (Mistral 7B v0.1, Phi-3).
+- then ``num_kv_shared_layers`` (Gemma 3n): the last N layers read earlier
+  layers' K/V and cache nothing.
+
+A state layer's size comes from its fields (Mamba ``mamba_*``, Mamba-2
+``mamba_num_heads``..., Gated DeltaNet ``linear_*``, lightning attention:
+see ``_state_values``); without them the config is refused
+(``state_unsized``), never sized by guess.
+- weights' precision: ``torch_dtype`` (or ``dtype``; an unknown spelling
+  such as ``"auto"`` is left out, it only informs), and the bytes of the
+  weights from ``quantization_config`` (fp8, MXFP4, GPTQ/AWQ: see
+  ``_weight_nbytes``); maximum context:
   ``max_position_embeddings`` (``n_positions``, ``max_sequence_length``,
   ``seq_length``).
-- multimodal configs (Gemma 3) keep the language model under
-  ``text_config``; its fields are read first, then the top level.
+- multimodal configs (Gemma 3, Llama 4, Mistral 3) keep the language model
+  under ``text_config``; its fields are read first, then the top level (and
+  ``attn_config``); the preset's ``multimodal`` says the parameter count is
+  the language model's. ``Infinity``/``NaN`` in the JSON are read as floats:
+  they matter only in a field that is read, which then refuses them.
 
 Parameter count (:class:`ParamCount`), for decoders with a gated MLP
-(Llama, Mistral, Qwen, Gemma, Mixtral, DeepSeek): with d = hidden_size,
+(Llama, Mistral, Qwen, Gemma, Mixtral, DeepSeek, Cohere, Llama 4, Jamba,
+Qwen3-Next), layer by layer: with d = hidden_size,
 H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
 
     embeddings             V * d   (+ V * d for an untied lm_head)
@@ -44,12 +87,24 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
                            + d*(c + r) + c + c*H*(n + v) + H*v*d
                            (q_r = q_lora_rank, c = kv_lora_rank,
                             n/r/v = qk_nope/qk_rope/v head dims)
+    Mamba / DeltaNet layer its mixer (``_mamba_params``, ``_delta_net_params``)
+    cross-attention layer  attention + q/k norms + 2 gates
     dense MLP per layer    3 * d * I       (gate, up, down)
     MoE layer              E * 3 * d * I_e + d * E (router)
                            + shared experts 3 * d * I_s (+ d for Qwen's gate)
-    norms                  2 * d per layer (4 * d for Gemma 2/3) + d
+    norms                  2 * d per layer (4 * d for Gemma 2/3, d for
+                           Cohere's one LayerNorm) + d
+    embeddings tied        Gemma and Cohere by default (``tie_word_embeddings``,
+                           Cohere's ``use_embedding_sharing``)
 
-Active parameters replace E by ``num_experts_per_tok`` routed experts.
+Which layers are MoE follows the modeling code (``_moe_layers``): Llama 4
+``moe_layers`` / ``interleave_moe_layer_step`` (its dense layers
+``intermediate_size_mlp`` wide, a shared expert as wide as a routed one in
+each MoE layer), Qwen's ``decoder_sparse_step`` and ``mlp_only_layers``,
+Jamba's ``expert_layer_period``/``offset``, DeepSeek's
+``first_k_dense_replace``. Active parameters replace E by
+``num_experts_per_tok`` routed experts. Layers of other kinds (Mamba-2,
+MLP-only blocks) make the count ``params_needed``.
 Biases of routers and of the MLP are left out (they are a few thousand).
 Other architectures (GPT-2, OPT, Falcon, ...) need the count entered by
 hand (``n_params=``).
@@ -71,20 +126,24 @@ translate. Codes:
 ``not_nonnegative_int``  not an integer >= 0
 ``not_bool``             a flag that is not true/false
 ``bad_value``            a string or list entry that makes no sense here
-``bad_dtype``            an unknown ``torch_dtype``
+``bad_dtype``            an unknown ``dtype`` in a link
 ``kv_heads_divide``      KV heads do not divide the query heads
 ``hidden_divide``        no ``head_dim`` and hidden_size % heads != 0
 ``layer_types_length``   ``layer_types`` has not one entry per layer
 ``experts_range``        more experts per token than experts
-``unsupported``          an attention type this tool cannot size
+``unsupported``          a layer type this tool cannot size
 ``params_needed``        the parameter count cannot be derived: enter it
 ``not_positive_number``  a parameter count that is not a positive number
 ``active_exceeds_total`` active parameters above the total
 ``not_encodable``        a preset that the URL form cannot express
+``no_kv_cache``          no attention layer: a fixed-size state, no KV cache
+``encoder_decoder``      an encoder-decoder model (T5, BART...)
+``state_unsized``        recurrent layers whose state the config does not size
 =======================  ====================================================
 
 URL form: :func:`to_query` writes a preset as a few short string keys
-(``layers heads kv hd mla win pat moe dtype ctx params active``) and
+(``layers heads kv hd mla win chunk state pat moe dtype ctx params active
+wbytes mm``; ``pat`` one letter per layer kind) and
 :func:`from_query` reads them back with the same validation.
 """
 
@@ -97,14 +156,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .presets import PRECISIONS, ModelPreset
+from .presets import PRECISIONS, LayerSpec, ModelPreset
 
 ERROR_CODES = (
     "not_text", "too_large", "markup", "not_json", "duplicate_key", "not_object",
     "missing", "not_positive_int", "not_nonnegative_int", "not_bool", "bad_value",
     "bad_dtype", "kv_heads_divide", "hidden_divide", "layer_types_length",
     "experts_range", "unsupported", "params_needed", "not_positive_number",
-    "active_exceeds_total", "not_encodable",
+    "active_exceeds_total", "not_encodable", "no_kv_cache", "encoder_decoder",
+    "state_unsized",
 )
 """Every ``ConfigError.code`` (the UI needs one message per code)."""
 
@@ -155,7 +215,11 @@ _GEMMA3_TYPES = frozenset({"gemma3", "gemma3_text"})
 _FOUR_NORM_TYPES = _GEMMA2_TYPES | _GEMMA3_TYPES
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe"}) | _GEMMA3_TYPES
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe"})
-_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"})
+_PATTERN_TYPES = _GEMMA3_TYPES | {"cohere2"}
+_COHERE_TYPES = frozenset({"cohere", "cohere2"})
+_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"}) | _COHERE_TYPES
+_FALCON_TYPES = frozenset({"falcon", "RefinedWeb", "RefinedWebModel"})
+_LLAMA4_TYPES = frozenset({"llama4", "llama4_text"})
 
 # Class defaults of transformers' Gemma 2/3 configs for fields that the
 # published config.json files leave out (google/gemma-3-27b-it has no
@@ -168,6 +232,7 @@ _TYPE_DEFAULTS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
                             sliding_window=4096, sliding_window_pattern=6),
         "gemma3": dict(vocab_size=262_208, max_position_embeddings=131_072,
                        sliding_window=4096, sliding_window_pattern=6),
+        "cohere2": dict(sliding_window_pattern=4),
         "qwen2": dict(max_window_layers=28),
         "qwen2_moe": dict(max_window_layers=28),
         "qwen3": dict(max_window_layers=28),
@@ -249,6 +314,7 @@ class ParsedConfig:
     params: ParamCount | None
     params_source: str
     model_type: str | None = None
+    quantization: str | None = None
 
     def cache_inputs(self) -> Mapping[str, Any]:
         """Every input of the cache formula, for the UI's "computed from" list.
@@ -306,9 +372,12 @@ def _check_int(name: str, value: Any, minimum: int, limit: int) -> int:
 class _Reader:
     """Looks fields up in ``text_config`` then the top level, recording each."""
 
-    def __init__(self, top: dict, text: dict | None, model_type: str | None):
+    def __init__(self, top: dict, text: dict | None, model_type: str | None,
+                 attn: dict | None = None):
         self.layers = [("text_config.", text)] if text is not None else []
         self.layers.append(("", top))
+        if attn is not None:  # DBRX / MPT keep attention fields in attn_config
+            self.layers.append(("attn_config.", attn))
         self.model_type = model_type
         self.read: dict[str, Any] = {}
         self.defaults: dict[str, Any] = {}
@@ -321,6 +390,14 @@ class _Reader:
                     self.read[prefix + name] = obj[name]
                     return name, obj[name]
         return None, None
+
+    def peek(self, *names: str) -> str | None:
+        """The first of ``names`` present and non-null, without recording it."""
+        for name in names:
+            for _, obj in self.layers:
+                if obj.get(name) is not None:
+                    return name
+        return None
 
     def default(self, name: str) -> Any:
         """The model type's class default for ``name``, recorded, or None."""
@@ -374,11 +451,9 @@ def _load(text: Any) -> dict:
             out[k] = v
         return out
 
-    def no_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not JSON")
-
-    try:
-        data = json.loads(body, object_pairs_hook=pairs, parse_constant=no_constant)
+    try:  # Infinity / NaN (Python's json.dump writes them) become floats; a field
+        # that is read then fails its own check, one that is not read is no reason
+        data = json.loads(body, object_pairs_hook=pairs, parse_constant=float)
     except ConfigError:
         raise
     except json.JSONDecodeError as e:
@@ -405,54 +480,255 @@ def _model_type(top: dict, text: dict | None) -> str | None:
 # --------------------------------------------------------------------------
 
 
-def _windows(r: _Reader, n_layers: int) -> tuple[int | None, ...] | None:
-    """Per-layer windows (None = full attention), or None for no window at all."""
+_LAYER_TYPE_KINDS: Mapping[str, str] = MappingProxyType({
+    "full_attention": "full", "attention": "full", "global_attention": "full",
+    "sliding_attention": "sliding", "local_attention": "sliding",
+    "chunked_attention": "chunked",
+    "linear_attention": "state", "mamba": "state", "mamba2": "state",
+    "recurrent": "state", "conv": "state",
+    "cross_attention": "cross", "mlp": "none", "moe": "none",
+})
+"""Entries of ``layer_types`` / ``layers_block_type`` / ``block_types`` and their kind."""
+
+_HYBRID_PATTERN = MappingProxyType({"M": "state", "*": "full", "-": "none", "E": "none"})
+"""Nemotron-H ``hybrid_override_pattern`` letters: Mamba-2, attention, MLP, MoE."""
+
+_NO_ATTENTION_TYPES = frozenset({"mamba", "mamba2", "falcon_mamba", "rwkv", "rwkv5",
+                                  "rwkv6", "xlstm"})
+"""Model types with no attention at all: a fixed-size state instead of a KV cache."""
+
+_ENCODER_DECODER_TYPES = frozenset({
+    "t5", "mt5", "umt5", "longt5", "switch_transformers", "bart", "mbart", "pegasus",
+    "pegasus_x", "marian", "blenderbot", "blenderbot-small", "m2m_100", "nllb_moe",
+    "fsmt", "prophetnet", "led", "plbart", "bigbird_pegasus", "whisper", "t5gemma",
+    "encoder-decoder", "seamless_m4t", "speecht5",
+})
+"""Model types that are encoder-decoders (the reader sizes decoder-only models)."""
+
+
+def _refuse_non_decoders(r: _Reader) -> None:
+    """ConfigError for a model without a self-attention cache or with an encoder."""
     mt = r.model_type or ""
-    use = r.flag("use_sliding_window", False if mt in _QWEN_TYPES else None)
-    if use is False:
-        return None
-    name, types = r.find("layer_types")
-    flags: list[bool] | None = None
+    enc = r.find("is_encoder_decoder")[1] if r.peek("is_encoder_decoder") else None
+    if enc is True or mt in _ENCODER_DECODER_TYPES:
+        raise ConfigError("is_encoder_decoder" if enc is True else "model_type",
+                          "encoder_decoder", model_type=mt or None)
+    ssm_fields = ("state_size", "ssm_cfg", "d_state", "time_step_rank")
+    heads = r.peek("num_attention_heads", "n_head", "n_heads")
+    if mt in _NO_ATTENTION_TYPES or (heads is None and r.peek(*ssm_fields)):
+        raise ConfigError("model_type" if mt else "num_attention_heads",
+                          "no_kv_cache", model_type=mt or None)
+
+
+def _kinds_from_list(r: _Reader, name: str, values: Any, n_layers: int) -> list[str]:
+    if not isinstance(values, list):
+        raise ConfigError(name, "bad_value", value=_short(values))
+    if len(values) != n_layers:
+        raise ConfigError(name, "layer_types_length", value=len(values), layers=n_layers)
+    kinds = []
+    for t in values:
+        if not isinstance(t, str):
+            raise ConfigError(name, "bad_value", value=_short(t))
+        kind = _LAYER_TYPE_KINDS.get(t.lower())
+        if kind is None:
+            raise ConfigError(name, "unsupported", value=t[:40])
+        kinds.append(kind)
+    return kinds
+
+
+def _index_list(r: _Reader, name: str, values: Any, n_layers: int) -> set[int]:
+    """A list of layer indices (``cross_attention_layers``, ``moe_layers``)."""
+    if not isinstance(values, list):
+        raise ConfigError(name, "bad_value", value=_short(values))
+    out = set()
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < n_layers:
+            raise ConfigError(name, "bad_value", value=_short(v))
+        out.add(v)
+    return out
+
+
+def _period_kinds(r: _Reader, n_layers: int) -> list[str] | None:
+    """Kinds of a hybrid model that names its attention layers by a rule."""
+    mt = r.model_type or ""
+    name, values = r.find("layer_types")
     if name is not None:
-        if not isinstance(types, list):
-            raise ConfigError("layer_types", "bad_value", value=_short(types))
-        if len(types) != n_layers:
-            raise ConfigError("layer_types", "layer_types_length",
-                              value=len(types), layers=n_layers)
-        flags = []
-        for t in types:
-            if not isinstance(t, str):
-                raise ConfigError("layer_types", "bad_value", value=_short(t))
-            if t not in _LAYER_TYPES:
-                raise ConfigError("layer_types", "unsupported", value=t[:40])
-            flags.append(_LAYER_TYPES[t])
-        if not any(flags):
-            return None
-    window = r.int("sliding_window", kind="window")
-    if window is None:
-        if flags is not None:
+        return _kinds_from_list(r, name, values, n_layers)
+    for name in ("layers_block_type", "block_types"):
+        found, values = r.find(name)
+        if found is not None:
+            if name == "block_types" and isinstance(values, list) and values and len(values) != n_layers:
+                values = [values[i % len(values)] for i in range(n_layers)]
+            return _kinds_from_list(r, name, values, n_layers)
+    name, pattern = r.find("hybrid_override_pattern")
+    if name is not None:
+        if not isinstance(pattern, str) or len(pattern) != n_layers:
+            raise ConfigError(name, "layer_types_length" if isinstance(pattern, str)
+                              else "bad_value", value=_short(pattern), layers=n_layers)
+        if any(c not in _HYBRID_PATTERN for c in pattern):
+            raise ConfigError(name, "unsupported", value=pattern[:40])
+        return [_HYBRID_PATTERN[c] for c in pattern]
+    name, values = r.find("attn_type_list")
+    if name is not None:  # MiniMax-01: 0 = lightning (linear) attention, 1 = softmax
+        if not isinstance(values, list) or len(values) != n_layers:
+            raise ConfigError(name, "layer_types_length", value=_short(values),
+                              layers=n_layers)
+        if any(v not in (0, 1) or isinstance(v, bool) for v in values):
+            raise ConfigError(name, "bad_value", value=_short(values))
+        return ["full" if v == 1 else "state" for v in values]
+    if r.find("attn_layer_period")[0] is not None:  # Jamba: i % period == offset
+        period = r.int("attn_layer_period", kind="layers")
+        offset = r.int("attn_layer_offset", kind="layers", minimum=0, required=True)
+        if offset >= period:
+            raise ConfigError("attn_layer_offset", "bad_value", value=offset)
+        return ["full" if i % period == offset else "state" for i in range(n_layers)]
+    if r.find("full_attention_interval")[0] is not None and mt.startswith("qwen3_next"):
+        every = r.int("full_attention_interval", kind="layers")
+        return ["full" if (i + 1) % every == 0 else "state" for i in range(n_layers)]
+    name, cross = r.find("cross_attention_layers")
+    if name is not None:  # Llama 3.2 Vision: image layers between text layers
+        idx = _index_list(r, name, cross, n_layers)
+        return ["cross" if i in idx else "full" for i in range(n_layers)]
+    return None
+
+
+def _chunked_kinds(r: _Reader, n_layers: int) -> list[str] | None:
+    """Llama 4: chunked attention on the RoPE layers, full on the NoPE ones.
+
+    transformers' ``Llama4TextConfig`` builds ``layer_types`` as
+    ``chunked_attention`` where ``no_rope_layers[i]`` is 1 (the layer uses
+    RoPE) and ``full_attention`` where it is 0; without ``no_rope_layers``
+    every 4th layer (``no_rope_layer_interval``) is a NoPE layer.
+    """
+    if r.find("attention_chunk_size")[0] is None:
+        return None
+    name, values = r.find("no_rope_layers")
+    if name is None:
+        every = r.int("no_rope_layer_interval", kind="layers", use_default=False)
+        if every is None:
+            every = 4
+            r.defaults["no_rope_layer_interval"] = 4
+        return ["chunked" if (i + 1) % every else "full" for i in range(n_layers)]
+    if not isinstance(values, list) or len(values) != n_layers:
+        raise ConfigError(name, "layer_types_length", value=_short(values), layers=n_layers)
+    if any(v not in (0, 1) or isinstance(v, bool) for v in values):
+        raise ConfigError(name, "bad_value", value=_short(values))
+    return ["chunked" if v else "full" for v in values]
+
+
+def _sliding_kinds(r: _Reader, n_layers: int) -> list[str]:
+    """full / sliding per layer from the window fields (no window: all full)."""
+    mt = r.model_type or ""
+    full = ["full"] * n_layers
+    if r.int("sliding_window", kind="window") is None:
+        return full
+    period = None
+    if mt in _PATTERN_TYPES or r.find("sliding_window_pattern")[0]:
+        period = r.int("sliding_window_pattern", kind="layers", required=True)
+    elif mt in _GEMMA2_TYPES:
+        period = 2
+    elif r.find("query_pre_attn_scalar")[0]:
+        period = 2  # Gemma-2-like config without a model_type we know
+        r.defaults["sliding_window_pattern"] = 2
+    if period is not None:
+        return ["full" if (i + 1) % period == 0 else "sliding" for i in range(n_layers)]
+    use = r.flag("use_sliding_window", None)
+    if use is True and (mt in _QWEN_TYPES or r.find("max_window_layers")[0]):
+        first = r.int("max_window_layers", kind="layers", minimum=0, required=True)
+        return ["sliding" if i >= first else "full" for i in range(n_layers)]
+    return ["sliding"] * n_layers
+
+
+def _layout(r: _Reader, g: "_Geometry") -> tuple[tuple[LayerSpec, ...], dict]:
+    """One :class:`LayerSpec` per layer (module docstring, "Layers"), and notes.
+
+    The notes (``state_field``...) say where a state's size came from.
+    """
+    mt = r.model_type or ""
+    n = g.n_layers
+    use = r.flag("use_sliding_window", False if mt in _QWEN_TYPES else None)
+    kinds = _period_kinds(r, n) or _chunked_kinds(r, n)
+    if kinds is None:
+        kinds = ["full"] * n if use is False else _sliding_kinds(r, n)
+    if use is False:  # Qwen: the window is off whatever layer_types says
+        kinds = ["full" if k == "sliding" else k for k in kinds]
+    shared_name, shared = r.find("num_kv_shared_layers")
+    if shared_name is not None:  # Gemma 3n: the last layers reuse earlier K/V
+        count = _check_int(shared_name, shared, 0, n)
+        if count >= n:
+            raise ConfigError(shared_name, "bad_value", value=count)
+        kinds = kinds[: n - count] + ["shared"] * count
+    if not any(k in ("full", "sliding", "chunked") for k in kinds):
+        raise ConfigError("layer_types" if r.find("layer_types")[0] else "config",
+                          "no_kv_cache", model_type=mt or None)
+    window = chunk = None
+    if "sliding" in kinds:
+        window = r.int("sliding_window", kind="window")
+        if window is None:
             raise ConfigError("sliding_window", "missing")
-        return None
-    if flags is None:
-        period = None
-        if mt in _GEMMA3_TYPES or r.find("sliding_window_pattern")[0]:
-            period = r.int("sliding_window_pattern", kind="layers")
-        elif mt in _GEMMA2_TYPES:
-            period = 2
-        elif r.find("query_pre_attn_scalar")[0]:
-            period = 2  # Gemma-2-like config without a model_type we know
-            r.defaults["sliding_window_pattern"] = 2
-        if period is not None:
-            flags = [(i + 1) % period != 0 for i in range(n_layers)]
-        elif use is True and (mt in _QWEN_TYPES or r.find("max_window_layers")[0]):
-            first = r.int("max_window_layers", kind="layers", minimum=0,
-                          required=True)
-            flags = [i >= first for i in range(n_layers)]
+    if "chunked" in kinds:
+        chunk = r.int("attention_chunk_size", kind="window", required=True)
+    state = _state_values(r, g) if "state" in kinds else 0
+    if g.mla_dims is not None:
+        per_token, kv_kind = g.mla_dims, "mla"
+    else:
+        per_token, kv_kind = 2 * g.n_kv_heads * g.head_dim, None
+    specs = []
+    for k in kinds:
+        if k == "full":
+            specs.append(LayerSpec(kv_kind or "full", values_per_token=per_token))
+        elif k in ("sliding", "chunked"):
+            if kv_kind:
+                raise ConfigError("sliding_window", "unsupported", value="mla+" + k)
+            specs.append(LayerSpec(k, span=window if k == "sliding" else chunk,
+                                   values_per_token=per_token))
+        elif k == "state":
+            specs.append(LayerSpec("state", fixed_values=state))
         else:
-            flags = [True] * n_layers
-    if not any(flags):
-        return None
-    return tuple(window if f else None for f in flags)
+            specs.append(LayerSpec(k))
+    return tuple(specs)
+
+
+def _state_values(r: _Reader, g: "_Geometry") -> int:
+    """Values one recurrent layer keeps whatever the context (its state).
+
+    - Mamba (Jamba ``mamba_*``): ``d_inner x (d_state + d_conv)``: the SSM state
+      and the convolution's last ``d_conv`` inputs, d_inner = expand x hidden
+      (transformers' ``HybridMambaAttentionDynamicCache``).
+    - Mamba-2 (Nemotron-H ``mamba_*``/``ssm_state_size``): ``heads x head_dim x
+      d_state`` + ``(heads x head_dim + 2 x n_groups x d_state) x conv_kernel``.
+    - Gated DeltaNet (Qwen3-Next ``linear_*``): ``value heads x key_dim x
+      value_dim`` + ``(2 x key heads x key_dim + value heads x value_dim) x
+      conv_kernel``.
+    - Lightning attention (MiniMax): one ``head_dim x head_dim`` state per head.
+
+    Anything else: ConfigError ``state_unsized`` naming the field it lacks.
+    """
+    d = g.hidden
+    if r.find("mamba_d_state")[0] is not None:  # Jamba (Mamba-1 layers)
+        if d is None:
+            raise ConfigError("hidden_size", "missing")
+        d_state = r.int("mamba_d_state", kind="rank")
+        d_conv = r.int("mamba_d_conv", kind="rank", required=True)
+        expand = r.int("mamba_expand", kind="rank", required=True)
+        return expand * d * (d_state + d_conv)
+    if r.find("mamba_num_heads")[0] is not None:  # Nemotron-H (Mamba-2 layers)
+        heads = r.int("mamba_num_heads", kind="heads")
+        hd = r.int("mamba_head_dim", kind="head_dim", required=True)
+        d_state = r.int("ssm_state_size", "state_size", kind="rank", required=True)
+        groups = r.int("n_groups", "mamba_n_groups", kind="heads", required=True)
+        conv = r.int("conv_kernel", "mamba_d_conv", kind="rank", required=True)
+        return heads * hd * d_state + (heads * hd + 2 * groups * d_state) * conv
+    if r.find("linear_num_value_heads")[0] is not None:  # Qwen3-Next Gated DeltaNet
+        vh = r.int("linear_num_value_heads", kind="heads")
+        kh = r.int("linear_num_key_heads", kind="heads", required=True)
+        kd = r.int("linear_key_head_dim", kind="head_dim", required=True)
+        vd = r.int("linear_value_head_dim", kind="head_dim", required=True)
+        conv = r.int("linear_conv_kernel_dim", kind="rank", required=True)
+        return vh * kd * vd + (2 * kh * kd + vh * vd) * conv
+    if r.find("attn_type_list")[0] is not None:  # MiniMax lightning attention
+        return g.n_heads * g.head_dim * g.head_dim
+    raise ConfigError("layer_types", "state_unsized", model_type=r.model_type)
 
 
 @dataclass
@@ -467,9 +743,9 @@ class _Geometry:
 
 
 def _geometry(r: _Reader) -> _Geometry:
-    n_layers = r.int("num_hidden_layers", "n_layer", "num_layers",
+    n_layers = r.int("num_hidden_layers", "n_layer", "num_layers", "n_layers",
                      kind="layers", required=True)
-    n_heads = r.int("num_attention_heads", "n_head", "num_heads",
+    n_heads = r.int("num_attention_heads", "n_head", "num_heads", "n_heads",
                     kind="heads", required=True)
     hidden = r.int("hidden_size", "n_embd", "d_model", kind="hidden")
     kv_lora = r.int("kv_lora_rank", kind="rank")
@@ -485,14 +761,32 @@ def _geometry(r: _Reader) -> _Geometry:
                          mla_dims=kv_lora + rope,
                          mla=dict(kv_lora=kv_lora, rope=rope, nope=nope or head_dim,
                                   v=v_dim or head_dim, q_lora=q_lora))
-    kv_name, _ = r.find("num_key_value_heads", "num_kv_heads")
-    if kv_name is not None:
-        n_kv = r.int(kv_name, kind="kv_heads")
-    elif r.flag("multi_query", None):
-        n_kv = 1
+    mt = r.model_type or ""
+    falcon = mt in _FALCON_TYPES or r.find("new_decoder_architecture")[0] is not None
+    if falcon:
+        # FalconAttention: num_kv_heads only with new_decoder_architecture, else
+        # 1 with multi_query (FalconConfig's default: true), else MHA. A config
+        # re-saved by transformers writes num_kv_heads = num_attention_heads
+        # even for a multi-query model, so it is read only in the new layout.
+        if r.flag("new_decoder_architecture", False):
+            kv_name = "num_kv_heads" if r.find("num_kv_heads", "n_head_kv")[0] else None
+            n_kv = (r.int("num_kv_heads", "n_head_kv", kind="kv_heads")
+                    if kv_name else n_heads)
+            if kv_name is None:
+                r.defaults["num_kv_heads"] = n_heads
+        elif r.flag("multi_query", True):
+            kv_name, n_kv = "multi_query", 1
+        else:
+            kv_name, n_kv = "multi_query", n_heads
     else:
-        n_kv = n_heads
-        r.defaults["num_key_value_heads"] = n_heads
+        kv_name, _ = r.find("num_key_value_heads", "num_kv_heads", "kv_n_heads")
+        if kv_name is not None:
+            n_kv = r.int(kv_name, kind="kv_heads")
+        elif r.flag("multi_query", None):
+            n_kv = 1
+        else:
+            n_kv = n_heads
+            r.defaults["num_key_value_heads"] = n_heads
     if n_kv > n_heads or n_heads % n_kv:
         raise ConfigError(kv_name or "num_key_value_heads", "kv_heads_divide",
                           heads=n_heads, kv_heads=n_kv)
@@ -515,10 +809,76 @@ def _head_dim_from_hidden(r: _Reader, hidden: int | None, n_heads: int) -> int:
 # --------------------------------------------------------------------------
 
 
-def _params(r: _Reader, g: _Geometry) -> ParamCount:
+def _mamba_params(r: _Reader, d: int) -> int:
+    """One Jamba Mamba mixer (transformers' ``JambaMambaMixer``)."""
+    d_state = r.int("mamba_d_state", kind="rank", required=True)
+    d_conv = r.int("mamba_d_conv", kind="rank", required=True)
+    expand = r.int("mamba_expand", kind="rank", required=True)
+    name, rank = r.find("mamba_dt_rank")
+    if name is None or rank == "auto":
+        rank = math.ceil(d / 16)
+    rank = _check_int("mamba_dt_rank", rank, 1, LIMITS["rank"])
+    inner = expand * d
+    conv_bias = r.flag("mamba_conv_bias", True)
+    proj_bias = r.flag("mamba_proj_bias", False)
+    return (d * 2 * inner + (2 * inner if proj_bias else 0)      # in_proj
+            + inner * d_conv + (inner if conv_bias else 0)        # conv1d
+            + inner * (rank + 2 * d_state)                        # x_proj
+            + rank * inner + inner                                # dt_proj
+            + inner * d_state + inner                             # A_log, D
+            + inner * d + (d if proj_bias else 0)                 # out_proj
+            + rank + 2 * d_state)                                 # dt/B/C norms
+
+
+def _delta_net_params(r: _Reader, d: int) -> int:
+    """One Qwen3-Next Gated DeltaNet mixer (``Qwen3NextGatedDeltaNet``)."""
+    vh = r.int("linear_num_value_heads", kind="heads", required=True)
+    kh = r.int("linear_num_key_heads", kind="heads", required=True)
+    kd = r.int("linear_key_head_dim", kind="head_dim", required=True)
+    vd = r.int("linear_value_head_dim", kind="head_dim", required=True)
+    conv = r.int("linear_conv_kernel_dim", kind="rank", required=True)
+    key, value = kh * kd, vh * vd
+    return (d * (2 * key + 2 * value) + d * 2 * vh      # in_proj_qkvz, in_proj_ba
+            + (2 * key + value) * conv + 2 * vh + vd    # conv1d, dt_bias + A_log, norm
+            + value * d)                                # out_proj
+
+
+def _moe_layers(r: _Reader, L: int) -> set[int]:
+    """Which layers have a mixture of experts, as the modeling code decides.
+
+    Llama 4: ``moe_layers``, else every ``interleave_moe_layer_step``-th layer
+    (from layer step - 1); Qwen-MoE: layer i when (i + 1) %
+    ``decoder_sparse_step`` == 0 and i is not in ``mlp_only_layers``; Jamba:
+    i % ``expert_layer_period`` == ``expert_layer_offset``; DeepSeek: from
+    ``first_k_dense_replace`` on, every ``moe_layer_freq``-th; else all.
+    """
+    mt = r.model_type or ""
+    name, listed = r.find("moe_layers")
+    if name is not None and mt in _LLAMA4_TYPES:
+        return _index_list(r, name, listed, L)
+    if mt in _LLAMA4_TYPES:
+        step = r.int("interleave_moe_layer_step", kind="layers", use_default=False) or 1
+        return set(range(step - 1, L, step))
+    if r.find("expert_layer_period")[0] is not None:
+        period = r.int("expert_layer_period", kind="layers")
+        offset = r.int("expert_layer_offset", kind="layers", minimum=0, required=True)
+        return {i for i in range(L) if i % period == offset}
+    layers = set(range(L))
+    if r.find("decoder_sparse_step")[0] is not None:
+        step = r.int("decoder_sparse_step", kind="layers")
+        layers = {i for i in layers if (i + 1) % step == 0}
+    name, only = r.find("mlp_only_layers")
+    if name is not None:
+        layers -= _index_list(r, name, only, L)
+    first = r.int("first_k_dense_replace", kind="layers", minimum=0) or 0
+    freq = r.int("moe_layer_freq", kind="layers") or 1
+    return {i for i in layers if i >= first and (i - first) % freq == 0}
+
+
+def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCount:
     """Count the parameters (see the module docstring), or ConfigError params_needed."""
     mt = r.model_type or ""
-    if mt in GATED_MLP_EXCLUDED:
+    if mt in GATED_MLP_EXCLUDED or mt in _FALCON_TYPES:
         raise ConfigError("n_params", "params_needed", model_type=mt,
                           reason="mlp_not_gated")
     d = g.hidden
@@ -527,7 +887,10 @@ def _params(r: _Reader, g: _Geometry) -> ParamCount:
     vocab = r.int("vocab_size", "padded_vocab_size", kind="vocab")
     if vocab is None:
         raise ConfigError("n_params", "params_needed", missing="vocab_size")
-    tied = r.flag("tie_word_embeddings", mt in _TIED_BY_DEFAULT)
+    sharing = r.find("use_embedding_sharing")[0]
+    tie_default = (r.flag("use_embedding_sharing", None) if sharing
+                   else mt in _TIED_BY_DEFAULT)
+    tied = r.flag("tie_word_embeddings", tie_default)
     L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
 
     if g.mla_dims is not None:
@@ -541,14 +904,29 @@ def _params(r: _Reader, g: _Geometry) -> ParamCount:
               + m["kv_lora"] * H * (m["nope"] + m["v"]))
         attn = q + kv + H * m["v"] * d
     else:
-        attn = d * H * h + 2 * d * K * h + H * h * d
+        gate = mt.startswith("qwen3_next")  # its q_proj also writes an output gate
+        attn = d * H * h * (2 if gate else 1) + 2 * d * K * h + H * h * d
         bias = r.flag("attention_bias", None)
         if bias or mt in _QKV_BIAS_TYPES:
             attn += (H + 2 * K) * h  # q, k, v biases (Qwen2 always has them)
         if bias:
             attn += d  # and the o_proj bias
-        if mt in _QK_NORM_TYPES:
+        if mt in _QK_NORM_TYPES or gate:
             attn += 2 * h
+
+    mixers = 0
+    for spec in layers:
+        if spec.kind in ("full", "sliding", "chunked", "mla", "shared"):
+            mixers += attn  # a shared-K/V layer keeps its own projections
+        elif spec.kind == "cross":  # mllama: q/k norms and two tanh gates more
+            mixers += attn + 2 * h + 2
+        elif spec.kind == "state" and r.find("mamba_d_state")[0] is not None:
+            mixers += _mamba_params(r, d)
+        elif spec.kind == "state" and r.find("linear_num_value_heads")[0] is not None:
+            mixers += _delta_net_params(r, d)
+        else:
+            raise ConfigError("n_params", "params_needed", model_type=mt,
+                              reason="hybrid_layers")
 
     n_experts = r.int("num_local_experts", "num_experts", "n_routed_experts",
                       kind="experts")
@@ -569,43 +947,83 @@ def _params(r: _Reader, g: _Geometry) -> ParamCount:
         if k > n_experts:
             raise ConfigError("num_experts_per_tok", "experts_range",
                               experts=n_experts, per_token=k)
-        step_name, step = r.find("decoder_sparse_step")
-        only_name, only = r.find("mlp_only_layers")
-        if (step_name and step != 1) or (only_name and only):
-            raise ConfigError("n_params", "params_needed",
-                              reason="irregular_moe_layers")
-        width = r.int("moe_intermediate_size", kind="intermediate") or inter
+        moe = _moe_layers(r, L)
+        llama4 = mt in _LLAMA4_TYPES
+        width = (inter if llama4 else
+                 r.int("moe_intermediate_size", kind="intermediate") or inter)
         if width is None:
             raise ConfigError("n_params", "params_needed",
                               missing="moe_intermediate_size")
-        n_dense = r.int("first_k_dense_replace", kind="layers", minimum=0) or 0
-        n_dense = min(n_dense, L)
-        if n_dense and inter is None:
+        dense_width = (r.int("intermediate_size_mlp", kind="intermediate") or inter
+                       if llama4 else inter)
+        n_dense = L - len(moe)
+        if n_dense and dense_width is None:
             raise ConfigError("n_params", "params_needed", missing="intermediate_size")
-        moe_layers = L - n_dense
-        dense_mlp = n_dense * dense(inter) if n_dense else 0
+        dense_mlp = n_dense * dense(dense_width) if n_dense else 0
         per_expert = 3 * d * width
-        experts = moe_layers * n_experts * per_expert
-        active_experts = moe_layers * k * per_expert
+        experts = len(moe) * n_experts * per_expert
+        active_experts = len(moe) * k * per_expert
         n_shared = r.int("n_shared_experts", kind="experts", minimum=0) or 0
+        if llama4:  # Llama4TextMoe: one shared expert as wide as the routed ones
+            n_shared = 1
         shared_width = r.int("shared_expert_intermediate_size", kind="intermediate")
         per_layer_shared = d * n_experts  # router
         per_layer_shared += n_shared * per_expert
         if shared_width:
             per_layer_shared += 3 * d * shared_width + d  # Qwen-MoE: + its gate
-        shared = moe_layers * per_layer_shared
+        shared = len(moe) * per_layer_shared
 
-    norms_per_layer = (4 if mt in _FOUR_NORM_TYPES else 2) * d
+    per_layer_norms = 4 if mt in _FOUR_NORM_TYPES else 1 if mt in _COHERE_TYPES else 2
     return ParamCount(
         embedding=vocab * d,
         lm_head=0 if tied else vocab * d,
-        attention=L * attn,
+        attention=mixers,
         dense_mlp=dense_mlp,
         experts=experts,
         active_experts=active_experts,
         shared=shared,
-        norms=L * norms_per_layer + d,
+        norms=L * per_layer_norms * d + d,
     )
+
+
+_QUANT_BITS = MappingProxyType({"fp8": 8, "fbgemm_fp8": 8, "mxfp4": 4.25})
+"""Bits per weight of the linear layers a ``quant_method`` stores (MXFP4: 4-bit
+values and one 8-bit scale per 32)."""
+
+
+def _weight_nbytes(r: _Reader, count: ParamCount | None) -> tuple[float | None, str | None]:
+    """Bytes of the released weights from ``quantization_config``, and its method.
+
+    ``fp8`` (DeepSeek-V3: 128 x 128 blocks, their fp32 scales left out, under
+    0.01 %): every linear layer 1 byte, embeddings, lm_head and norms 16-bit.
+    ``mxfp4`` (gpt-oss): the routed experts 4.25 bits, the rest 16-bit.
+    ``gptq`` / ``awq``: ``bits`` per linear weight plus an fp16 scale and a
+    packed zero per ``group_size``. Any other method: unknown (None), and the
+    cost model keeps 2 bytes per parameter.
+    """
+    name, q = r.find("quantization_config")
+    if name is None or not isinstance(q, dict):
+        return None, None
+    method = q.get("quant_method")
+    if not isinstance(method, str):
+        return None, None
+    method = method.lower()[:20]
+    if count is None:
+        return None, method
+    linear = count.attention + count.dense_mlp + count.experts + count.shared
+    rest = count.embedding + count.lm_head + count.norms
+    if method in ("fp8", "fbgemm_fp8"):
+        return linear * 1 + rest * 2, method
+    if method == "mxfp4":
+        other = count.total - count.experts
+        return count.experts * _QUANT_BITS["mxfp4"] / 8 + other * 2, method
+    if method in ("gptq", "awq"):
+        bits, group = q.get("bits", 4), q.get("group_size", 128)
+        if (isinstance(bits, int) and not isinstance(bits, bool) and 2 <= bits <= 8
+                and isinstance(group, int) and not isinstance(group, bool) and group >= 1):
+            per = bits / 8 + (2 + bits / 8) / group
+            return linear * per + rest * 2, method
+    return None, method
 
 
 def _check_count(name: str, value: Any) -> float:
@@ -643,27 +1061,27 @@ def parse_config(
     if text_cfg is not None and not isinstance(text_cfg, dict):
         raise ConfigError("text_config", "not_object", type=type(text_cfg).__name__)
     mt = _model_type(top, text_cfg)
-    r = _Reader(top, text_cfg, mt)
+    attn_cfg = top.get("attn_config")
+    r = _Reader(top, text_cfg, mt, attn_cfg if isinstance(attn_cfg, dict) else None)
     if mt is not None:
         nested = text_cfg is not None and text_cfg.get("model_type") is not None
         r.read[("text_config." if nested else "") + "model_type"] = mt
 
+    _refuse_non_decoders(r)
     g = _geometry(r)
-    windows = _windows(r, g.n_layers)
+    layers = _layout(r, g)
     max_ctx = r.int("max_position_embeddings", "n_positions",
                     "max_sequence_length", "seq_length", kind="context")
     dtype_name, dtype_raw = r.find("torch_dtype", "dtype")
-    dtype = None
-    if dtype_name is not None:
-        if not isinstance(dtype_raw, str) or dtype_raw.lower() not in DTYPES:
-            raise ConfigError(dtype_name, "bad_dtype", value=_short(dtype_raw))
+    dtype = None  # informational: an unknown spelling ("auto") is left out
+    if isinstance(dtype_raw, str) and dtype_raw.lower() in DTYPES:
         dtype = DTYPES[dtype_raw.lower()]
 
     total_override = None if n_params is None else _check_count("n_params", n_params)
     active_override = (None if n_active_params is None
                        else _check_count("n_active_params", n_active_params))
     try:
-        count = _params(r, g)
+        count = _params(r, g, layers)
     except ConfigError as e:
         if total_override is None or e.code != "params_needed":
             raise
@@ -678,6 +1096,9 @@ def parse_config(
     if active is not None and active > total:
         raise ConfigError("n_active_params", "active_exceeds_total",
                           active=active, total=total)
+    weight_nbytes, quant = _weight_nbytes(r, count if total_override is None else None)
+    if quant in ("fp8", "fbgemm_fp8"):
+        dtype = "fp8"
 
     n_experts = k = None
     if r.find("num_local_experts", "num_experts", "n_routed_experts")[0]:
@@ -695,8 +1116,9 @@ def parse_config(
             key=key, name=name, n_layers=g.n_layers, n_heads=g.n_heads,
             n_kv_heads=g.n_kv_heads, head_dim=g.head_dim, n_params=total,
             mla_dims=g.mla_dims, hidden=g.hidden, n_active_params=active,
-            source=src, max_context=max_ctx, layer_windows=windows,
+            source=src, max_context=max_ctx, layers=layers,
             dtype=dtype, n_experts=n_experts, experts_per_token=k,
+            weight_nbytes=weight_nbytes, multimodal=text_cfg is not None,
         )
     except ValueError as e:  # should not happen: everything was checked above
         raise ConfigError("config", "bad_value", detail=str(e)[:200]) from None
@@ -707,6 +1129,7 @@ def parse_config(
         params=count,
         params_source="config" if total_override is None else "override",
         model_type=mt,
+        quantization=quant,
     )
 
 
@@ -714,16 +1137,19 @@ def parse_config(
 # URL form
 # --------------------------------------------------------------------------
 
-QUERY_KEYS = ("layers", "heads", "kv", "hd", "mla", "win", "pat", "moe",
-              "dtype", "ctx", "params", "active")
+QUERY_KEYS = ("layers", "heads", "kv", "hd", "mla", "win", "chunk", "state", "pat",
+              "moe", "dtype", "ctx", "params", "active", "wbytes", "mm")
 """Keys :func:`to_query` writes and :func:`from_query` reads (others are ignored)."""
 
 _MAX_PERIOD = 16
 _INT_RE = re.compile(r"^[0-9]{1,12}$")
 _NUM_RE = re.compile(r"^[0-9]{1,16}(\.[0-9]{1,16})?([eE]\+?[0-9]{1,2})?$")
-_PERIODIC_RE = re.compile(r"^[LG]{1,%d}$" % _MAX_PERIOD)
-_RUNS_RE = re.compile(r"^(?:[LG][0-9]{1,6}){1,64}$")
-_RUN_RE = re.compile(r"([LG])([0-9]{1,6})")
+_LETTERS = MappingProxyType({"full": "G", "mla": "G", "sliding": "L", "chunked": "C",
+                             "cross": "X", "shared": "S", "state": "M", "none": "N"})
+"""One letter per layer kind in ``pat`` (``G``: the model's caching kind, K/V or MLA)."""
+_PERIODIC_RE = re.compile(r"^[LGCXSMN]{1,%d}$" % _MAX_PERIOD)
+_RUNS_RE = re.compile(r"^(?:[LGCXSMN][0-9]{1,6}){1,64}$")
+_RUN_RE = re.compile(r"([LGCXSMN])([0-9]{1,6})")
 _MOE_RE = re.compile(r"^([0-9]{1,6}):([0-9]{1,6})$")
 _MAX_QUERY_VALUE = 200
 
@@ -735,14 +1161,13 @@ def _number_text(x: float) -> str:
     return repr(float(x))
 
 
-def _pattern_text(flags: list[bool]) -> str:
-    """'L'/'G' per layer: the shortest period (<= 16) if periodic, else runs."""
-    letters = "".join("L" if f else "G" for f in flags)
+def _pattern_text(letters: str) -> str:
+    """One letter per layer: the shortest period (<= 16) if periodic, else runs."""
     for p in range(1, _MAX_PERIOD + 1):
         if all(letters[i] == letters[i % p] for i in range(len(letters))):
             return letters[:p]
     runs = []
-    for m in re.finditer(r"L+|G+", letters):
+    for m in re.finditer(r"L+|G+|C+|X+|S+|M+|N+", letters):
         runs.append(f"{m.group()[0]}{len(m.group())}")
     return "".join(runs)
 
@@ -751,25 +1176,38 @@ def to_query(preset: ModelPreset) -> dict[str, str]:
     """The preset's cache-relevant numbers as short URL keys (all strings).
 
     ``layers heads kv hd``: geometry; ``mla``: values per layer for MLA;
-    ``win``: the sliding window; ``pat``: which layers use it, as one
-    period of ``L`` (local) / ``G`` (global) letters repeated over the
-    layers (Gemma 3: ``LLLLLG``), or as runs (Qwen's max_window_layers 28 of
-    36: ``G28L8``); no ``pat`` means every layer. ``moe``: ``experts:per
-    token``; ``dtype``; ``ctx``: maximum context; ``params`` / ``active``:
-    parameter counts.
+    ``win``: the sliding window; ``chunk``: the attention chunk; ``state``:
+    values of one recurrent layer's state; ``pat``: the kind of each layer,
+    one letter per layer (``G`` full attention or MLA, ``L`` sliding, ``C``
+    chunked, ``X`` cross-attention, ``S`` shared K/V, ``M`` state, ``N``
+    none), written as one period repeated over the layers (Gemma 3:
+    ``LLLLLG``; Llama 4: ``CCCG``; Jamba: ``MMMMGMMM``) or as runs (Qwen's
+    max_window_layers 28 of 36: ``G28L8``); no ``pat`` means every layer
+    ``G``, or every layer ``L`` when ``win`` is given (the links written
+    before issue 28 read the same). ``moe``: ``experts:per token``;
+    ``dtype``; ``ctx``: maximum context; ``params`` / ``active``: parameter
+    counts; ``wbytes``: bytes of quantized weights; ``mm``: ``1`` when the
+    parameters are a multimodal model's language model.
     """
     m = preset
     q = dict(layers=str(m.n_layers), heads=str(m.n_heads),
              kv=str(m.n_kv_heads), hd=str(m.head_dim))
     if m.mla_dims is not None:
         q["mla"] = str(m.mla_dims)
-    spans = {w for w in m.windows if w is not None}
-    if len(spans) > 1:
-        raise ConfigError("win", "not_encodable", windows=len(spans))
-    if spans:
-        q["win"] = str(spans.pop())
-        if m.layer_windows is not None:
-            q["pat"] = _pattern_text([w is not None for w in m.windows])
+    for kind, key in (("sliding", "win"), ("chunked", "chunk")):
+        spans = {s.span for s in m.layers if s.kind == kind}
+        if len(spans) > 1:
+            raise ConfigError(key, "not_encodable", windows=len(spans))
+        if spans:
+            q[key] = str(spans.pop())
+    states = {s.fixed_values for s in m.layers if s.kind == "state"}
+    if len(states) > 1:
+        raise ConfigError("state", "not_encodable", states=len(states))
+    if states:
+        q["state"] = str(states.pop())
+    letters = "".join(_LETTERS[s.kind] for s in m.layers)
+    if set(letters) - {"G"} and set(letters) != {"L"}:
+        q["pat"] = _pattern_text(letters)
     if m.n_experts is not None:
         q["moe"] = f"{m.n_experts}:{m.experts_per_token}"
     if m.dtype is not None:
@@ -779,6 +1217,10 @@ def to_query(preset: ModelPreset) -> dict[str, str]:
     q["params"] = _number_text(m.n_params)
     if m.n_active_params:
         q["active"] = _number_text(m.n_active_params)
+    if m.weight_nbytes is not None:
+        q["wbytes"] = _number_text(round(m.weight_nbytes))
+    if m.multimodal:
+        q["mm"] = "1"
     return q
 
 
@@ -814,18 +1256,48 @@ def _query_number(q: Mapping[str, Any], name: str) -> float | None:
     return _check_count(name, float(value))
 
 
-def _query_pattern(text: str, n_layers: int) -> list[bool]:
+def _query_pattern(text: str, n_layers: int) -> str:
+    """``pat`` as one letter per layer."""
     if _PERIODIC_RE.match(text):
-        return [text[i % len(text)] == "L" for i in range(n_layers)]
+        return "".join(text[i % len(text)] for i in range(n_layers))
     if _RUNS_RE.match(text):
-        flags: list[bool] = []
-        for letter, count in _RUN_RE.findall(text):
-            flags.extend([letter == "L"] * int(count))
-        if len(flags) != n_layers:
-            raise ConfigError("pat", "layer_types_length", value=len(flags),
+        letters = "".join(letter * int(count) for letter, count in _RUN_RE.findall(text))
+        if len(letters) != n_layers:
+            raise ConfigError("pat", "layer_types_length", value=len(letters),
                               layers=n_layers)
-        return flags
+        return letters
     raise ConfigError("pat", "bad_value", value=text[:40])
+
+
+def _query_layers(q: Mapping[str, Any], layers: int, kv_values: int,
+                  mla: int | None) -> tuple[LayerSpec, ...]:
+    """The layer layout of a link (``pat`` with ``win`` / ``chunk`` / ``state``)."""
+    window = _query_int(q, "win", "window")
+    chunk = _query_int(q, "chunk", "window")
+    state = _query_int(q, "state", "rank")
+    pat = _query_text(q, "pat")
+    if pat is None:
+        letters = ("L" if window is not None else "G") * layers
+    else:
+        letters = _query_pattern(pat, layers)
+    needs = (("L", "win", window), ("C", "chunk", chunk), ("M", "state", state))
+    for letter, key, value in needs:
+        if letter in letters and value is None:
+            raise ConfigError(key, "missing")
+    if not set(letters) & {"G", "L", "C"}:
+        raise ConfigError("pat", "no_kv_cache")
+    if mla is not None and set(letters) & {"L", "C"}:
+        raise ConfigError("pat", "bad_value", value=pat[:40])
+    per_token = mla if mla is not None else kv_values
+    main = LayerSpec("mla" if mla is not None else "full", values_per_token=per_token)
+    made = {
+        "G": main,
+        "L": window and LayerSpec("sliding", span=window, values_per_token=per_token),
+        "C": chunk and LayerSpec("chunked", span=chunk, values_per_token=per_token),
+        "X": LayerSpec("cross"), "S": LayerSpec("shared"), "N": LayerSpec("none"),
+        "M": state and LayerSpec("state", fixed_values=state),
+    }
+    return tuple(made[c] for c in letters)
 
 
 def from_query(
@@ -847,15 +1319,7 @@ def from_query(
         kv = heads
     if kv > heads or heads % kv:
         raise ConfigError("kv", "kv_heads_divide", heads=heads, kv_heads=kv)
-    window = _query_int(q, "win", "window")
-    pat = _query_text(q, "pat")
-    layer_windows = None
-    if pat is not None:
-        if window is None:
-            raise ConfigError("win", "missing")
-        flags = _query_pattern(pat, layers)
-        layer_windows = tuple(window if f else None for f in flags)
-        window = None
+    layout = _query_layers(q, layers, 2 * kv * head_dim, mla)
     n_experts = per_token = None
     moe = _query_text(q, "moe")
     if moe is not None:
@@ -875,16 +1339,20 @@ def from_query(
     if params is None:
         raise ConfigError("params", "missing")
     active = _query_number(q, "active")
+    wbytes = _query_number(q, "wbytes")
+    mm = _query_text(q, "mm")
+    if mm not in (None, "1"):
+        raise ConfigError("mm", "bad_value", value=mm[:40])
     if active is not None and active > params:
         raise ConfigError("active", "active_exceeds_total", active=active,
                           total=params)
     try:
         return ModelPreset(
             key=key, name=name, n_layers=layers, n_heads=heads, n_kv_heads=kv,
-            head_dim=head_dim, n_params=params, window=window, mla_dims=mla,
+            head_dim=head_dim, n_params=params, mla_dims=mla,
             n_active_params=active, source="link", max_context=ctx,
-            layer_windows=layer_windows, dtype=dtype, n_experts=n_experts,
-            experts_per_token=per_token,
+            layers=layout, dtype=dtype, n_experts=n_experts,
+            experts_per_token=per_token, weight_nbytes=wbytes, multimodal=mm == "1",
         )
     except ValueError as e:
         raise ConfigError("query", "bad_value", detail=str(e)[:200]) from None

@@ -141,6 +141,8 @@ class Attention(nn.Module):
         att = (q @ k.transpose(-2, -1)) / math.sqrt(self.d_h)            # [B, h, T, S]: q·k/√d_h
         att = att.masked_fill(~allowed, float("-inf"))
         p = F.softmax(att, dim=-1)
+        if cache is not None and getattr(cache, "needs_probs", False):
+            cache.observe(self.layer, p)                # e.g. H2O scores keys by attention
         y = (p @ v).transpose(1, 2).reshape(B, T, self.h * self.d_h)
         return self.wo(y), (p if want_probs else None)
 
@@ -204,7 +206,9 @@ class Decoder(nn.Module):
 
         Returns logits [B, T, vocab] and, with want_probs, a list (per layer) of attention
         probabilities [B, h, T, S] of the new queries over the keys they read.
-        A cache that keeps only a window passes it through its `window` attribute.
+        A cache that keeps only a window passes it through its `window` attribute; one that
+        sets `needs_probs` (H2O's heavy hitters) is handed each layer's attention
+        probabilities through its `observe(layer, probs)` right after the softmax.
         """
         B, T = idx.shape
         if T == 0:

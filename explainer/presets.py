@@ -45,6 +45,80 @@ TB_PER_S = 1e12  # bytes/s
 # Models
 # --------------------------------------------------------------------------
 
+LAYER_KINDS = ("full", "sliding", "chunked", "mla", "cross", "shared", "state", "none")
+"""What one decoder layer keeps, as :class:`LayerSpec` ``kind``:
+
+- ``full``: self-attention over every earlier token: K and V of all of them;
+- ``sliding``: a sliding window of ``span`` W tokens: at most the last W;
+- ``chunked``: attention inside fixed chunks of ``span`` C tokens (Llama 4's
+  ``attention_chunk_size``): a token sees only the earlier tokens of its own
+  chunk, so the layer keeps at most C tokens; counted as ``min(context, C)``,
+  what an engine reserves (the chunk being filled; the exact count, context
+  minus the start of the current chunk, is never more);
+- ``mla``: multi-head latent attention: a compressed latent + rotary key;
+- ``cross``: cross-attention to another input (Llama 3.2 Vision's image
+  layers): its K/V come from the image, not the text, and do not grow with it;
+- ``shared``: reads another layer's K/V (``num_kv_shared_layers``): no cache;
+- ``state``: a recurrent layer (Mamba/SSM, linear attention) keeping a
+  fixed-size state, ``fixed_values`` values whatever the context;
+- ``none``: no attention and no state (an MLP-only block).
+"""
+
+KV_KINDS = frozenset({"full", "sliding", "chunked"})
+"""Kinds that cache K and V per token (2 x KV heads x head_dim values)."""
+
+BOUNDED_KINDS = frozenset({"sliding", "chunked"})
+"""Kinds whose per-token cache is capped at ``span`` tokens."""
+
+
+@dataclass(frozen=True)
+class LayerSpec:
+    """What one layer caches (see :data:`LAYER_KINDS`).
+
+    ``span``: W for ``sliding``, C for ``chunked``, None otherwise.
+    ``values_per_token``: values cached per token in this layer (``2 x
+    kv_heads x head_dim`` for K/V layers, ``kv_lora_rank + qk_rope_head_dim``
+    for MLA, 0 for cross/shared/state/none). ``fixed_values``: values held
+    whatever the context (a recurrent state), 0 if none or not sized.
+    """
+
+    kind: str
+    span: int | None = None
+    values_per_token: int = 0
+    fixed_values: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in LAYER_KINDS:
+            raise ValueError(f"unknown layer kind {self.kind!r}")
+        for name in ("values_per_token", "fixed_values"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
+        if self.kind in BOUNDED_KINDS:
+            if isinstance(self.span, bool) or not isinstance(self.span, int) or self.span < 1:
+                raise ValueError(f"a {self.kind} layer needs a span >= 1, got {self.span!r}")
+        elif self.span is not None:
+            raise ValueError(f"a {self.kind} layer has no span")
+        caches = self.kind in KV_KINDS or self.kind == "mla"
+        if caches and self.values_per_token < 1:
+            raise ValueError(f"a {self.kind} layer caches values per token")
+        if not caches and self.values_per_token:
+            raise ValueError(f"a {self.kind} layer caches nothing per token")
+        if self.fixed_values and self.kind != "state":
+            raise ValueError("only a state layer holds fixed values")
+
+    @property
+    def grows(self) -> bool:
+        """True when the layer caches something per token."""
+        return self.values_per_token > 0
+
+    def kept(self, tokens: int) -> int:
+        """Tokens this layer keeps at a context of ``tokens``."""
+        if not self.grows:
+            return 0
+        return tokens if self.span is None else min(tokens, self.span)
+
+
 
 @dataclass(frozen=True)
 class ModelPreset:
@@ -90,13 +164,38 @@ class ModelPreset:
     how many each token uses (Mixtral 8x7B: 8 and 2); ``None`` for dense
     models.
 
-    ``max_context``: the longest sequence the model was built for
-    (``max_position_embeddings``), or ``None`` when unknown. Cache sizes past
-    it describe sequences the model cannot process.
+    ``max_context``: the longest sequence the model was built for, or
+    ``None`` when unknown: ``max_position_embeddings``, unless the model's
+    paper or card gives a shorter trained context (Mistral 7B v0.1: its
+    config allows 32,768 positions, but it was trained at 8,192, Jiang et al.
+    2023, Table 1). Cache sizes past it describe sequences the model was not
+    built for. A pasted config gives only ``max_position_embeddings``.
 
     ``dtype``: precision key (``"bf16"``, ``"fp16"``, ``"fp32"``, ``"fp8"``)
-    of the released weights (``torch_dtype``), for information; the cost
-    model's weight bytes stay at ``WEIGHT_BYTES_PER_PARAM``.
+    of the released weights (``torch_dtype``, or fp8 from
+    ``quantization_config``), for information; :attr:`weight_format` says
+    how the cost model counts them.
+
+    ``weight_nbytes``: bytes of the weights as released, when a config's
+    ``quantization_config`` says they are not 16-bit (DeepSeek-V3 in fp8,
+    gpt-oss's MXFP4 experts); ``None`` means ``n_params x
+    WEIGHT_BYTES_PER_PARAM`` (the cost model's default).
+
+    ``layers``: one :class:`LayerSpec` per layer, the layout the cache is
+    summed over (:func:`explainer.costs.layer_map`). Left out, it is derived
+    from the fields above: an ``"mla"`` layer of ``mla_dims`` values for an
+    MLA model, else a ``"sliding"`` layer of span W where ``window`` /
+    ``layer_windows`` give one and a ``"full"`` layer otherwise, each of
+    ``2 x n_kv_heads x head_dim`` values. Given (a config with chunked,
+    cross-attention, shared or state layers), it must agree with the fields
+    above: every K/V layer caches ``2 x n_kv_heads x head_dim`` values, every
+    MLA layer ``mla_dims``; ``layer_windows`` is then derived from it (the
+    span of each sliding and chunked layer, ``None`` for every other), so
+    code that reads ``windows`` sees chunks as windows of their size.
+
+    ``multimodal``: the config described a multimodal model whose
+    ``n_params`` count only the language model (Gemma 3, Llama 4, Mistral
+    Small 3.1): the text can say so.
     """
 
     key: str
@@ -116,10 +215,15 @@ class ModelPreset:
     dtype: str | None = None
     n_experts: int | None = None
     experts_per_token: int | None = None
+    layers: tuple[LayerSpec, ...] | None = None
+    weight_nbytes: float | None = None
+    multimodal: bool = False
 
     def __post_init__(self) -> None:
         if self.hidden is None:
             object.__setattr__(self, "hidden", self.n_heads * self.head_dim)
+        if self.layers is not None:
+            self._check_layers()
         if self.n_kv_heads < 1 or self.n_heads % self.n_kv_heads:
             raise ValueError(
                 f"{self.key}: n_kv_heads ({self.n_kv_heads}) must divide "
@@ -160,6 +264,71 @@ class ModelPreset:
                 f"{self.key}: experts_per_token ({self.experts_per_token}) must "
                 f"be between 1 and n_experts ({self.n_experts})"
             )
+        if self.weight_nbytes is not None and not (
+            isinstance(self.weight_nbytes, (int, float)) and self.weight_nbytes > 0
+        ):
+            raise ValueError(f"{self.key}: weight_nbytes must be a positive number")
+        if self.layers is None:
+            object.__setattr__(self, "layers", self._derived_layers())
+
+    def _derived_layers(self) -> tuple[LayerSpec, ...]:
+        """The layout of a preset given by window / layer_windows / mla_dims."""
+        if self.mla_dims is not None:
+            return (LayerSpec("mla", values_per_token=self.mla_dims),) * self.n_layers
+        kv = 2 * self.n_kv_heads * self.head_dim
+        return tuple(
+            LayerSpec("full", values_per_token=kv) if w is None
+            else LayerSpec("sliding", span=w, values_per_token=kv)
+            for w in self.windows
+        )
+
+    def _check_layers(self) -> None:
+        """Validate given ``layers`` against the geometry; derive the windows from it."""
+        layers = tuple(self.layers)
+        if len(layers) != self.n_layers:
+            raise ValueError(
+                f"{self.key}: {len(layers)} layer specs for {self.n_layers} layers"
+            )
+        kv = 2 * self.n_kv_heads * self.head_dim
+        for spec in layers:
+            if not isinstance(spec, LayerSpec):
+                raise ValueError(f"{self.key}: layers must be LayerSpec, got {spec!r}")
+            if spec.kind in KV_KINDS and spec.values_per_token != kv:
+                raise ValueError(
+                    f"{self.key}: a {spec.kind} layer caches {spec.values_per_token} "
+                    f"values per token, not 2 x {self.n_kv_heads} x {self.head_dim}"
+                )
+            if spec.kind == "mla" and spec.values_per_token != self.mla_dims:
+                raise ValueError(
+                    f"{self.key}: an mla layer caches {spec.values_per_token} values "
+                    f"per token, not mla_dims ({self.mla_dims})"
+                )
+        spans = tuple(s.span if s.kind in BOUNDED_KINDS else None for s in layers)
+        if self.window is not None or self.layer_windows is not None:
+            own = (tuple(self.layer_windows) if self.layer_windows is not None
+                   else (self.window,) * self.n_layers)
+            if own != spans:
+                raise ValueError(
+                    f"{self.key}: window / layer_windows disagree with layers"
+                )
+        object.__setattr__(self, "layers", layers)
+        object.__setattr__(self, "window", None)
+        object.__setattr__(self, "layer_windows",
+                           None if all(w is None for w in spans) else spans)
+
+    @property
+    def weight_format(self) -> str:
+        """How the cost model counts the weights (:func:`explainer.costs.weight_bytes`).
+
+        ``"16-bit"``: 2 bytes per parameter, fp16 or bf16 (no
+        ``weight_nbytes``); ``"fp8"``: the fp8 weights as released
+        (``weight_nbytes`` with ``dtype`` fp8: DeepSeek-V3); ``"quantized"``:
+        ``weight_nbytes`` of another quantization (gpt-oss's MXFP4 experts,
+        GPTQ/AWQ, or a link that carries only the bytes).
+        """
+        if self.weight_nbytes is None:
+            return "16-bit"
+        return "fp8" if self.dtype == "fp8" else "quantized"
 
     @property
     def is_mla(self) -> bool:
@@ -261,9 +430,13 @@ MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 max_context=131072, source=_HF + "meta-llama/Llama-3.1-70B",
             ),
             ModelPreset(
+                # Trained at 8,192 tokens (Jiang et al. 2023, Table 1:
+                # context_len 8192); its config's max_position_embeddings is
+                # 32,768, positions it was never trained on.
                 "mistral-7b", "Mistral 7B v0.1", 32, 32, 8, 128, 7.242e9,
-                window=4096, max_context=32768,
-                source=_HF + "mistralai/Mistral-7B-v0.1 (sliding_window 4096)",
+                window=4096, max_context=8192,
+                source=_HF + "mistralai/Mistral-7B-v0.1 (sliding_window 4096); "
+                "context 8,192: Mistral 7B paper, Table 1",
             ),
             ModelPreset(
                 "opt-13b", "OPT-13B", 40, 40, 40, 128, 12.853e9,
@@ -283,11 +456,17 @@ MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 # the kv_lora_rank 512 latent + qk_rope_head_dim 64 per layer.
                 # MoE: 256 routed experts, 8 per token (+1 shared, counted in
                 # the always-active part). Weights released in FP8 (config
-                # quantization_config), although torch_dtype says bfloat16.
+                # quantization_config), although torch_dtype says bfloat16:
+                # every linear layer 1 byte per parameter, the embedding and
+                # lm_head (2 x 129,280 x 7,168 = 1,853,358,080) and the norms
+                # (881,664) 2 bytes, so 671e9 + 1,854,239,744 bytes (the
+                # config read by explainer.hfconfig: 672.88 GB; the 128 x 128
+                # block scales, 0.02 %, and the multi-token-prediction module
+                # left out).
                 "deepseek-v3", "DeepSeek-V3", 61, 128, 128, 128, 671e9,
                 mla_dims=512 + 64, hidden=7168, n_active_params=37e9,
                 max_context=163840, dtype="fp8", n_experts=256,
-                experts_per_token=8,
+                experts_per_token=8, weight_nbytes=671e9 + 1_854_239_744,
                 source=_HF + "deepseek-ai/DeepSeek-V3 (MLA, MoE: 37 B active)",
             ),
         )
@@ -330,8 +509,10 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 source=_HF + "Qwen/Qwen2.5-72B (use_sliding_window false)",
             ),
             ModelPreset(
-                # head_dim 128 explicit; 40,960 positions = 32,768 of context
-                # + 8,192 of output (Qwen3-8B-Base's config says 32,768).
+                # head_dim 128 explicit; 40,960 positions in the config. Qwen's
+                # model card: a native context of 32,768, and the 40,960 reserve
+                # 32,768 tokens for the output and 8,192 for the prompt
+                # (Qwen3-8B-Base's config says 32,768).
                 "qwen3-8b", "Qwen3 8B", 36, 32, 8, 128, 8.191e9,
                 hidden=4096, max_context=40960, dtype="bf16",
                 source=_HF + "Qwen/Qwen3-8B",
@@ -367,7 +548,7 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 # language model only (the SigLIP vision tower adds ~0.4 B).
                 "gemma3-27b", "Gemma 3 27B", 62, 32, 16, 128, 27.009e9,
                 hidden=5376, max_context=131072, dtype="bf16",
-                layer_windows=alternating_windows(62, 1024, 6),
+                layer_windows=alternating_windows(62, 1024, 6), multimodal=True,
                 source=_HF + "google/gemma-3-27b-it (sliding_window 1024, "
                 "5 local : 1 global)",
             ),
@@ -426,8 +607,20 @@ class GPUPreset:
     MiB = 140.4 GiB). ``None`` for the illustrative GPU, which has no memory
     size.
 
+    ``usable_gib``: the memory the driver gives programs, in GiB: nvidia-smi's
+    total (``memory.total``) with ECC as the card ships. It is what a serving
+    engine's ``gpu_memory_utilization`` is a share of. An L4 sold as 24 GB
+    shows 23,034 MiB = 22.5 GiB (ECC on by default takes the rest), an H100
+    SXM 81,559 MiB = 79.6 GiB, an H200 143,771 MiB = 140.4 GiB; the A100s
+    show their whole 40,960 / 81,920 MiB and an RTX 4090 24,564 MiB (public
+    nvidia-smi outputs; shared/reviews/truth2.md O-1). ``None``: no memory
+    size.
+
     ``bandwidth``: memory bandwidth in bytes/s. ``flops``: dense fp16/bf16
     tensor throughput in FLOP/s (no sparsity, fp32 accumulate).
+    ``flops_fp16_accumulate``: the same with fp16 accumulation where the
+    card is faster so (GeForce: the RTX 4090's 330 against 165 TFLOP/s);
+    ``None`` where it is the same. Step 4 says which one ``flops`` is.
     """
 
     key: str
@@ -437,10 +630,19 @@ class GPUPreset:
     flops: float
     source: str = ""
     mem_gib: float | None = None
+    usable_gib: float | None = None
+    flops_fp16_accumulate: float | None = None
 
     def __post_init__(self) -> None:
         if self.mem_gib is None and self.mem_bytes is not None:
             object.__setattr__(self, "mem_gib", self.mem_bytes / GB)
+        if self.usable_gib is None and self.mem_gib is not None:
+            object.__setattr__(self, "usable_gib", self.mem_gib)
+
+    @property
+    def usable_bytes(self) -> float | None:
+        """What the driver gives programs, in bytes (``usable_gib`` x GiB)."""
+        return None if self.usable_gib is None else self.usable_gib * GiB
 
     @property
     def ridge(self) -> float:
@@ -473,29 +675,36 @@ GPUS: Mapping[str, GPUPreset] = MappingProxyType(
             GPUPreset(
                 "a100-40", "A100 40 GB SXM", 40 * GB,
                 1.555 * TB_PER_S, 312 * TFLOPS, source="NVIDIA A100 datasheet",
+                usable_gib=40960 / 1024,  # nvidia-smi: 40,960 MiB
             ),
             GPUPreset(
                 "a100-80", "A100 80 GB SXM", 80 * GB,
                 2.039 * TB_PER_S, 312 * TFLOPS, source="NVIDIA A100 datasheet",
+                usable_gib=81920 / 1024,  # nvidia-smi: 81,920 MiB
             ),
             GPUPreset(
                 "h100", "H100 SXM", 80 * GB,
                 3.35 * TB_PER_S, 989 * TFLOPS, source="NVIDIA H100 datasheet",
+                usable_gib=81559 / 1024,  # nvidia-smi: 81,559 MiB
             ),
             GPUPreset(
                 "h200", "H200 SXM", 141 * GB,
                 4.8 * TB_PER_S, 989 * TFLOPS,
                 source="NVIDIA H200 datasheet (SXM; the H200 NVL has 835 TFLOP/s)",
+                usable_gib=143771 / 1024,  # nvidia-smi: 143,771 MiB
             ),
             GPUPreset(
                 "l4", "L4", 24 * GB,
                 0.30 * TB_PER_S, 121 * TFLOPS, source="NVIDIA L4 datasheet",
+                usable_gib=23034 / 1024,  # nvidia-smi: 23,034 MiB
             ),
             GPUPreset(
                 "rtx4090", "RTX 4090", 24 * GB,
                 1.008 * TB_PER_S, 165 * TFLOPS,
                 source="NVIDIA Ada whitepaper (fp16 tensor, fp32 accumulate as in "
                 "cuBLAS/PyTorch; 330 TFLOP/s with fp16 accumulate)",
+                usable_gib=24564 / 1024,  # nvidia-smi: 24,564 MiB
+                flops_fp16_accumulate=330 * TFLOPS,
             ),
         )
     }

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .cache import BlockPool, make_cache
+from .cache import EVICTION_POLICIES, BlockPool, make_cache, make_eviction_cache
 from .memo import memo
 from .model import Decoder, Stats, pick_device
 from .tokenizer import Tokenizer
@@ -355,3 +355,152 @@ def paged_demo(variant: str = "mha", prefix: tuple | None = None, suffixes: tupl
             pool.free_sequence(sid)
             snap("free", sid)
     return tuple(frames)
+
+
+# -- eviction: which tokens a cache under a budget keeps, and what it costs ---------------------
+
+POLICIES = EVICTION_POLICIES               # ("window", "sinks", "h2o")
+# The defaults keep prompt + new tokens (63 positions fed) inside the 64 tokens the live model
+# was trained on (train.RECIPE's seq_len), so what the curve shows is eviction, not the full
+# cache running past the positions it knows. The last budget holds every token: the exact run.
+EVICTION_PROMPT_TOKENS = 24                # the default prompt: this many corpus tokens
+EVICTION_NEW = 40                          # tokens generated after it
+EVICTION_BUDGETS = (6, 8, 12, 16, 24, 32, 64)   # tokens held per layer, for the sweep
+EVICTION_SINKS = 4                         # StreamingLLM's S
+EVICTION_POSITIONS = "original"            # keys keep their RoPE position (see cache.py)
+
+
+def eviction_ids(n: int = EVICTION_PROMPT_TOKENS) -> tuple:
+    """The default prompt of the eviction measurements: the first n tokens of the corpus."""
+    return corpus_ids()[:n]
+
+
+@dataclass(frozen=True)
+class EvictionFrame:
+    step: int                      # decode step, 0 = the first token after the prefill
+    token: str                     # the token the exact run generates at this step
+    kept: tuple                    # ((position, role), ...), role "sink" | "heavy" | "recent":
+                                   # layer 0's held tokens after this step (absent = evicted)
+    agree: bool                    # same top-1 as the full cache at this step
+    max_dlogit: float              # max |Δ logit| at this step
+    kl: float                      # KL(full || policy) of the next-token distribution, nats
+    nbytes: int                    # bytes the policy's cache holds after this step
+    full_nbytes: int               # bytes the full fp32 cache holds after this step
+
+
+@dataclass(frozen=True)
+class EvictionRun:
+    policy: str
+    budget: int
+    prompt: tuple                  # the prompt's tokens as text
+    frames: tuple                  # one EvictionFrame per step
+    agreement: float               # share of steps with the same top-1 as the full cache
+    max_dlogit: float              # over all steps
+    mean_kl: float                 # over all steps, nats
+    nbytes: int                    # at the end
+    full_nbytes: int               # at the end
+    positions: str = EVICTION_POSITIONS
+    sinks: int = EVICTION_SINKS
+
+
+def _kl(full: torch.Tensor, got: torch.Tensor) -> torch.Tensor:
+    """KL(full || got) per row, in nats, from logits (float64: a KL of 0 stays 0)."""
+    lp, lq = torch.log_softmax(full.double(), -1), torch.log_softmax(got.double(), -1)
+    return (lp.exp() * (lp - lq)).sum(-1).clamp_min(0.0)
+
+
+def eviction_run(variant: str, ids: tuple, n_new: int, policy: str, budget: int,
+                 positions: str = EVICTION_POSITIONS, sinks: int = EVICTION_SINKS) -> EvictionRun:
+    """One policy at one budget, measured against the exact run (see _eviction_run).
+    Memoised: the same arguments, however passed, give the same EvictionRun object."""
+    return _eviction_run(variant, tuple(int(i) for i in ids), int(n_new), policy, int(budget),
+                         positions, int(sinks))
+
+
+@memo(maxsize=128)
+def _eviction_run(variant: str, ids: tuple, n_new: int, policy: str, budget: int,
+                  positions: str, sinks: int) -> EvictionRun:
+    """Teacher-forced, like variant_effect: the exact fp32 run generates n_new tokens; the
+    eviction cache is fed the same tokens (the prompt in one prefill, then one token a step)
+    and every step's logits are compared with the exact run's. Step 0's logits come from the
+    prefill, which reads the whole prompt, so the first drop shows from step 1 on.
+
+    A budget at least the tokens seen (len(ids) + n_new - 1) never drops a token and gives the
+    exact logits bit for bit: agreement 1, max |Δ logit| 0, KL 0."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown eviction policy {policy!r}; choose one of {POLICIES}")
+    exact = generate(variant, ids, n_new, "fp32", record_kv=False)
+    m = model(variant)
+    dev, itos = m.device, tokenizer().itos
+    cache = make_eviction_cache(policy, m.cfg, budget, sinks=sinks, positions=positions,
+                                device=dev)
+    seq, P = exact.ids, len(ids)
+    shared: dict = {}                       # one (position, role) tuple per pair, for memory
+    logits, kept, nbytes = [], [], []
+    with torch.no_grad(), _RUN_LOCK:
+        for step in range(n_new):
+            if step == 0:
+                x = m(torch.tensor([seq[:P]], device=dev), 0, cache)
+            else:
+                x = m(torch.tensor([[seq[P + step - 1]]], device=dev), P + step - 1, cache)
+            logits.append(x[0, -1])
+            kept.append(tuple(shared.setdefault(r, r) for r in cache.roles(0)))
+            nbytes.append(cache.nbytes)
+    got = torch.stack(logits).float().cpu()
+    full = torch.from_numpy(exact.logits)
+    agree = (got.argmax(-1) == full.argmax(-1)).tolist()
+    dlogit = (got - full).abs().amax(-1).tolist()
+    kl = _kl(full, got).tolist()
+    frames = tuple(EvictionFrame(s, itos[seq[P + s]], kept[s], bool(agree[s]), float(dlogit[s]),
+                                 float(kl[s]), int(nbytes[s]), int(exact.cache_nbytes[s]))
+                   for s in range(n_new))
+    return EvictionRun(policy, budget, tuple(itos[i] for i in ids), frames,
+                       float(np.mean(agree)), float(max(dlogit)), float(np.mean(kl)),
+                       frames[-1].nbytes, frames[-1].full_nbytes, positions, sinks)
+
+
+def eviction_sweep(variant: str, ids: tuple, n_new: int, budgets: tuple,
+                   positions: str = EVICTION_POSITIONS) -> dict:
+    """See _eviction_sweep; memoised whichever way the arguments are passed."""
+    return _eviction_sweep(variant, tuple(int(i) for i in ids), int(n_new),
+                           tuple(int(b) for b in budgets), positions)
+
+
+@memo(maxsize=16)
+def _eviction_sweep(variant: str, ids: tuple, n_new: int, budgets: tuple,
+                    positions: str) -> dict:
+    """policy -> ((budget, agreement, mean KL), ...) for every policy and budget: the curve of
+    agreement against budget. Each point is one eviction_run (memoised too, so a page that
+    then plays a policy at a budget of the sweep finds it measured)."""
+    out = {}
+    for policy in POLICIES:
+        runs = [eviction_run(variant, ids, n_new, policy, b, positions) for b in budgets]
+        out[policy] = tuple((r.budget, r.agreement, r.mean_kl) for r in runs)
+    return out
+
+
+@dataclass(frozen=True)
+class AttentionShares:
+    first: int                     # how many of the first tokens (the would-be sinks)
+    recent: int                    # how many of the most recent tokens (the query's own included)
+    first_share: float             # mean share of the newest query's attention on the first ones
+    recent_share: float            # ... on the most recent ones
+    first_by_layer: tuple          # the same, per layer
+    recent_by_layer: tuple
+
+
+@memo(maxsize=16)
+def attention_shares(variant: str, ids: tuple, n_new: int, first: int = EVICTION_SINKS,
+                     recent: int = 8) -> AttentionShares:
+    """Where the exact run's newest query puts its attention: the share on the first `first`
+    tokens and on the last `recent`, averaged over heads and over the steps whose sequence is
+    longer than first + recent (so the two never overlap). What says whether a model has
+    attention sinks for StreamingLLM to keep, and how local its reading is."""
+    tr = generate(variant, tuple(ids), n_new, "fp32", record_kv=False)
+    rows = [a for a in tr.attn if a.shape[-1] > first + recent]       # [L, h, S] each
+    if not rows:
+        raise ValueError(f"the run never holds more than {first + recent} tokens")
+    f = np.stack([a[:, :, :first].sum(-1).mean(-1) for a in rows]).mean(0)    # [L]
+    r = np.stack([a[:, :, -recent:].sum(-1).mean(-1) for a in rows]).mean(0)
+    return AttentionShares(first, recent, float(f.mean()), float(r.mean()),
+                           tuple(float(x) for x in f), tuple(float(x) for x in r))

@@ -1,11 +1,14 @@
-"""Exercises: two or three per step, at the end of its reading column, and all of them on one
+"""Exercises: two or three per step (step 6, in four parts: a pair for part A's arithmetic and a
+pair for part D's dropped tokens), at the end of its reading column, and all of them on one
 printable sheet (`?step=end&exercises=1`, the answers on a page of their own).
 
 Two kinds:
 
 - **on paper** (`paper`): a question with numbers, and a worked answer behind a click. Every
-  number of both comes from the cost model (`explainer.costs`, `explainer.presets`) through the
-  exercise's `numbers()`; the words only format them in the session's language.
+  number of both comes from the cost model (`explainer.costs`, `explainer.presets`; for the
+  live model, its own configuration) through the exercise's `numbers()`; the words only format
+  them in the session's language. A task whose answer is measured (6.4) takes it from the live
+  model's runs in `numbers()`, one per language.
 - **on the page** (`task`): “set the controls so that …”. `check(model)` says whether the
   step's view-model is in a state that solves it; the step shows “done” or “not yet” as the
   learner moves the controls (the presenter recomputes it on every move). `solution` is one
@@ -409,6 +412,99 @@ def _t6_answer(tr, x):
                  bytes=bytes_bin(x["bytes"], tr), int4=bytes_bin(x["int4"], tr))]
 
 
+# == step 6, part D: dropping tokens on the live model ============================================
+
+@lru_cache(maxsize=None)
+def _n6d() -> dict:
+    """The live model's cache under part D's budget, from the cost model on the live model's
+    own configuration (`rt.live_preset`; fp32, as the live cache stores it). The tests check
+    these bytes against what the eviction runs measure."""
+    from explainer import runtime as rt
+    from .step6.model import EVICTION_VARIANT, QUESTION_BUDGET
+    live = rt.live_preset(EVICTION_VARIANT)
+    P, g, B = rt.EVICTION_PROMPT_TOKENS, rt.EVICTION_NEW, QUESTION_BUDGET
+    T = P + g - 1                                  # the last token written is never fed back
+    per = costs.kv_bytes_per_token(live, "fp32")
+    full, small = costs.kv_cache_bytes(live, T, 1, "fp32"), costs.kv_cache_bytes(live, B, 1, "fp32")
+    return dict(L=live.n_layers, H=live.n_kv_heads, d=live.head_dim,
+                b=presets.PRECISIONS["fp32"].bits // 8, P=P, g=g, T=T, B=B, per=per,
+                full=full, small=small, share=small / full)
+
+
+def _p6d(tr, x):
+    return tr._("The live model of part D has {L} layers and {H} key/value heads of {d} values, "
+                "cached in fp32 ({b} bytes a value). It reads a prompt of {P} tokens and writes "
+                "{g} more. How many bytes does its full cache hold at the end? And a cache with "
+                "a budget of {B} tokens? What share of the full cache is that?",
+                L=tr.int(x["L"]), H=tr.int(x["H"]), d=tr.int(x["d"]), b=tr.int(x["b"]),
+                P=tr.int(x["P"]), g=tr.int(x["g"]), B=tr.int(x["B"]))
+
+
+def _a6d(tr, x):
+    return [tr._("Per token: 2 × {L} × {H} × {d} × {b} B = {per}.", L=tr.int(x["L"]),
+                 H=tr.int(x["H"]), d=tr.int(x["d"]), b=tr.int(x["b"]),
+                 per=bytes_bin(x["per"], tr, precise=True)),
+            tr._("The last token written is never fed back, so the full cache ends with "
+                 "{P} + {g} − 1 = {T} tokens: {T} × {per} = {full}.", P=tr.int(x["P"]),
+                 g=tr.int(x["g"]), T=tr.int(x["T"]), per=bytes_bin(x["per"], tr, precise=True),
+                 full=bytes_bin(x["full"], tr, precise=True)),
+            tr._("A budget of {B} tokens: {B} × {per} = {small}, {share} of the full cache, "
+                 "whichever tokens it keeps (H2O also keeps one attention score per token).",
+                 B=tr.int(x["B"]), per=bytes_bin(x["per"], tr, precise=True),
+                 small=bytes_bin(x["small"], tr, precise=True), share=tr.pct(x["share"]))]
+
+
+def _smallest_full_budget(sw, policy: str = "h2o") -> int | None:
+    """The smallest budget of a part D sweep at which `policy` agrees with the full cache at
+    every generated token (None if none does)."""
+    from .step6.model import BUDGET_CHOICES
+    return next((b for b in BUDGET_CHOICES if (sw.at(policy, b) or (0.0,))[0] == 1.0), None)
+
+
+@lru_cache(maxsize=None)
+def _t6d_numbers() -> dict:
+    """The answer is measured: part D's sweep on each language's passage (the runtime's
+    memoised runs; a served process measured them at start)."""
+    from explainer import runtime as rt
+    from explainer.i18n import LANGS
+    from .step6.model import eviction_ids, sweep
+    langs = tuple(LANGS)
+    return dict(g=rt.EVICTION_NEW, all=1.0, langs=langs,
+                budgets=tuple(_smallest_full_budget(sweep(eviction_ids(lang)))
+                              for lang in langs))
+
+
+def _t6d(tr, x):
+    return tr._("In part D, pick heavy hitters + recent tokens (H2O) and find the smallest "
+                "budget at which its next token is the full cache's at all {g} generated "
+                "tokens.", g=tr.int(x["g"]))
+
+
+def _t6d_check(m) -> bool:
+    sw = m.sweep.value if m.sweep is not None else None
+    return (m.policy == "h2o" and sw is not None
+            and m.budget == _smallest_full_budget(sw))
+
+
+def _t6d_solution(m) -> dict:
+    from .step6.model import eviction_ids, sweep
+    return dict(part="d", policy="h2o",
+                budget=_smallest_full_budget(sweep(eviction_ids(m.lang))))
+
+
+def _t6d_answer(tr, x):
+    B = x["budgets"][x["langs"].index(tr.lang)] if tr.lang in x["langs"] else None
+    return [tr._("Play H2O at growing budgets and read the card “Top-1 agreement with the full "
+                 "cache, whole run”, or the chart's H2O line: the first budget where it reads "
+                 "{all} is the answer.", all=tr.pct(x["all"])),
+            tr._("Measured on this language's passage: {B} tokens. Each language has a "
+                 "passage of its own, and the answer can differ from one to another: which "
+                 "tokens matter depends on the text.",
+                 B=tr.int(B)) if B is not None else
+            tr._("On this language's passage no budget below the full cache agrees at every "
+                 "token.")]
+
+
 # == the registry ================================================================================
 
 EXERCISES: dict[int, tuple[Exercise, ...]] = {
@@ -429,7 +525,9 @@ EXERCISES: dict[int, tuple[Exercise, ...]] = {
                  lambda m: {k: _t5_numbers()[k] for k in ("model", "context", "gpu", "batch")})),
     6: (Exercise(6, 1, PAPER, _n6, _p6, _a6),
         Exercise(6, 2, TASK, _t6_numbers, _t6, _t6_answer, _t6_check,
-                 lambda m: {k: _t6_numbers()[k] for k in ("kv_heads", "precision", "window")})),
+                 lambda m: {k: _t6_numbers()[k] for k in ("kv_heads", "precision", "window")}),
+        Exercise(6, 3, PAPER, _n6d, _p6d, _a6d),             # part D: dropping tokens
+        Exercise(6, 4, TASK, _t6d_numbers, _t6d, _t6d_answer, _t6d_check, _t6d_solution)),
 }
 """Step number -> its exercises, in order."""
 

@@ -14,6 +14,15 @@ FAQ = (
         "alone: grouped-query models cache far fewer heads. Models with multi-head latent "
         "attention (DeepSeek-V2 and V3) cache one latent vector per layer instead: "
         "kv_lora_rank + qk_rope_head_dim values (512 + 64 = 576), with no factor 2.")),
+    (N_("Does every layer keep every token?"),
+     N_("Not in every model, and then the recipe above holds layer by layer: add up the tokens "
+        "each layer keeps. A sliding-window layer keeps only its last W tokens (Gemma 2 and 3, "
+        "Mistral 7B v0.1, gpt-oss), a chunked-attention layer at most one chunk (Llama 4, "
+        "8,192 tokens), a cross-attention layer only the image's keys and values (Llama 3.2 "
+        "Vision), and a hybrid model (Jamba, Qwen3-Next) keeps a fixed-size state in most "
+        "layers and a KV cache only in its few attention layers. Gemma 3 27B at 131,072 "
+        "tokens: the recipe over all 62 layers gives 66.6 GB, but its 52 local layers keep "
+        "1,024 tokens each, so the cache is 11.2 GB. Step 5's layer map shows it per layer.")),
     (N_("Does the KV cache change the model's output?"),
      N_("No. The cache only keeps numbers that would otherwise be computed again, so with "
         "exact arithmetic the logits are identical; step 2 runs the live model both ways and "

@@ -132,6 +132,17 @@ TERMS = (
     (N_("sliding window|sliding-window"),
      N_("Attention that looks only at the last W tokens. A layer with a sliding window stops "
         "growing its cache at W tokens.")),
+    (N_("eviction|evicted|evict"),
+     N_("Dropping tokens from a KV cache that may hold only a fixed number of them, the "
+        "budget: their keys and values are deleted, and no later query can read them.")),
+    (N_("attention sink|attention sinks|sinks|sink"),
+     N_("One of the first tokens of a text, to which a trained model sends a large share of "
+        "its attention whatever the token says. StreamingLLM keeps them in the cache.")),
+    (N_("heavy hitter|heavy hitters"),
+     N_("A token that has received much of the attention of the queries so far. H2O keeps "
+        "these tokens in the cache, with the most recent ones.")),
+    (N_("budget|cache budget"),
+     N_("The most tokens a cache that drops tokens may hold, in each layer.")),
     (N_("paged attention|PagedAttention|paged"),
      N_("Storing the KV cache in small blocks of fixed size (pages), as an operating system "
         "does with memory, so that sequences of any length waste little space.")),

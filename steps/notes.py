@@ -32,7 +32,9 @@ NOTES: dict[int, str] = {
     6: N_("Take the levers one part at a time: fewer KV heads (GQA, MQA), fewer bits per "
           "number, fewer tokens kept (a sliding window) and no reserved waste (paged memory). "
           "For each one, ask the room what it costs: quality, forgotten context or "
-          "bookkeeping."),
+          "bookkeeping. In part D, let the room guess which tokens a small cache should keep "
+          "before you play it: the latest, the first few (sinks) or the most attended (heavy "
+          "hitters)."),
     END: N_("Sum up with the key ideas on this page. Ask someone to explain in one sentence why "
             "decoding with a cache waits on memory, and hand out the printed page."),
 }

@@ -617,7 +617,12 @@ def test_moe_reads_only_routed_experts():
     # Dense models and MoE presets without expert counts read all weights.
     assert decode_weight_bytes(REF, 64) == weight_bytes(REF)
     ds = MODELS["deepseek-v3"]
-    assert decode_weight_bytes(ds, 1) == pytest.approx(2 * 37e9)
+    # fp8 as released (truth2 item 7): 1 byte per linear weight, the embedding, lm_head
+    # and norms 2 bytes: 671e9 + 1,854,239,744 bytes; at batch 1 it reads the 37 B
+    # active parameters at that average, 1.0028 bytes each.
+    assert weight_bytes(ds) == 671e9 + 1_854_239_744
+    assert weight_bytes(ds, 2) == 2 * 671e9          # an explicit bytes per parameter wins
+    assert decode_weight_bytes(ds, 1) == pytest.approx(37e9 * (671e9 + 1_854_239_744) / 671e9)
 
 
 @pytest.mark.parametrize(
@@ -697,3 +702,96 @@ def test_new_model_keys_resolve():
     assert kv_bytes_per_token("mistral-nemo-12b") == 160 * KiB
     with pytest.raises(ValueError):
         costs.get_model(["llama2-7b"])
+
+
+# --------------------------------------------------------------------------
+# Layer by layer (issue 28): the cache is the sum over costs.layer_map
+# --------------------------------------------------------------------------
+
+from explainer.presets import LayerSpec, ALL_MODELS  # noqa: E402
+
+
+def _mixed(kinds):
+    """A 2-KV-head, head_dim 8 preset (64 B per K/V layer and token in fp16)."""
+    return ModelPreset("mix", "mix", len(kinds), 4, 2, 8, 1e6, layers=tuple(kinds))
+
+
+def test_layer_map_sums_to_the_cache_for_every_preset():
+    for m in ALL_MODELS.values():
+        for ctx in (1, 1000, 4096, 32768):
+            uses = costs.layer_map(m, ctx)
+            assert len(uses) == m.n_layers
+            assert sum(u.nbytes for u in uses) == kv_cache_bytes(m, ctx, window=m.cache_window)
+            assert [u.index for u in uses] == list(range(m.n_layers))
+
+
+def test_layer_map_gemma3_kinds_and_tokens():
+    g3 = costs.get_model("gemma3-27b")
+    uses = costs.layer_map(g3, 32768)
+    assert [u.kind for u in uses[:6]] == ["sliding"] * 5 + ["full"]
+    assert uses[0].span == 1024 and uses[0].tokens == 1024 and uses[0].nbytes == 1024 * 8192
+    assert uses[5].span is None and uses[5].tokens == 32768
+    assert costs.layer_map("deepseek-v3", 10)[0].kind == "mla"
+
+
+def test_layer_kinds_chunked_cross_shared_state_none():
+    kv = 2 * 2 * 8
+    m = _mixed([LayerSpec("full", values_per_token=kv),
+                LayerSpec("chunked", span=100, values_per_token=kv),
+                LayerSpec("cross"), LayerSpec("shared"),
+                LayerSpec("state", fixed_values=1000), LayerSpec("none")])
+    uses = costs.layer_map(m, 250)
+    assert [u.kind for u in uses] == ["full", "chunked", "cross", "shared", "state", "none"]
+    assert [u.tokens for u in uses] == [250, 100, 0, 0, 0, 0]
+    assert [u.nbytes for u in uses] == [250 * 64, 100 * 64, 0, 0, 2000, 0]
+    assert kv_cache_bytes_layered(m, 250) == 250 * 64 + 100 * 64 + 2000
+    assert kv_cache_bytes(m, 250, 3, window=m.cache_window) == 3 * (350 * 64 + 2000)
+    # window=None: no window, every per-token layer keeps every token; the state stays.
+    assert kv_cache_bytes(m, 250) == 500 * 64 + 2000
+    assert kv_bytes_per_token(m) == 128 and costs.kv_bytes_per_token_per_layer(m) == 64
+    # a state is 16-bit whatever the cache precision (fp32: 32-bit)
+    assert costs.layer_map(m, 250, "int4")[4].nbytes == 2000
+    assert costs.layer_map(m, 250, "fp32")[4].nbytes == 4000
+    assert attention_flops_per_token(m, 250, m.cache_window) == 4 * 4 * 8 * 350
+    assert m.layer_windows == (None, 100, None, None, None, None)
+
+
+def test_layer_spec_checks():
+    for bad in (dict(kind="window"), dict(kind="sliding", values_per_token=4),
+                dict(kind="full", span=4, values_per_token=4), dict(kind="full"),
+                dict(kind="cross", values_per_token=4), dict(kind="full", values_per_token=-1),
+                dict(kind="none", fixed_values=3), dict(kind="chunked", span=0, values_per_token=4)):
+        with pytest.raises(ValueError):
+            LayerSpec(**bad)
+    with pytest.raises(ValueError):  # 2 x 2 x 8 = 32 values, not 30
+        _mixed([LayerSpec("full", values_per_token=30)])
+    with pytest.raises(ValueError):  # one spec per layer
+        ModelPreset("x", "x", 2, 4, 2, 8, 1e6, layers=(LayerSpec("none"),))
+    with pytest.raises(ValueError):  # layers and layer_windows disagree
+        ModelPreset("x", "x", 1, 4, 2, 8, 1e6, layer_windows=(16,),
+                    layers=(LayerSpec("full", values_per_token=32),))
+    m = costs.get_model("gemma2-9b")
+    assert dataclasses.replace(m, name="again") == dataclasses.replace(m, name="again")
+
+
+def test_released_weight_bytes():
+    m = ModelPreset("q", "q", 2, 4, 2, 8, 1e9, weight_nbytes=0.6e9)
+    assert weight_bytes(m) == 0.6e9 and weight_bytes(m, 2) == 2e9
+    assert weight_bytes(REF) == REF.n_params * 2
+
+
+def test_prefill_attention_flops_by_hand():
+    """Truth round 1 #12: a causal prefill's attention FLOPs, 4 × heads × head_dim ×
+    Σ_t min(t, span) per layer: 15.9 % of Llama 2 7B's 2N FLOPs at 8,192 tokens, 1.0 % at
+    512; Mistral's 4,096 window caps each layer's triangle."""
+    from explainer.costs import forward_flops, prefill_attention_flops
+    P = 8192
+    full = 4 * 32 * 128 * 32 * P * (P + 1) // 2
+    assert prefill_attention_flops("llama2-7b", P) == full
+    assert full / forward_flops("llama2-7b", P) == pytest.approx(0.1594, abs=1e-4)
+    assert prefill_attention_flops("llama2-7b", 512) / forward_flops("llama2-7b", 512) \
+        == pytest.approx(0.00998, abs=1e-5)
+    W = 4096
+    assert prefill_attention_flops("mistral-7b", P) == 4 * 32 * 128 * 32 * (
+        W * (W + 1) // 2 + (P - W) * W)
+    assert prefill_attention_flops("mistral-7b", 100) == 4 * 32 * 128 * 32 * 100 * 101 // 2

@@ -33,7 +33,9 @@ def test_every_step_has_two_or_three_of_both_kinds():
     assert set(ex.EXERCISES) == set(NUMBERS)
     for n in NUMBERS:
         items = ex.EXERCISES[n]
-        assert 2 <= len(items) <= 3, n
+        # step 6 is in four parts: a pair for part A's arithmetic, a pair for part D's
+        # dropped tokens
+        assert 2 <= len(items) <= (4 if n == 6 else 3), n
         assert {e.kind for e in items} == {ex.PAPER, ex.TASK}, n
         assert [e.index for e in items] == list(range(1, len(items) + 1))
         assert all(e.step == n for e in items)
@@ -63,6 +65,31 @@ def test_worked_answers_are_the_cost_models_numbers():
     assert (x["fits"], x["room"]) == (False, bill.max_sequences) == (False, 0)
     x = ex.EXERCISES[6][0].numbers()
     assert (x["base"], x["small"], x["factor"]) == (64 * GiB, 8 * GiB, 8.0)
+
+
+def test_part_d_bytes_on_paper_are_what_the_live_cache_measures():
+    """Exercise 6.3's bytes, from the cost model on the live model's configuration, are the
+    bytes the eviction runs measure: the full cache at the end, and a window of B tokens."""
+    from explainer import runtime as rt
+    from steps.step6 import model as M
+    x = ex.EXERCISES[6][2].numbers()
+    run = M.eviction(M.eviction_ids("en"), "window", x["B"])
+    assert (x["T"], x["B"]) == (len(M.eviction_ids("en")) + rt.EVICTION_NEW - 1, 16)
+    assert x["small"] == run.nbytes and x["full"] == run.full_nbytes
+    assert x["full"] == x["T"] * x["per"] and x["share"] == x["B"] / x["T"]
+
+
+def test_part_d_task_answer_is_measured_per_language():
+    """Exercise 6.4's answer is the smallest budget of the measured sweep at which H2O agrees
+    with the full cache at every token, on each language's passage."""
+    from steps.step6 import model as M
+    x = ex.EXERCISES[6][3].numbers()
+    for lang, b in zip(x["langs"], x["budgets"]):
+        sw = M.sweep(M.eviction_ids(lang))
+        assert sw.at("h2o", b)[0] == 1.0
+        assert all(sw.at("h2o", s)[0] < 1.0 for s in M.BUDGET_CHOICES if s < b)
+        words = " ".join(ex.EXERCISES[6][3].answer(translator(lang), x))
+        assert translator(lang).int(b) in words
 
 
 def _formats(v, tr) -> set:
@@ -164,7 +191,7 @@ def test_a_step_ends_with_its_exercises_and_a_worked_answer_behind_a_click():
     assert len(summaries) == len(set(summaries)) == len(PAPERS)
 
 
-@pytest.mark.parametrize("part", ["a", "b", "c"])
+@pytest.mark.parametrize("part", ["a", "b", "c", "d"])
 def test_every_part_of_step_6_ends_with_the_exercises(part):
     step = step_class(6)("en")
     step.handle({"set": "part", "value": part, "seq": 1})

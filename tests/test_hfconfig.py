@@ -343,8 +343,8 @@ BAD_TEXT = [
     ("{", "config", "not_json"),
     ("{'num_hidden_layers': 32}", "config", "not_json"),
     ("num_hidden_layers: 32", "config", "not_json"),
-    ('{"num_hidden_layers": NaN}', "config", "not_json"),
-    ('{"num_hidden_layers": Infinity}', "config", "not_json"),
+    ('{"num_hidden_layers": NaN}', "num_hidden_layers", "not_positive_int"),
+    ('{"num_hidden_layers": Infinity}', "num_hidden_layers", "not_positive_int"),
     ("[" * 100_000, "config", "not_json"),
     ('{"x": ' + "9" * 5000 + "}", "config", "not_json"),
     ("[1, 2]", "config", "not_object"),
@@ -391,15 +391,17 @@ BAD_FIELDS = [
     (dict(sliding_window="4096"), "sliding_window", "not_positive_int"),
     (dict(use_sliding_window="yes"), "use_sliding_window", "not_bool"),
     (dict(tie_word_embeddings=1), "tie_word_embeddings", "not_bool"),
-    (dict(torch_dtype="int3"), "torch_dtype", "bad_dtype"),
-    (dict(torch_dtype=16), "torch_dtype", "bad_dtype"),
     (dict(model_type="<script>alert(1)</script>"), "model_type", "bad_value"),
     (dict(model_type=7), "model_type", "bad_value"),
     (dict(text_config=[1]), "text_config", "not_object"),
     (dict(layer_types="sliding"), "layer_types", "bad_value"),
     (dict(layer_types=["full_attention"] * 3), "layer_types", "layer_types_length"),
     (dict(layer_types=[1] * 32), "layer_types", "bad_value"),
-    (dict(layer_types=["linear_attention"] * 32), "layer_types", "unsupported"),
+    (dict(layer_types=["linear_attention"] * 32), "layer_types", "no_kv_cache"),
+    (dict(layer_types=["linear_attention", "full_attention"] * 16), "layer_types",
+     "state_unsized"),
+    (dict(layer_types=["hybrid"] * 32), "layer_types", "unsupported"),
+    (dict(is_encoder_decoder=True), "is_encoder_decoder", "encoder_decoder"),
     (dict(num_local_experts=8), "num_experts_per_tok", "missing"),
     (dict(num_local_experts=8, num_experts_per_tok=9), "num_experts_per_tok", "experts_range"),
     (dict(num_local_experts=0, num_experts_per_tok=1), "num_local_experts", "not_positive_int"),
@@ -508,7 +510,8 @@ def test_query_is_short():
     q = to_query(ALL_MODELS["gemma3-27b"])
     assert q == {"layers": "62", "heads": "32", "kv": "16", "hd": "128", "win": "1024",
                  "pat": "LLLLLG", "dtype": "bf16", "ctx": "131072",
-                 "params": "27009000000"}
+                 "params": "27009000000", "mm": "1"}   # the language model of a multimodal one
+    assert to_query(ALL_MODELS["deepseek-v3"])["wbytes"] == "672854239744"   # fp8 as released
     assert to_query(ALL_MODELS["gemma2-9b"])["pat"] == "LG"
     assert "pat" not in to_query(ALL_MODELS["mistral-7b"])
     assert to_query(ALL_MODELS["mixtral-8x7b"])["moe"] == "8:2"
@@ -548,7 +551,7 @@ BAD_QUERIES = [
     (dict(active="9e9"), "active", "active_exceeds_total"),
     (dict(dtype="int3"), "dtype", "bad_dtype"),
     (dict(pat="LG"), "win", "missing"),
-    (dict(win="4096", pat="LX"), "pat", "bad_value"),
+    (dict(win="4096", pat="LQ"), "pat", "bad_value"),
     (dict(win="4096", pat="<b>"), "pat", "bad_value"),
     (dict(win="4096", pat="G20L8"), "pat", "layer_types_length"),
     (dict(win="0"), "win", "not_positive_int"),

@@ -27,7 +27,10 @@ KEPT = {"KV", "cache", "prefill", "decode", "token", "tokens", "GPU", "MHA", "GQ
         # keep the English: nl plurals, id's "rotary position embedding" and "time to first
         # token (TTFT)", and the letters of fp16, bf16, int4 (the words here are letters only)
         "prompts", "queries", "keys", "values", "logits", "logit", "rotary", "position",
-        "embedding", "time", "to", "first", "TTFT", "fp", "bf", "int"}
+        "embedding", "time", "to", "first", "TTFT", "fp", "bf", "int",
+        # step 6's Part D: the papers' terms natives keep (attention sink, heavy hitter, the
+        # method's name), two words Dutch shares with English (recent, budget); "bit" (id)
+        "bit", "sink", "sinks", "heavy", "hitter", "hitters", "StreamingLLM", "recent", "budget"}
 KEPT_LOWER = {w.lower() for w in KEPT}
 
 

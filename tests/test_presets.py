@@ -11,6 +11,7 @@ could read was of a sibling checkpoint, the comment says which field differs.
 """
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -28,6 +29,8 @@ from explainer.presets import (
     ModelPreset,
     alternating_windows,
 )
+
+DATA = Path(__file__).parent / "data"   # the review's config.json files
 
 # meta-llama/Llama-3.2-1B (a verbatim copy of the -Instruct config, same fields).
 LLAMA32_1B = {
@@ -186,6 +189,7 @@ def test_preset_matches_its_config(key):
         assert p.n_active_params is None
     if m.dtype is not None:
         assert m.dtype == p.dtype
+    assert m.multimodal == p.multimodal          # Gemma 3: the language model's parameters
 
 
 # --------------------------------------------------------------------------
@@ -358,7 +362,7 @@ def test_mixtral_total_and_active_by_hand():
 
 MAX_CONTEXT = {
     "llama2-7b": 4096, "llama2-13b": 4096, "llama2-70b": 4096,
-    "llama3.1-8b": 131072, "llama3.1-70b": 131072, "mistral-7b": 32768,
+    "llama3.1-8b": 131072, "llama3.1-70b": 131072, "mistral-7b": 8192,
     "opt-13b": 2048, "qwen2.5-7b": 131072, "falcon-7b": 2048,
     "deepseek-v3": 163840,
     "llama3.2-1b": 131072, "llama3.2-3b": 131072, "llama3.1-405b": 131072,
@@ -373,6 +377,33 @@ def test_every_preset_has_its_max_context():
     for key, m in ALL_MODELS.items():
         assert m.max_context == MAX_CONTEXT[key], key
     assert LLAMA2_70B_MHA.max_context == 4096
+
+
+def test_mistral_7b_context_is_the_trained_one():
+    """Truth2 P2-4: Mistral 7B v0.1 was trained at 8,192 tokens (paper, Table 1), although
+    its config allows 32,768 positions; a pasted config gives only the latter."""
+    m = MODELS["mistral-7b"]
+    assert m.max_context == 8192 and "Table 1" in m.source
+    assert not costs.exceeds_max_context(m, 8192) and costs.exceeds_max_context(m, 8193)
+    cfg = (DATA / "configs" / "Mistral-7B-v0.1.json").read_text()
+    assert parse_config(cfg).preset.max_context == 32768
+
+
+def test_deepseek_v3_weights_as_released_in_fp8():
+    """Truth2 item 7: the released weights are fp8: each linear weight 1 byte, the
+    embedding, lm_head and norms 2 bytes; the preset agrees with its config read by
+    hfconfig within 0.01 % (the config counts 671.03 B parameters, the preset 671 B)."""
+    ds = MODELS["deepseek-v3"]
+    assert ds.weight_format == "fp8" and ds.dtype == "fp8"
+    emb = 129280 * 7168
+    assert ds.weight_nbytes == 671e9 + 2 * emb + 881_664 == 672_854_239_744
+    r = parse_config((DATA / "configs" / "DeepSeek-V3.json").read_text())
+    assert r.quantization == "fp8" and r.preset.weight_format == "fp8"
+    assert ds.weight_nbytes == pytest.approx(r.preset.weight_nbytes, rel=1e-4)
+    assert costs.weight_bytes(ds) == ds.weight_nbytes
+    assert all(m.weight_format == "16-bit" for k, m in ALL_MODELS.items() if k != "deepseek-v3")
+    oss = parse_config((DATA / "configs" / "gpt-oss-20b.json").read_text())
+    assert oss.preset.weight_format == "quantized"       # MXFP4 experts, not fp8
 
 
 def test_exceeds_max_context():

@@ -78,6 +78,8 @@ CASES = [
     ("6b", Step6, sets(part="b")),
     ("6c", Step6, sets(part="c")),
     ("6c-int4", Step6, sets(part="c", kv_heads=8, precision="int4")),
+    ("6d", Step6, sets(part="d")),
+    ("6d-h2o-8", Step6, sets(part="d", policy="h2o", budget=8)),
     ("6c-window", Step6, sets(part="c", window=1024)),
 ]
 

@@ -345,3 +345,86 @@ def test_the_batch_words_in_every_language(lang):
     grouped = norm(tr.int(4097))
     assert grouped in norm(" ".join(text.narration(roofline_of(4096, 2, "h100", batch=64),
                                                    True, tr, batching_of(4097, "h100"))))
+
+
+# -- truth review, round 2: the ceiling's label, MoE prefill, the nits (issue 28 item 4) -----
+
+def test_the_ceiling_says_it_counts_the_weights_flops():
+    """Truth2 P2-2: the ceiling is the weights' FLOPs ÷ the cache bytes (the batch curve's
+    asymptote, which leaves attention's FLOPs out), and the words say so and give the ceiling
+    with attention's FLOPs: n_heads / kv_heads more per byte of cache (MHA +1, GQA-4 +4)."""
+    tr = Translator("en")
+    r = roofline_of(4096, 2, "h100", "llama2-7b", 64)
+    labels = {c["key"]: c["label"] for c in text.cards(r, "ready", FAKE, tr,
+                                                       batching_of(r.last_ctx, "h100"))}
+    assert labels["intensity_ceiling"] == "Decode ceiling, weight FLOPs per cache byte, any batch"
+    b = batching_of(4096, "h100", "llama2-7b")            # 6.3 -> 7.3 (truth2 P2-2)
+    assert b.ceiling == pytest.approx(2 * 6.738e9 / (4096 * 524_288))
+    assert b.ceiling_attention == pytest.approx(b.ceiling + 1)
+    assert round(b.ceiling, 1) == 6.3 and round(b.ceiling_attention, 1) == 7.3
+    g = batching_of(4096, "h100", "llama3.1-8b")           # 32 query heads share 8 KV heads
+    assert g.ceiling_attention == pytest.approx(g.ceiling + 4)
+    said = norm(text.ceiling_words(b, tr))
+    assert "the weight FLOPs of one sequence (2 per active parameter)" in said
+    assert "32 query heads ÷ 32 KV heads = 1 FLOP per byte of cache, 7.28 FLOP/byte" in said
+    ds = norm(text.ceiling_words(batching_of(767, "h100", "deepseek-v3"), tr))
+    assert "latent attention" in ds and "true ceiling is higher" in ds
+    assert "dashed line: the decode ceiling (weight FLOPs), any batch" in [
+        t for _, t in text.legend(tr)]
+
+
+def test_moe_prefill_is_set_by_the_tokens_each_expert_meets():
+    """Truth2 P2-1: a MoE expert meets about P × k / E of the prompt's tokens; the answer
+    says so, never “with only P prompt tokens”. DeepSeek-V3's fp8 weights at P = 512:
+    2 × 37e9 × 512 ÷ (672.9 GB + the prompt's cache) ≈ 56 FLOP/byte."""
+    tr = Translator("en")
+    r = roofline_of(512, 256, "h100", "deepseek-v3", 1)
+    assert r.prefill.intensity == pytest.approx(
+        2 * 37e9 * 512 / (671e9 + 1_854_239_744 + 512 * 70_272))
+    assert round(r.prefill.intensity) == 56 and r.prefill.bound == "memory"
+    q = text.question(r, tr)
+    said = norm(q["explain"])
+    assert q["options"][q["correct"]] == "Both equally"
+    assert said.startswith("Both are memory-bound.")
+    assert "only 8 of the 256 experts" in said and "about 16 of the 512 prompt tokens" in said
+    assert "about 56 FLOP per byte, below this GPU's ridge of 295" in said
+    assert "with only" not in said
+    m = text.question(roofline_of(4096, 256, "h100", "mixtral-8x7b", 1), tr)
+    said = norm(m["explain"])
+    assert said.startswith("Only the decode step is memory-bound.")
+    assert "still meet about 1,024 of the 4,096 prompt tokens" in said and "above" in said
+    # the prompt length at which the prefill reaches the ridge: ridge × weight bytes ÷ 2A
+    assert "when P is about 2,680 tokens" in norm(text.why_words(r, tr))
+    assert "when P is about 1,070 tokens" in norm(text.why_words(
+        roofline_of(512, 256, "h100", "mixtral-8x7b"), tr))
+    # a dense model keeps its words
+    dense = text.question(roofline_of(64, 256, "h100"), tr)
+    assert "with only 64 prompt tokens" in dense["explain"]
+
+
+def test_the_weights_are_named_16_bit_or_as_released():
+    """Truth2 P2-7 and item 7: “16-bit (fp16/bf16)”; DeepSeek-V3 in fp8 as released."""
+    tr = Translator("en")
+    note = norm(" ".join(text.model_note(roofline_of(512, 256, "h100"), tr)))
+    assert "(13.5 GB of 16-bit (fp16/bf16) weights, 512 KiB cached per token)" in note
+    assert "fp16 weights" not in note
+    note = norm(" ".join(text.model_note(roofline_of(512, 256, "h100", "deepseek-v3"), tr)))
+    assert "672.9 GB of fp8 weights, as released" in note
+
+
+def test_the_carried_over_nits():
+    """Truth round 1 #12 (prefill's attention FLOPs, 16 % at 8,192, said on screen), #17
+    (the RTX 4090's 165 TFLOP/s is fp32-accumulate, said on screen) and #25 (bytes moved,
+    not only read)."""
+    tr = Translator("en")
+    said = norm(text.why_words(roofline_of(8192, 256, "h100"), tr))
+    assert "add about 16% more at this prompt" in said
+    assert "about 1% more" in norm(text.why_words(roofline_of(512, 256, "h100"), tr))
+    note = norm(" ".join(text.model_note(roofline_of(512, 256, "rtx4090"), tr)))
+    assert ("The RTX 4090's 165 TFLOP/s is its fp16 tensor rate with fp32 accumulation" in note
+            and "330 TFLOP/s" in note)
+    assert "accumulation" not in " ".join(text.model_note(roofline_of(512, 256, "h100"), tr))
+    r = roofline_of(512, 256, "h100")
+    assert "per byte moved to or from memory" in text.roofline_words(r, tr)
+    frame = text.frame(r, "ready", FAKE, tr, batching_of(r.last_ctx, "h100"))
+    assert "read from memory" not in str(frame)

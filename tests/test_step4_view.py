@@ -137,6 +137,44 @@ def test_the_answer_waits_for_the_learner(fresh):
     assert s["concealed"] and s["question"]["answer"] is None and "16" in s["question"]["prompt"]
 
 
+def test_no_flop_per_byte_is_shown_before_the_answer(fresh):
+    """Before answering, the frame names no phase's FLOP/byte and no attainable TFLOP/s: not
+    the cards, the batch chart's decode label or ceiling, the roofline's ceiling, the text
+    twin's columns, nor the description; after it, all of them do."""
+    step = Step4("en")
+    step.handle({"set": "batch", "value": 64, "seq": 1})
+    step.handle({"set": "gpu", "value": "h100", "seq": 2})
+    m = step.model
+    dai, pai = text.values(m.roofline, step.tr)["decode_intensity"], str(
+        round(m.roofline.prefill.intensity))
+    ceiling = step.tr.sig(m.batching.ceiling, 3)
+
+    def parts(s):
+        f = frame_of(s)
+        flops = f["fig"]["batch"]["panels"][0]
+        cols = [row[1:3] for row in f["table"]["rows"]]
+        return f, flops, cols
+
+    s = check_step(step.state())
+    f, flops, cols = parts(s)
+    assert s["concealed"]
+    assert all(card(s, k)["hidden"] for k in ("prefill_intensity", "decode_intensity",
+                                                 "intensity_ceiling"))   # they read “?”
+    assert flops["now_label"] == "?" and flops["lines"][0]["label"] == "ceiling ≈ ?"
+    assert f["fig"]["ceiling"]["label"] == "decode ceiling ≈ ?"
+    assert cols and all(c == ["?", "?"] for c in cols)
+    assert "FLOP/byte" in f["desc"]                     # the ridge is the GPU's: named
+    for number in (dai, pai, ceiling):
+        assert number not in norm(f["desc"]), number
+    assert [p["now_label"] for p in f["fig"]["batch"]["panels"][1:]] != ["?", "?"]
+    step.handle({"shown": True})
+    f, flops, cols = parts(step.state())
+    assert flops["now_label"] == dai and flops["lines"][0]["label"] == f"ceiling ≈ {ceiling}"
+    assert f["fig"]["ceiling"]["label"] == f"decode ceiling ≈ {ceiling}"
+    assert all("?" not in c for c in cols)
+    assert dai in f["desc"] and ceiling in f["desc"]
+
+
 def test_the_shrink_links_render_through_the_one_template_environment():
     from steps.step4.model import batching_of
     block = links_block(batching_of(16383, "h100"), "pl", Translator("en"))

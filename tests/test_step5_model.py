@@ -217,7 +217,9 @@ def test_deepseek_caches_a_latent_and_a_rotary_key():
     s = spec_of("deepseek-v3")
     assert s.kind == "MLA" and s.mla_split == (512, 64) and s.mla_dims == 576
     assert s.per_token == 61 * (512 + 64) * 2 == 70_272            # no factor 2 for K and V
-    assert s.dtype == "fp8" and s.weights == 671e9 * 2
+    # fp8 as released (truth2 item 7): 1 byte per linear weight, embeddings and norms 2
+    assert s.dtype == "fp8" and s.weight_format == "fp8"
+    assert s.weights == 671e9 + 1_854_239_744
 
 
 # -- your model: a pasted config.json ------------------------------------------------------------
@@ -303,8 +305,8 @@ def test_a_parameter_count_typed_in():
     ('{"num_hidden_layers": 32, "num_hidden_layers": 33}', "num_hidden_layers",
      "duplicate_key"),
     ('{"num_hidden_layers": 1e400}', "num_hidden_layers", "not_positive_int"),
-    ('{"num_hidden_layers": 32, "num_attention_heads": 32, "head_dim": 128, '
-     '"torch_dtype": "float13"}', "torch_dtype", "bad_dtype"),
+    ('{"model_type": "mamba", "num_hidden_layers": 64, "hidden_size": 2560, '
+     '"state_size": 16}', "model_type", "no_kv_cache"),
     ('{"num_hidden_layers": 5000, "num_attention_heads": 32, "head_dim": 128, '
      '"hidden_size": 4096, "vocab_size": 10, "intermediate_size": 10}',
      "num_hidden_layers", "too_large"),
@@ -362,7 +364,7 @@ def test_every_preset_round_trips_through_the_link(model):
     ("layers-32_heads-32_hd-128_params-x", "params", "not_positive_number"),
     ("layers-32_layers-33", "layers", "duplicate_key"),
     ("nonsense", "custom", "bad_value"),
-    ("layers-4_heads-4_hd-8_win-16_pat-LX_params-9", "pat", "bad_value"),
+    ("layers-4_heads-4_hd-8_win-16_pat-LQ_params-9", "pat", "bad_value"),
     ("layers-61_heads-128_hd-128_mla-576_rope-576_params-9", "rope", "bad_value"),
 ])
 def test_bad_links_say_which_key(value, field, code):

@@ -234,7 +234,8 @@ def test_deep_link_round_trip():
     assert app.view_model()["notices"] == []
     assert parse_qs(app.url_query()[1:]) == {"step": ["5"], "lang": ["en"], "context": ["2048"],
                                              "batch": ["8"], "model": ["opt-13b"],
-                                             "gpu": ["a100-40"]}
+                                             "gpu": ["a100-40"], "gpus": ["1"],
+                                             "share": ["90"]}
 
 
 # -- GPU memory, the model's limit, MLA, windows: the truth review's items ----------------------
@@ -269,7 +270,9 @@ def test_mla_is_a_latent_plus_a_rotary_key():
     assert "2 × layers" not in said and "rebuilds keys and values from it" not in said
     info = norm(text.model_info(s, tr))
     assert "576 values: a 512-value compressed latent and a 64-value rotary key" in info
-    assert "released in fp8, 671.0 GB" in info and "1.3 TB" in info   # truth review #15
+    # truth review #15, truth2 item 7: the bill counts the fp8 weights as released
+    assert "released in fp8 and the bill counts them so: 672.9 GB" in info
+    assert "not 1.3 TB at 16 bits" in info
 
 
 def test_mistral_window_reach():
@@ -328,9 +331,13 @@ def test_the_fields_read_and_the_formula_with_their_values():
     assert paras[0].startswith("Read from your config.json: model_type = \"llama\"; "
                                "num_hidden_layers = 32; num_attention_heads = 32;")
     assert "num_key_value_heads = 8" in paras[0] and "torch_dtype = \"bfloat16\"" in paras[0]
-    assert norm(paras[-1]) == ("Cache per token: 2 × num_hidden_layers × num_key_value_heads × "
+    assert norm(paras[-2]) == ("Cache per token: 2 × num_hidden_layers × num_key_value_heads × "
                                "(hidden_size ÷ num_attention_heads) × 2 B = 2 × 32 × 8 × 128 × "
                                "2 B = 131,072 B.")
+    # truth2 C-11: max_position_embeddings is what the config allows, not a trained context
+    assert norm(paras[-1]) == ("max_position_embeddings = 131,072 is the most positions the "
+                               "config allows; the model may have been trained on fewer (its "
+                               "model card says).")
     assert text.name(m.spec, tr) == "Your model"
     assert text.model_info(m.spec, tr).startswith("Your model: GQA")
     # the same model from the link: its keys, and the formula in them
@@ -354,7 +361,7 @@ def test_the_fields_read_and_the_formula_with_their_values():
                 '"intermediate_size": 14336, "vocab_size": 256000, "sliding_window": 4096}')
     paras, _ = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
     assert "Not in the config, so assumed: max_position_embeddings = 8192" in paras[1]
-    assert norm(paras[-1]) == ("Cache per layer and token: 2 × num_key_value_heads × head_dim × "
+    assert norm(paras[-2]) == ("Cache per layer and token: 2 × num_key_value_heads × head_dim × "
                                "2 B = 2 × 8 × 256 × 2 B = 8,192 B; the 21 full-attention layers "
                                "keep every token, the 21 sliding-window layers at most 4,096 "
                                "(sliding_window).")
@@ -450,3 +457,104 @@ def test_multi_query_config_formula_names_its_flag():
     _, notes = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
     assert notes == ["“Parameters in billions (if the config cannot give them)” must be a "
                      "positive number, not -2."]
+
+
+# -- truth review, round 2 (issue 28 item 4): the weights' format, quantization, multimodal,
+# -- the config's positions, the number messages -----------------------------------------------
+
+from pathlib import Path  # noqa: E402
+
+CONFIGS = Path(__file__).parent / "data" / "configs"
+
+
+def pasted(name: str, **kw) -> Step5Model:
+    m = Step5Model(**kw)
+    m.config = (CONFIGS / name).read_text()
+    assert m.parsed.ok, m.parsed.problem
+    return m
+
+
+def test_the_weights_are_16_bit_or_fp8_as_released():
+    """Truth2 P2-7: “16-bit (fp16/bf16)”, not “fp16”; item 7: DeepSeek-V3 is billed in fp8,
+    671e9 + 1,854,239,744 bytes = 672.9 GB."""
+    tr = Translator("en")
+    s, b = spec_of("llama2-7b"), bill_of("llama2-7b", 4096, 1, "a100-80")
+    assert text.labels(b, tr, s)["weights"] == "Weights: 16-bit (fp16/bf16)"
+    assert text.legend(s, tr)[0] == ("weights", "weights (16-bit)")
+    assert "at 16 bits (fp16/bf16)" in text.question(s, tr)["prompt"]
+    info = norm(text.model_info(s, tr))
+    assert "fp16 or bf16, the same 2 bytes per parameter): 13.5 GB" in info
+    assert "weights in fp16" not in info
+    ds, db = spec_of("deepseek-v3"), bill_of("deepseek-v3", 4096, 1, "h200")
+    assert db.weights == 671e9 + 1_854_239_744
+    assert text.labels(db, tr, ds)["weights"] == "Weights: fp8 as released"
+    assert text.bar_fig(ds, db, tr)["parts"][0]["name"] == "weights (fp8)"
+    assert norm(text.question(ds, tr)["prompt"]).startswith(
+        "The weights of DeepSeek-V3 take 672.9 GB in fp8, as released.")
+    cards = {c["key"]: c for c in text.frame(ds, curve_of("deepseek-v3", 1), db, LIVE,
+                                             tr)["cards"]}
+    assert norm(cards["weights"]["value"]) == "672.9 GB"
+    assert cards["weights"]["label"] == "Weights: fp8 as released"
+
+
+def test_a_pasted_config_says_its_quantization_and_multimodal_parameters():
+    """Truth2 C-9/C-10: quantization_config sets the weights' bytes and is said; a nested
+    multimodal config's parameters are its language model's, and that is said too."""
+    tr = Translator("en")
+    m = pasted("gpt-oss-20b.json")
+    paras, _ = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
+    said = norm(" ".join(paras))
+    assert "quantization_config: “mxfp4”. The bill counts the weights as released, 13.7 GB." \
+        in said
+    info = norm(text.model_info(m.spec, tr))
+    assert "released quantized and the bill counts them so: 13.7 GB" in info
+    assert "not 41.8 GB at 16 bits" in info
+    m = pasted("DeepSeek-V3.json")
+    said = norm(" ".join(text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)[0]))
+    assert "quantization_config: “fp8”. The bill counts the weights as released, 672.9 GB." \
+        in said
+    m = pasted("gemma-3-27b-it.json")
+    assert "It is a multimodal model" in text.model_info(m.spec, tr)
+    assert "It is a multimodal model" in text.model_info(spec_of("gemma3-27b"), tr)
+    assert "multimodal" not in text.model_info(spec_of("llama3.1-8b"), tr)
+    # from the link alone (wbytes, mm): the same words, without the method's name
+    link = Step5Model(model=CUSTOM, custom=m.custom)
+    assert "It is a multimodal model" in text.model_info(link.spec, tr)
+    # a method the tool cannot size: said, and the bill stays at 16 bits
+    m = Step5Model()
+    m.config = LLAMA[:-1] + ', "quantization_config": {"quant_method": "bitsandbytes"}}'
+    assert m.parsed.ok and m.spec.weight_format == "16-bit"
+    said = " ".join(text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)[0])
+    assert "“bitsandbytes”, which this tool cannot size: the bill counts the weights at 16 " \
+           "bits" in said
+
+
+def test_a_pasted_configs_positions_are_not_called_its_trained_context():
+    """Truth2 C-11: max_position_embeddings is what the config allows (DeepSeek-V2-Lite's
+    163,840 against a 32k card); the notice past it says so for your model."""
+    tr = Translator("en")
+    m = pasted("DeepSeek-V2-Lite.json")
+    said = norm(" ".join(text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)[0]))
+    assert ("max_position_embeddings = 163,840 is the most positions the config allows; the "
+            "model may have been trained on fewer") in said
+    m = Step5Model(context=8192)
+    m.config = LLAMA.replace("131072", "4096")
+    notes = [norm(n) for n in text.notices(m.spec, m.bill, tr)]
+    assert ("Your model's config allows at most 4,096 positions: a context of 8,192 tokens is "
+            "hypothetical for it, although the arithmetic is the same.") in notes
+    assert not any("was built for" in n for n in notes)
+    # the preset carries Mistral 7B's trained 8,192 (truth2 P2-4)
+    s, b = spec_of("mistral-7b"), bill_of("mistral-7b", 32768, 1, "a100-80")
+    assert s.max_context == 8192
+    assert any("Mistral 7B v0.1 was built for at most 8,192 tokens" in norm(n)
+               for n in text.notices(s, b, tr))
+
+
+@pytest.mark.parametrize("value, shown", [('"32"', "not the text “32”"), ("32.0", "not 32.0"),
+                                          ("32.5", "not 32.5"), ("-3", "not -3")])
+def test_a_number_field_says_what_it_got(value, shown):
+    """Truth2 C-12: "32" (text) and 32.0 are not “32”."""
+    m = Step5Model()
+    m.config = LLAMA.replace('"num_hidden_layers": 32', f'"num_hidden_layers": {value}')
+    assert not m.parsed.ok
+    assert shown in text.problem_text(m.parsed.problem, Translator("en"))

@@ -4,6 +4,8 @@ the “your model” box: one Read message with the text and the count, read aga
 never in the link, kept across a visit, its words plain text in the session's language."""
 import json
 
+import pytest
+
 from explainer.hfconfig import MAX_CONFIG_CHARS
 from steps.shell import App
 from steps.step5.model import CUSTOM
@@ -58,12 +60,14 @@ def test_the_state_of_the_default_page():
     assert formula["heading"] == "Cache formula"
     assert any(b["kind"] == "legend" for b in s["right"])
     assert "The live model on this server" in texts(live)
-    assert [c["name"] for c in s["controls"]] == ["context", "batch", "model", "gpu"]
+    assert [c["name"] for c in s["controls"]] == ["context", "batch", "model", "gpu", "gpus",
+                                                  "share"]
     spec = {c["name"]: c for c in s["controls"]}
     assert spec["context"]["kind"] == "range" and spec["context"]["step"] == 256
     assert spec["gpu"]["label"] == "GPU for “how many fit”"
     assert [CUSTOM, "Your model: paste a config.json"] in spec["model"]["options"]
-    assert s["values"] == {"context": 4096, "batch": 1, "model": "llama2-7b", "gpu": "a100-80"}
+    assert s["values"] == {"context": 4096, "batch": 1, "model": "llama2-7b", "gpu": "a100-80",
+                           "gpus": 1, "share": 90}
     assert s["custom"] is None                          # the box waits for “your model”
     assert s["stage"]["figure"] == "bill" and s["stage"]["player"] is False
     assert s["stage"]["text"]["figure"] == "The memory bill"
@@ -72,7 +76,7 @@ def test_the_state_of_the_default_page():
     assert {"kv_cache", "total", "fits", "max_sequences", "live_measured", "live_formula",
             "live_weights"} <= set(c)
     assert step.url_state() == {"context": 4096, "batch": 1, "model": "llama2-7b",
-                                "gpu": "a100-80", "custom": ""}
+                                "gpu": "a100-80", "gpus": 1, "share": 90, "custom": ""}
 
 
 def test_the_answer_waits_for_the_question():
@@ -202,11 +206,12 @@ def test_deep_links_through_the_shell():
                      "batch": [b"8"], "gpu": [b"a100-40"]})
     state = app.state()
     check_page(state)
-    assert state["values"] == {"context": 2048, "batch": 8, "model": "opt-13b", "gpu": "a100-40"}
+    assert state["values"] == {"context": 2048, "batch": 8, "model": "opt-13b", "gpu": "a100-40",
+                               "gpus": 1, "share": 90}
     assert state["shell"]["notices"] == []
     assert parse_qs(state["query"][1:]) == {
         "step": ["5"], "lang": ["en"], "context": ["2048"], "batch": ["8"],
-        "model": ["opt-13b"], "gpu": ["a100-40"]}
+        "model": ["opt-13b"], "gpu": ["a100-40"], "gpus": ["1"], "share": ["90"]}
     app = App(query={"step": [b"5"], "config": [b"{}"]})     # the config is never in a link
     assert len(app.view_model()["notices"]) == 1 and app.step.model.config == ""
 
@@ -225,3 +230,109 @@ def test_a_pasted_config_is_kept_across_a_visit_never_in_the_link():
     assert (box["value"], box["params_value"]) == (FALCON, 6.922)
     assert box["fields"][0].startswith("Read from your config.json")      # read as it was
     assert box["problems"] == []
+
+
+# -- the planner's questions and the layer map (issue 28) ------------------------------------
+
+def cells_of(state: dict) -> dict:
+    """The planner's table as the page gets it (autoescaped markup): data-metric key ->
+    (value, note, the row's badge), and "_heading"."""
+    import html
+    import re
+    block = next(b for b in state["right"] if b["kind"] == "html" and b["cls"] == "planner")
+    out = {"_heading": html.unescape(re.search(r'<h3 class="planner-heading">(.*?)</h3>',
+                                               block["html"]).group(1))}
+    for row in re.findall(r'<tr class="plan-(\w+)">(.*?)</tr>', block["html"], re.S):
+        for key, value, note in re.findall(
+                r'data-metric="(\w+)"><span class="metric-value">(.*?)</span>'
+                r'(?:<span class="metric-note">(.*?)</span>)?</td>', row[1]):
+            out[key] = (norm(html.unescape(value)), norm(html.unescape(note)), row[0])
+    return out
+
+
+def test_the_planner_answers_in_one_table_ideal_and_engine():
+    step = Step5("en")
+    for i, (k, v) in enumerate((("model", "llama3.1-8b"), ("gpu", "l4"), ("context", 32768)), 1):
+        step.handle({"set": k, "value": v, "seq": i})
+    s = check_step(step.state())
+    c = cells_of(s)
+    assert c["_heading"] == "The planner's questions on 1 × L4"
+    block = next(b for b in s["right"] if b["kind"] == "html" and b["cls"] == "planner")
+    assert "Largest batch at 32,768 tokens" in block["html"]
+    # every value is a number with its unit; the qualifier is the note under it
+    # by hand: 24 GiB - 16.06 GB = 9.7 GB; / 131,072 B = 74,079 tokens; 2 sequences of 32,768
+    assert c["plan_context"] == ("74,079 tokens", "memory binds", "computed")
+    assert c["plan_batch"] == ("2 sequences", "", "computed")
+    assert c["plan_free"][0] == "9.7 GB" and c["plan_free"][2] == "computed"
+    # the engine: 0.9 x 23,034 MiB - 16.06 GB = 2,707 blocks of 16 tokens
+    assert c["engine_context"] == ("43,312 tokens", "memory binds", "illustrative")
+    assert c["engine_batch"] == ("1 sequence", "", "illustrative")
+    assert c["engine_pool"][1] == "43,312 tokens, cut into blocks of 16 tokens"
+    assert c["engine_pool"][2] == "illustrative"
+    assert "90% of the memory the driver reports" in block["html"]
+    # the share and the GPUs move the estimate
+    step.handle({"set": "share", "value": 50, "seq": 9})
+    assert cells_of(step.state())["engine_context"] == \
+        ("none", "the weights do not fit", "illustrative")       # 0.5 x 22.5 GiB < 16.06 GB
+    step.handle({"set": "gpus", "value": 2, "seq": 10})
+    c = cells_of(step.state())
+    assert c["_heading"] == "The planner's questions on 2 × L4"
+    assert c["plan_context"] == ("131,072 tokens", "the model's limit", "computed")
+    # the assumptions are in Go deeper, not in the visible prose
+    why = next(b for b in step.state()["left"] if "deeper-why" in b.get("cls", ""))
+    said = " ".join(p for blk in why["blocks"] for p in blk.get("items", []))
+    assert "blocks of 16 tokens" in said and "50%" in said and "activations" in said
+
+
+def test_the_planner_escapes_what_it_shows_and_speaks_every_language():
+    for lang in ("en", "id", "pl", "nl"):
+        step = Step5(lang)
+        step.handle({"set": "model", "value": "gemma3-27b", "seq": 1})
+        c = cells_of(check_step(step.state()))
+        assert {"plan_free", "plan_context", "plan_batch", "engine_pool", "engine_context",
+                "engine_batch"} <= set(c)
+        assert all(v[0] for k, v in c.items() if k != "_heading")
+
+
+def test_the_layer_map_of_gemma_and_its_text_twin():
+    step = Step5("en")
+    step.handle({"set": "model", "value": "gemma3-27b", "seq": 1})
+    step.handle({"set": "context", "value": 32768, "seq": 2})
+    s = check_step(step.state())
+    fig = json.loads(s["frames"])[0]["fig"]["layers"]
+    assert len(fig["kinds"]) == 62 and fig["kinds"][:6] == ["sliding"] * 5 + ["full"]
+    assert fig["kept"].count(1024) == 52 and fig["kept"].count(32768) == 10
+    assert [norm(x["text"]) for x in fig["legend"]] == [
+        "10 layers, full attention: 32,768 tokens each",
+        "52 layers, sliding window of 1,024: 1,024 tokens each"]
+    # the strip's text twin is in the stage's collapsed “Show as table”, not open on the page
+    assert not any(b["kind"] == "table" for b in s["right"])
+    table = json.loads(s["frames"])[0]["tables"][0]
+    assert table["cls"] == "layer-table"
+    assert [r[:3] for r in table["rows"]] == [["10", "full attention", "32,768 tokens"],
+                                             ["52", "sliding window of 1,024", "1,024 tokens"]]
+    formula = next(b for b in s["right"] if "formula-headline" in b.get("cls", ""))
+    assert norm(formula["items"][1]).startswith(
+        "× (10 full-attention layers × 32,768 tokens + 52 sliding-window layers × 1,024 "
+        "tokens) × 1 sequence")
+    # a uniform model: one group, the one-line formula
+    step.handle({"set": "model", "value": "llama2-7b", "seq": 3})
+    fig = json.loads(step.state()["frames"])[0]["fig"]["layers"]
+    assert set(fig["kinds"]) == {"full"} and len(fig["legend"]) == 1
+
+
+@pytest.mark.parametrize("query,notice", [
+    ({"gpus": [b"3"]}, "“3” of “gpus”"), ({"share": [b"120"]}, "“120” of “share”"),
+    ({"share": [b"nan"]}, "“nan” of “share”"), ({"share": [b"0.9"]}, "“0.9” of “share”")])
+def test_bad_planner_links_fall_back_with_a_notice(query, notice):
+    app = App(query={"step": [b"5"], **query})
+    m = app.step.model
+    assert (m.gpus, m.share) == (1, 90)
+    assert any(notice in n for n in app.state()["shell"]["notices"])
+
+
+def test_planner_link_round_trip():
+    app = App(query={"step": [b"5"], "gpus": [b"4"], "share": [b"80"], "gpu": [b"h100"]})
+    m = app.step.model
+    assert (m.gpus, m.share, m.gpu) == (4, 80, "h100") and m.plan.gpus == 4
+    assert "gpus=4" in app.url_query() and "share=80" in app.url_query()

@@ -59,7 +59,9 @@ def test_url_controls_and_defaults():
     assert list(p.kv_heads.objects) == [32, 8, 1]
     assert list(p.precision.objects) == ["fp16", "fp8", "int8", "int4"]
     assert list(p.window.objects) == [0, 4096, 1024]
-    assert list(p.part.objects) == ["a", "b", "c"]
+    assert list(p.part.objects) == ["a", "b", "c", "d"]
+    assert list(p.policy.objects) == ["window", "sinks", "h2o"] and p.policy.default == "window"
+    assert list(p.budget.objects) == list(M.BUDGET_CHOICES) and p.budget.default == 16
 
 
 @pytest.mark.parametrize("kw, factor, per_token, size", [

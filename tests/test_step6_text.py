@@ -173,7 +173,7 @@ def test_every_setting_renders_in_every_language(lang):
                 assert T.bars(a, tr)["rows"] and T.heads(a, tr)["line"]
         q = T.question(M.heads_question(prec, 0), tr)
         assert len(q["options"]) == 3
-    assert len(T.part_titles(tr)) == 3
+    assert len(T.part_titles(tr)) == 4
     assert set(T.kv_options(tr).values()) == {32, 8, 1}
     assert set(T.window_options(tr).values()) == {0, 4096, 1024}
 

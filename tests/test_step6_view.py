@@ -76,7 +76,8 @@ def step():
 
 def test_url_names_keep_the_old_ones_and_the_part():
     assert Step6.url_names == {"part": "part", "kv_heads": "heads", "precision": "precision",
-                               "window": "window", "frame": "frame"}
+                               "window": "window", "policy": "policy", "budget": "budget",
+                               "frame": "frame"}
 
 
 def test_part_a_state(step):
@@ -84,7 +85,8 @@ def test_part_a_state(step):
     assert st["number"] == 6 and "step-6" in st["classes"]
     assert st["tabs"] == {"name": "part", "label": "Shrinking the cache", "active": "a",
                           "items": [["a", "A. Fewer heads, bits, tokens"],
-                                    ["b", "B. Paged memory"], ["c", "C. On the live model"]]}
+                                    ["b", "B. Paged memory"], ["c", "C. On the live model"],
+                                    ["d", "D. Dropping tokens"]]}
     assert st["stage"] is None and st["frames"] == ""          # no stage outside Part B
     assert slots(st, "left") == ["question"] and slots(st, "right") == ["controls"]
     assert st["left"][0]["cls"] == "step-lead"
@@ -99,12 +101,14 @@ def test_part_a_state(step):
 def test_the_controls_and_the_tabs_control(step):
     st = step.state()
     specs = {c["name"]: c for c in st["controls"]}
-    assert list(specs) == ["part", "kv_heads", "precision", "window"]
+    assert list(specs) == ["part", "kv_heads", "precision", "window", "policy", "budget"]
     assert specs["part"]["hidden"] and specs["part"]["kind"] == "radio"
     assert not any(specs[n].get("hidden") for n in ("kv_heads", "precision", "window"))
+    assert specs["policy"]["hidden"] and specs["budget"]["hidden"]      # Part D's own
     assert [v for v, _ in specs["kv_heads"]["options"]] == [32, 8, 1]
     assert [v for v, _ in specs["window"]["options"]] == [0, 4096, 1024]
-    assert st["values"] == {"part": "a", "kv_heads": 32, "precision": "fp16", "window": 0}
+    assert st["values"] == {"part": "a", "kv_heads": 32, "precision": "fp16", "window": 0,
+                            "policy": "window", "budget": 16}
     assert specs["kv_heads"]["label"] == "Key/value heads (Llama 3.1 8B)"
 
 
@@ -246,7 +250,7 @@ def test_deep_link_to_part_b():
     assert app.notice_texts(app.state_.tr) == []
     q = app.url_query()
     assert "part=b" in q and "frame=4" in q and "heads=8" in q
-    bad = App(query={"step": "6", "part": "d", "window": "7"})
+    bad = App(query={"step": "6", "part": "e", "window": "7"})
     assert bad.step.model.part == "a" and len(bad.notices) == 2
 
 
@@ -265,9 +269,9 @@ def test_a_later_visit_restores_the_part_and_the_answer():
 def test_every_part_in_every_language(lang, part):
     step = Step6(lang, saved={"model": {"part": part}})
     st = check_step(step.state())
-    assert st["tabs"]["active"] == part and len(st["tabs"]["items"]) == 3
+    assert st["tabs"]["active"] == part and len(st["tabs"]["items"]) == 4
     assert all(t for _, t in st["tabs"]["items"])
-    if part == "b":
+    if part in ("b", "d"):
         assert frames(st)
     else:
         assert cards(st)

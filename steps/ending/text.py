@@ -39,7 +39,13 @@ def formula(ex: WorkedExample, tr: Translator) -> dict:
                     seq=tr.bytes(ex.sequence_bytes, "GiB", 0),
                     B=tr.int(ex.batch), all=tr.bytes(ex.batch_bytes, "GiB", 0)),
         note=tr._("Take the numbers from the model's config.json: num_hidden_layers, "
-                  "num_key_value_heads and head_dim (else hidden_size ÷ num_attention_heads)."),
+                  "num_key_value_heads and head_dim (else hidden_size ÷ num_attention_heads).")
+        + " " + tr._("This holds when every layer keeps every token. A sliding-window layer "
+                     "keeps at most its window (Gemma 2 and 3, Mistral 7B v0.1, gpt-oss), a "
+                     "chunked layer at most one chunk (Llama 4), and hybrid models (Jamba, "
+                     "Qwen3-Next) cache tokens only in their attention layers: then add up "
+                     "layer by layer. Latent attention (DeepSeek-V2 and V3) caches "
+                     "kv_lora_rank + qk_rope_head_dim values per layer, with no factor 2."),
         print=tr._("Print this page"))
 
 

@@ -33,7 +33,7 @@ from explainer.memo import memo
 from explainer.presets import ALL_MODELS, GPUS, STEP4, GPUPreset, ModelPreset
 
 MODEL = STEP4["model"]           # Llama 2 7B, the reference model (the default)
-PRECISION = "fp16"               # weights and cache
+PRECISION = "fp16"               # the cache; weights 16-bit unless released so (fp8)
 VARIANT = "mha"                  # the live model measured here
 # the live model is measured at these prompt and output lengths (a slider value is rounded
 # down to one of them): 7 prompts, each one run whose decode steps give every output length
@@ -84,7 +84,7 @@ class Roofline:
     single: costs.RooflinePoint  # the same step for one sequence
     read_max: float              # bytes read by that step (weights + every sequence's cache)
     decode_total_s: float        # all decode steps together
-    weights: float               # fp16 weight bytes of the model
+    weights: float               # weight bytes of the model (16-bit, or as released: fp8)
     kv_per_token: int
     beyond_max_context: bool     # prompt + output is longer than the model can process
     roof: tuple                  # ((FLOP/byte, FLOP/s), ...): the roofline's corners
@@ -120,7 +120,8 @@ class Batching:
     flops_per_seq: float         # FLOPs of one sequence's decode step: 2 × active params
     cache_per_seq: int           # bytes of one sequence's cache at `context`
     weights_b1: float            # weight bytes one decode step of one sequence reads
-    ceiling: float               # FLOP/byte as the batch grows without limit
+    ceiling: float               # FLOP/byte as the batch grows without limit (weight FLOPs)
+    ceiling_attention: float     # the same ceiling with attention's own FLOPs counted too
     stop: costs.GainsStop        # where a larger batch stops paying
     memory_limit: int | None     # sequences of `context` tokens that fit (GiB capacity)
     curve: tuple                 # (costs.BatchDecodeCost, ...) for CURVE_BATCHES
@@ -289,6 +290,8 @@ def batching_of(context: int, gpu: str, model: str = MODEL) -> Batching:
         model=m, gpu=g, context=context, flops_per_seq=costs.forward_flops(m, 1),
         cache_per_seq=cache_per_sequence(m, context),
         weights_b1=costs.decode_weight_bytes(m, 1), ceiling=ceiling,
+        ceiling_attention=costs.intensity_ceiling(m, context, PRECISION, window=m.cache_window,
+                                                  include_attention=True),
         stop=costs.batch_where_gains_stop(m, g, context, PRECISION, window=m.cache_window),
         memory_limit=limit,
         curve=tuple(decode_cost(m, g, context, b) for b in CURVE_BATCHES),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from explainer import costs
 from explainer.format import gib
 from explainer.i18n import N_, Translator
 from explainer.presets import ALL_MODELS, GPUS, MODELS, STEP6, TB_PER_S, TFLOPS
@@ -34,7 +35,8 @@ CARDS = (
     Card("decode_tokens_per_s", N_("Decode tokens per second, whole batch, at most"),
          more=True),
     Card("batch_gain", N_("Tokens per second against one sequence"), more=True),
-    Card("intensity_ceiling", N_("Decode FLOP/byte ceiling, any batch"), more=True),
+    Card("intensity_ceiling", N_("Decode ceiling, weight FLOPs per cache byte, any batch"),
+         hidden=True, more=True),
     Card("gains_stop", N_("Batch where a larger one stops paying"), more=True),
     Card("memory_limit", N_("Sequences of this context that fit in memory"), more=True),
     Card("prefill_bound", N_("Prefill phase"), None, hidden=True, more=True),
@@ -45,6 +47,11 @@ CARDS = (
 )
 # illustrative on the illustrative GPU
 TIMES = ("prefill_time", "decode_step_time", "decode_tokens_per_s")
+
+# the weights as the cost model counts them (ModelPreset.weight_format)
+WEIGHT_WORDS = {"16-bit": N_("{w} of 16-bit (fp16/bf16) weights"),
+                "fp8": N_("{w} of fp8 weights, as released"),
+                "quantized": N_("{w} of quantized weights, as released")}
 
 SHRINK_NAMES = {("heads", 8): N_("8 KV heads (GQA)"), ("heads", 1): N_("1 KV head (MQA)"),
                 ("precision", "fp8"): N_("an fp8 cache"),
@@ -81,6 +88,16 @@ def gpu_options(tr: Translator) -> dict:
     return {tr._("{name} ({f} TFLOP/s, {b} TB/s)", name=gpu_name(g, tr),
                  f=tr.int(g.flops / TFLOPS), b=short(g.bandwidth / TB_PER_S, tr)): k
             for k, g in GPUS.items()}
+
+
+def is_moe(m) -> bool:
+    """A mixture of experts whose routing is known (E experts, k per token)."""
+    return m.n_experts is not None and m.is_moe
+
+
+def weights_text(m, w: float, tr: Translator) -> str:
+    """The weights' bytes with how they are counted: 16-bit, or fp8 as released."""
+    return tr._(WEIGHT_WORDS[m.weight_format], w=tr.bytes(w, "GB", 1))
 
 
 def model_options(tr: Translator) -> dict:
@@ -154,7 +171,9 @@ def question(r: Roofline, tr: Translator) -> dict:
     kw = dict(p=tr.int(r.prompt), pai=tr.int(r.prefill.intensity),
               dai=tr.sig(r.decode.intensity, 2), ridge=tr.int(r.gpu.ridge),
               gb=tr.bytes(r.decode.bytes, "GB", 1))
-    if b == 1 and correct == 1:
+    if is_moe(r.model):
+        explain = moe_explain(r, correct, tr, **kw)
+    elif b == 1 and correct == 1:
         explain = tr._("One decode step. It reads {gb} (all the weights and the cache) to "
                        "produce a single token: about {dai} FLOP per byte, far below the ridge "
                        "of {ridge} FLOP/byte. The prefill uses each byte it reads for all {p} "
@@ -217,6 +236,40 @@ def question(r: Roofline, tr: Translator) -> dict:
         correct=correct, explain=explain, **question_labels(tr))
 
 
+MOE_VERDICTS = {0: N_("Only the prefill is memory-bound."),
+                1: N_("Only the decode step is memory-bound."),
+                2: N_("Both are memory-bound."),
+                3: N_("Neither: both are compute-bound.")}
+
+
+def moe_explain(r: Roofline, correct: int, tr: Translator, **kw) -> str:
+    """The answer for a mixture of experts: the prefill's intensity is set by how many of the
+    prompt's tokens each expert meets (P × k / E), not by the prompt's length alone."""
+    m = r.model
+    kw.update(k=tr.int(m.experts_per_token), experts=tr.int(m.n_experts),
+              share=tr.sig(costs.tokens_per_expert(m, r.prompt), 2))
+    if r.prefill.bound == "memory":
+        pre = tr._("In the prefill each token uses only {k} of the {experts} experts, so each "
+                   "expert's weights meet only about {share} of the {p} prompt tokens: about "
+                   "{pai} FLOP per byte, below this GPU's ridge of {ridge} FLOP/byte.", **kw)
+    else:
+        pre = tr._("In the prefill each token uses only {k} of the {experts} experts, yet "
+                   "each expert's weights still meet about {share} of the {p} prompt tokens: "
+                   "about {pai} FLOP per byte, above this GPU's ridge of {ridge} FLOP/byte.",
+                   **kw)
+    if r.decode.bound == "memory":
+        dec = tr.n_("A decode step of {count} sequence does about {dai} FLOP per byte, below "
+                    "the ridge.",
+                    "A decode step of {count} sequences does about {dai} FLOP per byte, below "
+                    "the ridge.", r.batch, count=tr.int(r.batch), **kw)
+    else:
+        dec = tr.n_("A decode step of {count} sequence does about {dai} FLOP per byte, above "
+                    "the ridge.",
+                    "A decode step of {count} sequences does about {dai} FLOP per byte, above "
+                    "the ridge.", r.batch, count=tr.int(r.batch), **kw)
+    return " ".join((tr._(MOE_VERDICTS[correct]), pre, dec))
+
+
 # -- sentences -------------------------------------------------------------------------------
 
 def lead(tr: Translator) -> str:
@@ -225,7 +278,8 @@ def lead(tr: Translator) -> str:
 
 def roofline_words(r: Roofline, tr: Translator) -> str:
     return tr._("A roofline shows the most FLOP/s a GPU can reach for a given amount of work "
-                "per byte read from memory (FLOP per byte, the arithmetic intensity). On the "
+                "per byte moved to or from memory (FLOP per byte, the arithmetic intensity). "
+                "On the "
                 "slope, memory bandwidth sets the pace; on the flat roof, the arithmetic units "
                 "do. The corner is the ridge: {ridge} FLOP/byte on this GPU.",
                 ridge=tr.int(r.gpu.ridge))
@@ -273,6 +327,18 @@ def phases_words(r: Roofline, tr: Translator) -> str:
                      "the wait before the first token appears.",
                      p=v["prefill_tokens"], ai=v["prefill_intensity"], ridge=ridge,
                      t=v["prefill_time"])
+    elif is_moe(r.model):
+        # MoE: the sparsity, not the prompt's length, keeps prefill under the ridge
+        s_pre = tr._("Prefill runs all {p} prompt tokens through the model in one pass, but "
+                     "each token uses only {k} of the {experts} experts, so each expert's "
+                     "weights meet only about {share} of those tokens. Each byte read does "
+                     "only about {ai} FLOPs of work, below the ridge of {ridge} FLOP/byte: "
+                     "even the prefill is memory-bound, at least {t} on this GPU, the wait "
+                     "before the first token appears.",
+                     p=v["prefill_tokens"], k=tr.int(r.model.experts_per_token),
+                     experts=tr.int(r.model.n_experts),
+                     share=tr.sig(costs.tokens_per_expert(r.model, r.prompt), 2),
+                     ai=v["prefill_intensity"], ridge=ridge, t=v["prefill_time"])
     else:
         s_pre = tr._("Prefill runs all {p} prompt tokens through the model in one pass. "
                      "Each byte it reads does only about {ai} FLOPs of work, below the "
@@ -311,7 +377,7 @@ def phases_words(r: Roofline, tr: Translator) -> str:
 
 
 def why_words(r: Roofline, tr: Translator) -> str:
-    return tr._("Prefill multiplies every weight matrix by all P prompt tokens at once, so each "
+    out = tr._("Prefill multiplies every weight matrix by all P prompt tokens at once, so each "
                 "byte of weights fetched from memory is used for roughly P floating-point "
                 "operations. When P is above the ridge of {ridge} FLOP/byte, where this GPU's "
                 "arithmetic and memory keep pace with each other, the arithmetic units set "
@@ -319,6 +385,22 @@ def why_words(r: Roofline, tr: Translator) -> str:
                 "sequence feeds a single token, so each byte is used for about one operation: "
                 "at batch 1 the arithmetic units wait for memory, and the time per output "
                 "token follows memory bandwidth, not compute.", ridge=tr.int(r.gpu.ridge))
+    m = r.model
+    if is_moe(m):
+        # intensity ≈ 2 × active × P ÷ weight bytes: it reaches the ridge at this P
+        p_ridge = r.gpu.ridge * r.weights / costs.forward_flops(m, 1)
+        out += " " + tr._("In a mixture-of-experts model such as {model}, each token uses {k} "
+                          "of the {experts} experts, so each expert's weights meet only about "
+                          "P × {k} / {experts} of the tokens: prefill reaches the ridge only "
+                          "when P is about {p} tokens.", model=m.name,
+                          k=tr.int(m.experts_per_token), experts=tr.int(m.n_experts),
+                          p=tr.int(round(p_ridge, -1)))
+    extra = costs.prefill_attention_flops(m, r.prompt) / costs.forward_flops(m, r.prompt)
+    out += " " + tr._("These FLOPs are the weights' (2 per parameter and token). Attention's "
+                      "own, the scores and weighted sums over the earlier prompt tokens, add "
+                      "about {pct} more at this prompt, and their share grows with it.",
+                      pct=tr.pct(extra))
+    return out
 
 
 def ceiling_words(b: Batching, tr: Translator) -> str:
@@ -330,14 +412,27 @@ def ceiling_words(b: Batching, tr: Translator) -> str:
                 "the cache reads: one read of the weights serves every sequence in the batch, "
                 "but each sequence still reads its own cache, {cache} at {ctx} tokens. So the "
                 "FLOP per byte of a decode step rises with the batch only up to a ceiling, "
-                "the FLOPs of one sequence ÷ the bytes of its cache: {flops} ÷ {cache_b} ≈ {c} "
-                "FLOP/byte.", **kw)
+                "the weight FLOPs of one sequence (2 per active parameter) ÷ the bytes of its "
+                "cache: {flops} ÷ {cache_b} ≈ {c} FLOP/byte.", **kw)
     if b.ceiling < b.gpu.ridge:
         tail = tr._("That is below this GPU's ridge of {ridge}: however large the batch, "
                     "decode at this context stays memory-bound.", **kw)
     else:
         tail = tr._("That is above this GPU's ridge of {ridge}: with a batch large enough, "
                     "decode at this context becomes compute-bound.", **kw)
+    m = b.model
+    if m.is_mla:
+        tail += " " + tr._("Attention's own FLOPs, the scores and weighted sums over the "
+                           "cache, are left out: in {model}'s latent attention every query "
+                           "head works on the shared latent, so they add many FLOPs per byte "
+                           "and the true ceiling is higher.", model=m.name)
+    else:
+        tail += " " + tr._("Attention's own FLOPs, the scores and weighted sums over the "
+                           "cache, are left out: they add {heads} query heads ÷ {kv} KV heads "
+                           "= {x} FLOP per byte of cache, {all} FLOP/byte with them.",
+                           heads=tr.int(m.n_heads), kv=tr.int(m.n_kv_heads),
+                           x=tr.int(m.n_heads // m.n_kv_heads),
+                           all=tr.sig(b.ceiling_attention, 3))
     return head + " " + tail
 
 
@@ -397,7 +492,8 @@ def shrink_links(b: Batching, lang: str, tr: Translator) -> dict:
                   go=tr._("Step 6"))
              for s in b.shrinks]
     return dict(intro=tr._("A smaller cache per sequence raises the ceiling by the same "
-                           "factor: it is the FLOPs of one sequence ÷ the bytes of its cache, "
+                           "factor: it is the weight FLOPs of one sequence ÷ the bytes of its "
+                           "cache, "
                            "{c} FLOP/byte for {model} as it is. Step 6 shows each way on "
                            "{ref}:", c=tr.sig(b.ceiling, 3), model=b.model.name,
                            ref=STEP6_MODEL.name),
@@ -476,10 +572,10 @@ def notices(r: Roofline, b: Batching, tr: Translator) -> list[str]:
 
 def model_note(r: Roofline, tr: Translator) -> list[str]:
     g, m = r.gpu, r.model
-    out = [tr._("Computed for {model} (fp16 weights {w}, {kv} cached per token) on {gpu}: "
+    out = [tr._("Computed for {model} ({weights}, {kv} cached per token) on {gpu}: "
                 "{f}, {bw}, ridge ≈ {ridge} FLOP/byte. The decode step shown is the last and "
                 "largest one.",
-                model=m.name, w=tr.bytes(r.weights, "GB", 1),
+                model=m.name, weights=weights_text(m, r.weights, tr),
                 kv=tr.bytes(r.kv_per_token, "KiB", 0), gpu=gpu_name(g, tr),
                 f=tr._("{f} TFLOP/s", f=tr.int(g.flops / TFLOPS)),
                 bw=tr._("{b} TB/s", b=short(g.bandwidth / TB_PER_S, tr)),
@@ -493,6 +589,12 @@ def model_note(r: Roofline, tr: Translator) -> list[str]:
     if m.local_window is not None:
         out.append(tr._("{model}'s sliding-window layers keep and read at most {w} tokens "
                         "per sequence.", model=m.name, w=tr.int(m.local_window)))
+    if g.flops_fp16_accumulate is not None:
+        out.append(tr._("The {gpu}'s {f} is its fp16 tensor rate with fp32 accumulation, as "
+                        "PyTorch and cuBLAS use it; with fp16 accumulation it reaches {f16}.",
+                        gpu=g.name, f=tr._("{f} TFLOP/s", f=tr.int(g.flops / TFLOPS)),
+                        f16=tr._("{f} TFLOP/s",
+                                 f=tr.int(g.flops_fp16_accumulate / TFLOPS))))
     out.append(tr._("The times assume the GPU's peak FLOP/s and bandwidth; real kernels reach "
                     "less, so read them as lower bounds."))
     return out
@@ -553,7 +655,7 @@ def legend(tr: Translator) -> list[tuple[str, str]]:
             ("compute", tr._("prefill")), ("cached", tr._("decode step")),
             ("muted", tr._("memory-bound region")),
             ("cached", tr._("small dots: decode at batch 1 to 256")),
-            ("text", tr._("dashed line: the decode ceiling, any batch"))]
+            ("text", tr._("dashed line: the decode ceiling (weight FLOPs), any batch"))]
 
 
 def log_ticks(lo: float, hi: float, most: int = 4) -> list[float]:
@@ -570,25 +672,30 @@ def log_ticks(lo: float, hi: float, most: int = 4) -> list[float]:
     return [lo, hi]
 
 
-def _panel(title: str, ys: list, lines: list, now: float, fmt, tr: Translator) -> dict:
+def _panel(title: str, ys: list, lines: list, now: float, fmt, tr: Translator,
+           now_label: str | None = None) -> dict:
     every = [v for v in ys + [ln["y"] for ln in lines] + [now] if v > 0]
     lo, hi = min(every) / 1.4, max(every) * 1.4
-    return dict(title=title, ys=ys, lines=lines, now=now, now_label=fmt(now), y0=lo, y1=hi,
+    return dict(title=title, ys=ys, lines=lines, now=now,
+                now_label=fmt(now) if now_label is None else now_label, y0=lo, y1=hi,
                 yticks=[[t, fmt(t)] for t in log_ticks(lo, hi)])
 
 
-def batch_fig(r: Roofline, b: Batching, tr: Translator) -> dict:
+def batch_fig(r: Roofline, b: Batching, tr: Translator, revealed: bool = True) -> dict:
     """Decode against the batch: FLOP per byte (with its ceiling and the ridge), tokens per
-    second (with the most any batch reaches) and time per step, on one log batch axis."""
+    second (with the most any batch reaches) and time per step, on one log batch axis.
+    Until the answer (`revealed` false) the FLOP-per-byte panel names neither the decode
+    point's value nor the ceiling's (“?”); its curve, ticks and the ridge stay."""
     xs = list(b.batches)
     tps = lambda v: rate(v, tr)  # noqa: E731
+    ceiling = tr.sig(b.ceiling, 3) if revealed else "?"
+    intensity = tr.sig(r.decode.intensity, 2) if revealed else "?"
     panels = [
         _panel(tr._("FLOP per byte"), [c.intensity for c in b.curve],
-               [dict(y=b.ceiling, cls="ceiling", label=tr._("ceiling ≈ {c}",
-                                                           c=tr.sig(b.ceiling, 3))),
+               [dict(y=b.ceiling, cls="ceiling", label=tr._("ceiling ≈ {c}", c=ceiling)),
                 dict(y=b.gpu.ridge, cls="ridge", label=tr._("ridge ≈ {r}",
                                                            r=tr.int(b.gpu.ridge)))],
-               r.decode.intensity, lambda v: tr.sig(v, 2), tr),
+               r.decode.intensity, lambda v: tr.sig(v, 2), tr, now_label=intensity),
         _panel(tr._("Tokens per second, at most"), [c.tokens_per_s for c in b.curve],
                [dict(y=b.stop.max_tokens_per_s, cls="ceiling",
                      label=tr._("any batch: at most {n}", n=tps(b.stop.max_tokens_per_s)))],
@@ -611,7 +718,12 @@ def batch_fig(r: Roofline, b: Batching, tr: Translator) -> dict:
         xaxis=tr._("Batch size (sequences, log scale)"), panels=panels, marks=marks)
 
 
-def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = None) -> dict:
+def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = None,
+          revealed: bool = True) -> dict:
+    """The one still frame. Until the question is answered (`revealed` false) every FLOP/byte
+    and attainable TFLOP/s it holds reads “?”: the decode point's label in the batch chart,
+    both ceilings, the text twin's two columns and the description, which names no phase's
+    intensity; the points stay where they are."""
     g = r.gpu
     lo, hi = r.y_range
     pts = [("prefill", r.prefill, "prefill")]
@@ -622,22 +734,27 @@ def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = No
     labels = {"prefill": tr._(PHASES["prefill"]),
               "decode": tr._(PHASES["decode"]) if r.batch == 1
               else tr._("decode, batch {b}", b=tr.int(r.batch))}
-    rows = [[labels[phase], tr.sig(p.intensity, 3), tr.sig(p.attainable_flops / TFLOPS, 3),
+    hide = (lambda text: text) if revealed else (lambda text: "?")   # noqa: E731
+    rows = [[labels[phase], hide(tr.sig(p.intensity, 3)),
+             hide(tr.sig(p.attainable_flops / TFLOPS, 3)),
              tr.bytes(p.bytes, "GB", 1), times[phase], rate(p.tokens_per_s, tr)]
             for phase, p, _ in pts]
+    peak = tr._("{f} TFLOP/s", f=tr.int(g.flops / TFLOPS))
     desc = tr._("Log-log roofline of {gpu}: the roof rises with memory bandwidth up to "
                 "{peak} at the ridge, {ridge} FLOP/byte. Prefill: {pai} FLOP/byte; "
-                "decode step: {dai} FLOP/byte.", gpu=gpu_name(g, tr),
-                peak=tr._("{f} TFLOP/s", f=tr.int(g.flops / TFLOPS)),
+                "decode step: {dai} FLOP/byte.", gpu=gpu_name(g, tr), peak=peak,
                 ridge=tr.int(g.ridge), pai=v["prefill_intensity"],
-                dai=v["decode_intensity"])
+                dai=v["decode_intensity"]) if revealed else tr._(
+        "Log-log roofline of {gpu}: the roof rises with memory bandwidth up to {peak} at "
+        "the ridge, {ridge} FLOP/byte. Where prefill and decode sit is told once you answer "
+        "the question.", gpu=gpu_name(g, tr), peak=peak, ridge=tr.int(g.ridge))
     fig = dict(
         title=tr._("Roofline of {gpu}", gpu=gpu_name(g, tr)),
         x0=X_RANGE[0], x1=X_RANGE[1], y0=lo / TFLOPS, y1=hi / TFLOPS,
         xticks=[[t, tick(t, tr)] for t in X_TICKS],
         yticks=[[t, tick(t, tr)] for t in y_ticks(lo / TFLOPS, hi / TFLOPS)],
         roof=[[x, y / TFLOPS] for x, y in r.roof], ridge=g.ridge, peak=g.flops / TFLOPS,
-        xaxis=tr._("FLOP per byte read from memory (log scale)"),
+        xaxis=tr._("FLOP per byte moved to or from memory (log scale)"),
         yaxis=tr._("Attainable TFLOP/s (log scale)"),
         ridge_label=tr._("ridge ≈ {r} FLOP/byte", r=tr.int(g.ridge)),
         memory=tr._(BOUNDS["memory"]), compute=tr._(BOUNDS["compute"]),
@@ -647,19 +764,26 @@ def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = No
     if b is not None and r.steps:
         fig.update(
             trail=[[c.intensity, c.attainable_flops / TFLOPS] for c in b.curve],
-            ceiling=dict(x=b.ceiling, label=tr._("decode ceiling ≈ {c}", c=tr.sig(b.ceiling, 3)))
+            ceiling=dict(x=b.ceiling, label=tr._("decode ceiling ≈ {c}",
+                                                 c=hide(tr.sig(b.ceiling, 3))))
             if X_RANGE[0] < b.ceiling < X_RANGE[1] else None,
-            batch=batch_fig(r, b, tr))
+            batch=batch_fig(r, b, tr, revealed))
         first, last = b.curve[0], b.curve[-1]
-        desc += " " + tr._("Decode against the batch at {ctx} tokens: from {a1} FLOP/byte and "
+        desc += " " + (tr._("Decode against the batch at {ctx} tokens: from {a1} FLOP/byte and "
                            "{t1} tokens/s at batch 1 to {a2} FLOP/byte and {t2} tokens/s at "
                            "batch {b2}, against a ceiling of {c} FLOP/byte for any batch.",
                            ctx=tr.int(b.context), a1=tr.sig(first.intensity, 2),
                            t1=rate(first.tokens_per_s, tr), a2=tr.sig(last.intensity, 2),
                            t2=rate(last.tokens_per_s, tr), b2=tr.int(last.batch),
-                           c=tr.sig(b.ceiling, 3))
-        rows += [[tr._("decode, batch {b}", b=tr.int(c.batch)), tr.sig(c.intensity, 3),
-                  tr.sig(c.attainable_flops / TFLOPS, 3), tr.bytes(c.bytes, "GB", 1),
+                           c=tr.sig(b.ceiling, 3)) if revealed else tr._(
+            "Decode against the batch at {ctx} tokens: from {t1} tokens/s at batch {b1} to "
+            "{t2} tokens/s at batch {b2}.", ctx=tr.int(b.context), t1=rate(first.tokens_per_s, tr),
+            b1=tr.int(first.batch), t2=rate(last.tokens_per_s, tr), b2=tr.int(last.batch)))
+        now = next(p for phase, p, _ in pts if phase == "decode")
+        desc += " " + tr._("At the chosen batch of {b}: {t} tokens/s.", b=tr.int(r.batch),
+                           t=rate(now.tokens_per_s, tr))
+        rows += [[tr._("decode, batch {b}", b=tr.int(c.batch)), hide(tr.sig(c.intensity, 3)),
+                  hide(tr.sig(c.attainable_flops / TFLOPS, 3)), tr.bytes(c.bytes, "GB", 1),
                   tr.seconds(c.time_s), rate(c.tokens_per_s, tr)]
                  for c in b.curve if c.batch in TABLE_BATCHES]
     return dict(

@@ -17,9 +17,10 @@ from . import text
 from .model import Step4Model, job, live_facts
 
 
-def one_frame(r, b, status, value, tr) -> list:
-    """The stage's one frame (the roofline, its cards and table)."""
-    return [text.frame(r, status, value, tr, b)]
+def one_frame(r, b, status, value, tr, revealed=True) -> list:
+    """The stage's one frame (the roofline, its cards and table); until the answer, its
+    FLOP/byte read “?” (`text.frame`)."""
+    return [text.frame(r, status, value, tr, b, revealed)]
 
 
 FRAMES = shared_frames(one_frame)    # built once per process, for every session
@@ -92,7 +93,7 @@ class Step4(Step):
             "right": [w.slot("controls"), w.slot("stage"),      # the figure and its controls
                       w.legend(text.legend(tr))],
             "question": text.question(r, tr),
-            "frames": FRAMES(r, b, live.status, live.value, tr),
+            "frames": FRAMES(r, b, live.status, live.value, tr, shown),
             "stage": text.stage_text(tr),
         }
 

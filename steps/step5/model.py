@@ -16,7 +16,13 @@ Outputs, each recomputed only when what it depends on changes:
 - `curve` (model, custom_model, batch): the batch's cache bytes over the context slider's range;
 - `bill`  (model, custom_model, context, batch, gpu): weights + cache against the chosen GPU;
 - `live`  (lang): the live model's cache, measured on its tensors after the language's
-  default prompt, beside the same formula.
+  default prompt, beside the same formula;
+- `layers` (model, custom_model, context): the layer map: what every layer keeps for one
+  sequence at this context (`costs.layer_map`), and its layers grouped by what they keep;
+- `plan` (model, custom_model, context, gpu, gpus, share): the planner's answers
+  (`explainer.planner`): the longest context one sequence can have and the largest batch at
+  this context on `gpus` of the GPU, ideal and as a serving engine would allocate them
+  (`share` per cent of the memory the driver gives, blocks of 16 tokens).
 """
 from __future__ import annotations
 
@@ -27,14 +33,15 @@ from functools import lru_cache
 
 import param
 
-from explainer import costs, hfconfig, presets
+from explainer import costs, hfconfig, planner, presets
 from explainer import runtime as rt
 from explainer.i18n import LANGS
 from explainer.memo import memo
 from explainer.prompts import DEFAULT_PROMPTS
 
 D = presets.STEP5
-PRECISION = D["precision"]           # the cache and the weights: fp16
+PRECISION = D["precision"]           # the cache: fp16; the weights: 16-bit unless released
+                                     # otherwise (ModelPreset.weight_format)
 LIVE_VARIANT = "mha"
 LIVE_NEW_TOKENS = 8                  # prompt + 7 decode steps: the cache holds P + 7 tokens
 LIVE_PRECISION = "fp32"              # what the live model stores
@@ -47,6 +54,10 @@ CUSTOM_RE = r"^[A-Za-z0-9_.:+\-]{0,400}$"    # what a `custom` link value may ho
 MLA_SPLIT = {"deepseek-v3": (512, 64)}
 MAX_LAYERS = 1024                    # more layers than any real model: “your model” stops there
 LAYER_FIELDS = ("num_hidden_layers", "n_layer", "num_layers")
+
+GPU_COUNTS = (1, 2, 4, 8)            # the planner's GPUs (tensor parallel)
+SHARE_RANGE = (50, 95)               # the serving engine's share of GPU memory, per cent
+SHARE_DEFAULT = round(planner.ENGINE_SHARE * 100)
 
 # GPU presets that have a memory size, smallest first (the "how many fit" choices).
 GPU_KEYS = tuple(g.key for g in sorted((g for g in presets.GPUS.values() if g.mem_bytes),
@@ -120,9 +131,11 @@ class Spec:
     per_layer: int              # cache bytes per token and layer
     n_params: float
     dtype: str | None           # precision of the released weights (fp8 for DeepSeek-V3)
-    weights: float              # fp16 weight bytes
+    weights: float              # weight bytes: 16-bit, or as released (fp8, quantized)
     crossover: float | None     # tokens at which ONE sequence's cache equals the weights
     cap: int | None             # bytes one sequence's cache stops at (all layers windowed)
+    weight_format: str = "16-bit"   # ModelPreset.weight_format: "16-bit", "fp8", "quantized"
+    multimodal: bool = False    # the parameters are a multimodal model's language model's
 
     @property
     def is_mla(self) -> bool:
@@ -179,6 +192,34 @@ class Bill:
     max_sequences: int          # sequences of `context` tokens that fit next to the weights
     beyond_max_context: bool    # the context is longer than the model can process
     capacities: tuple           # ((bytes, GiB, (names...)), ...) of the GPU presets
+
+
+@dataclass(frozen=True)
+class LayerGroup:
+    """Layers that keep the same: `count` layers of one kind (`presets.LAYER_KINDS`) and
+    span, each keeping `tokens` tokens (`per_token` bytes each) and `nbytes` in all, per
+    sequence (a state layer: its fixed state; a layer that keeps nothing: 0)."""
+    kind: str
+    span: int | None
+    count: int
+    tokens: int
+    per_token: int
+    nbytes: int
+
+
+@dataclass(frozen=True)
+class LayerMap:
+    """What every layer keeps for one sequence of `context` tokens (`costs.layer_map`)."""
+    context: int
+    kinds: tuple                # per layer, its kind
+    tokens: tuple               # per layer, the tokens it keeps
+    groups: tuple               # LayerGroup, in the order they first appear
+    nbytes: int                 # the sequence's cache, all layers
+
+    @property
+    def uniform(self) -> bool:
+        """Every layer keeps the same tokens at the same bytes (the one-line formula)."""
+        return len(self.groups) == 1
 
 
 @dataclass(frozen=True)
@@ -332,7 +373,8 @@ def spec_of(model, split: tuple | None = None) -> Spec:
         per_token=costs.kv_bytes_per_token(m, PRECISION),
         per_layer=costs.kv_bytes_per_token_per_layer(m, PRECISION), n_params=m.n_params,
         dtype=m.dtype, weights=costs.weight_bytes(m), crossover=_crossing(m, 1),
-        cap=cache_bytes(m, FAR) if capped else None)
+        cap=cache_bytes(m, FAR) if capped else None, weight_format=m.weight_format,
+        multimodal=m.multimodal)
 
 
 @memo(maxsize=1024)
@@ -385,6 +427,34 @@ def bill_of(model, context: int, batch: int, gpu: str) -> Bill:
         capacities=caps)
 
 
+@memo(maxsize=1024)
+def layers_of(model, context: int) -> LayerMap:
+    """The layer map of one sequence at `context`, its layers grouped by (kind, span,
+    tokens kept, bytes per token): those that keep the most tokens first, then those whose
+    cache does not grow with the text."""
+    uses = costs.layer_map(model, context, PRECISION)
+    grow = planner.growth(model, PRECISION)
+    groups: dict[tuple, list] = {}
+    for u, g in zip(uses, grow):
+        k = (u.kind, u.span, u.tokens, g.per_token, u.nbytes)
+        groups.setdefault(k, []).append(u)
+    return LayerMap(
+        context=context, kinds=tuple(u.kind for u in uses),
+        tokens=tuple(u.tokens for u in uses),
+        groups=tuple(sorted((LayerGroup(kind, span, len(us), tokens, per_token, nbytes)
+                             for (kind, span, tokens, per_token, nbytes), us in groups.items()),
+                            key=lambda g: (not g.per_token, -g.tokens, -g.nbytes,
+                                           presets.LAYER_KINDS.index(g.kind)))),
+        nbytes=sum(u.nbytes for u in uses))
+
+
+@memo(maxsize=4096)
+def plan_of(model, context: int, gpu: str, gpus: int, share: int) -> planner.Plan:
+    """The planner's answers (fp16 weights and cache, as the bill); `share` in per cent."""
+    return planner.plan(model, gpu, context, gpus=gpus, precision=PRECISION,
+                        share=share / 100)
+
+
 @lru_cache(maxsize=None)
 def live_of(lang: str) -> Live:
     """The live model's cache after the language's default prompt and a few decode steps."""
@@ -416,6 +486,11 @@ class Step5Model(param.Parameterized):
     model = param.Selector(default=D["model"], objects=list(MODEL_KEYS),
                            doc="a model preset, or “custom”: your model")
     gpu = param.Selector(default=D["gpu"], objects=list(GPU_KEYS))
+    gpus = param.Selector(default=GPU_COUNTS[0], objects=list(GPU_COUNTS),
+                          doc="GPUs of the chosen kind the planner splits the model over")
+    share = param.Integer(default=SHARE_DEFAULT, bounds=SHARE_RANGE,
+                          doc="per cent of the memory the driver gives that the serving "
+                              "engine takes (vLLM's gpu_memory_utilization x 100)")
     custom = param.String(default="", regex=CUSTOM_RE,
                           doc="your model in the link: `encode`'s key-value pairs")
     config = param.String(default="", doc="a pasted config.json (never in the link)")
@@ -430,6 +505,8 @@ class Step5Model(param.Parameterized):
     curve = param.Parameter(default=None, doc="output: cache over context (Curve)")
     bill = param.Parameter(default=None, doc="output: the memory bill (Bill)")
     live = param.Parameter(default=None, doc="output: the live model's cache (Live)")
+    layers = param.Parameter(default=None, doc="output: the layer map (LayerMap)")
+    plan = param.Parameter(default=None, doc="output: the planner's answers (planner.Plan)")
 
     @param.depends("config", "params_b", watch=True)
     def _parse(self):
@@ -463,6 +540,14 @@ class Step5Model(param.Parameterized):
         preset = self._model()[0]
         self.param.update(curve=curve_of(preset, self.batch),
                           bill=bill_of(preset, self.context, self.batch, self.gpu))
+
+    @param.depends("model", "custom_model", "context", "gpu", "gpus", "share", watch=True,
+                   on_init=True)
+    def _plan(self):
+        """The layer map and the planner's answers change together (one event)."""
+        preset = self._model()[0]
+        self.param.update(layers=layers_of(preset, self.context),
+                          plan=plan_of(preset, self.context, self.gpu, self.gpus, self.share))
 
     @param.depends("lang", watch=True, on_init=True)
     def _live(self):

@@ -8,8 +8,10 @@ from explainer import presets
 from explainer.format import bytes_bin, bytes_dec, decimal_ticks, gib
 from explainer.i18n import N_, Translator
 
+from ..ui import words as w
 from ..ui.words import Card, card_dicts, player_text, question_labels
-from .model import CUSTOM, Bill, Curve, Custom, Live, Parsed, Problem, Spec, round_sig
+from .model import (CUSTOM, GPU_COUNTS, Bill, Curve, Custom, LayerMap, Live, Parsed,
+                    Problem, Spec, round_sig)
 
 GB = presets.GB
 X_TICKS = (0, 8192, 16384, 24576, 32768)        # the curve's context axis
@@ -24,7 +26,7 @@ ATTENTION_NAMES = {
 # the headline: at most four cards under the formula
 CARDS = (
     Card("kv_cache", N_("KV cache, whole batch")),
-    Card("weights", N_("Weights (fp16)")),
+    Card("weights", N_("Weights: {format}")),
     Card("total", N_("Total")),
     Card("max_sequences", N_("Sequences of {context} tokens that fit in the {gpu}")),
 )
@@ -39,6 +41,19 @@ MORE = (
     Card("live_formula", N_("Live cache, formula"), more=True),
     Card("live_weights", N_("Live model weights (fp32)"), "measured", more=True),
 )
+
+# how the bill counts the weights (Spec.weight_format): in the card, then in the figure
+WEIGHT_FORMATS = {"16-bit": N_("16-bit (fp16/bf16)"), "fp8": N_("fp8 as released"),
+                  "quantized": N_("quantized as released")}
+QUESTION_PROMPTS = {
+    "16-bit": N_("The weights of {model} take {weights} at 16 bits (fp16/bf16). At what "
+                 "context length does one sequence's KV cache outgrow them?"),
+    "fp8": N_("The weights of {model} take {weights} in fp8, as released. At what context "
+              "length does one sequence's KV cache outgrow them?"),
+    "quantized": N_("The weights of {model} take {weights}, quantized as released. At what "
+                    "context length does one sequence's KV cache outgrow them?")}
+WEIGHT_SHORT = {"16-bit": N_("weights (16-bit)"), "fp8": N_("weights (fp8)"),
+                "quantized": N_("weights (quantized)")}
 
 OPTIONS = (N_("≈ {small} tokens"), N_("≈ {mid} tokens"), N_("≈ {large} tokens"))
 
@@ -73,6 +88,15 @@ PROBLEMS = {
                                "{total} in all."),
     "not_encodable": N_("This model uses sliding windows of different lengths in different "
                         "layers; this tool can show only one window length."),
+    "no_kv_cache": N_("This model keeps a fixed-size state instead of a KV cache: “{field}” "
+                      "says it has no attention layers, so nothing grows with the context "
+                      "and there is no KV cache to size."),
+    "encoder_decoder": N_("This is an encoder-decoder model (“{field}”): its decoder also "
+                          "keeps keys and values of the encoder's output for "
+                          "cross-attention. This tool sizes decoder-only models."),
+    "state_unsized": N_("“{field}” names layers that keep a fixed-size state instead of a KV "
+                        "cache, and this config does not give the numbers to size that "
+                        "state."),
 }
 
 
@@ -146,8 +170,30 @@ def formula(spec: Spec, tokens: int, batch: int, total: str, tr: Translator,
     return head, tail
 
 
-def bill_formula(spec: Spec, bill: Bill, tr: Translator) -> tuple[str, str]:
-    return formula(spec, bill.kept, bill.batch, bytes_dec(bill.kv, tr), tr, bill.kept_local)
+def bill_formula(spec: Spec, bill: Bill, tr: Translator,
+                 lmap: LayerMap | None = None) -> tuple[str, str]:
+    """The bill's formula. When the layers keep different things (`lmap`: the layer map
+    at this context), its second line follows the layer kinds: one term per group."""
+    head, tail = formula(spec, bill.kept, bill.batch, bytes_dec(bill.kv, tr), tr,
+                         bill.kept_local)
+    if lmap is None or lmap.uniform:
+        return head, tail
+    growing = [g for g in lmap.groups if g.per_token]
+    value_b = tr.bytes(spec.bytes_per_value, "B")
+    if len({g.per_token for g in growing}) > 1 or not growing:
+        head = tr._("Each kind of layer keeps its own tokens, at its own bytes per token:")
+    elif spec.is_mla:
+        head = tr._("{dims} × {bytes} = {per_layer} per layer and token",
+                    dims=tr._("{count} values (latent and rotary key)",
+                              count=tr.int(spec.mla_dims)),
+                    bytes=value_b, per_layer=bytes_bin(growing[0].per_token, tr))
+    else:
+        head = tr._("2 × {kv_heads} × {head_dim} × {bytes} = {per_layer} per layer and token",
+                    kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
+                                   count=tr.int(spec.n_kv_heads)),
+                    head_dim=tr.int(spec.head_dim), bytes=value_b,
+                    per_layer=bytes_bin(growing[0].per_token, tr))
+    return head, layers_tail(lmap, bill.batch, bytes_dec(bill.kv, tr), tr)
 
 
 def fits(bill: Bill, tr: Translator) -> str:
@@ -177,9 +223,15 @@ def values(spec: Spec, bill: Bill, live: Live, tr: Translator) -> dict:
         live_weights=bytes_dec(live.weights, tr))
 
 
-def labels(bill: Bill, tr: Translator) -> dict:
-    """Card labels that carry numbers."""
+def weights_short(spec: Spec, tr: Translator) -> str:
+    return tr._(WEIGHT_SHORT[spec.weight_format])
+
+
+def labels(bill: Bill, tr: Translator, spec: Spec | None = None) -> dict:
+    """Card labels that carry numbers (and the weights' format, when `spec` is given)."""
+    fmt = spec.weight_format if spec is not None else "16-bit"
     return dict(
+        weights=tr._("Weights: {format}", format=tr._(WEIGHT_FORMATS[fmt])),
         per_token=tr._("KV cache per token ({exact})", exact=exact(bill.per_token, tr)),
         max_sequences=tr._("Sequences of {context} tokens that fit in the {gpu}",
                            context=tr.int(bill.context), gpu=bill.gpu_name))
@@ -231,9 +283,7 @@ def question(spec: Spec, tr: Translator) -> dict:
                        cap=bytes_dec(spec.cap, tr), weights=weights)
     return dict(
         key=("step5", spec.key, spec.per_token, spec.weights, spec.window),
-        prompt=tr._("The weights of {model} take {weights} in fp16. At what context length "
-                    "does one sequence's KV cache outgrow them?", model=model,
-                    weights=weights),
+        prompt=tr._(QUESTION_PROMPTS[spec.weight_format], model=model, weights=weights),
         options=options, correct=correct, explain=explain, **question_labels(tr))
 
 
@@ -265,17 +315,36 @@ def model_info(spec: Spec, tr: Translator) -> str:
                     layers=tr.int(spec.n_layers), dims=tr.int(spec.mla_dims))
     else:
         info = tr._("{model}: {kind} ({kind_name}), {layers} layers, {q_heads} query heads, "
-                    "{kv_heads} of {head_dim} values each, weights in fp16.",
+                    "{kv_heads} of {head_dim} values each.",
                     model=model, kind=spec.kind, kind_name=kind_name,
                     layers=tr.int(spec.n_layers), q_heads=tr.int(spec.n_heads),
                     kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
                                    count=tr.int(spec.n_kv_heads)),
                     head_dim=tr.int(spec.head_dim))
-    if spec.dtype == "fp8":
-        info += " " + tr._("Its weights are released in fp8, {fp8}; the bill counts every "
-                           "model's weights in fp16, {fp16} here.",
-                           fp8=bytes_dec(spec.n_params, tr), fp16=bytes_dec(spec.weights, tr))
-    return info
+    return " ".join([info, weights_info(spec, tr)])
+
+
+def weights_info(spec: Spec, tr: Translator) -> str:
+    """How the bill counts the weights: 2 bytes per parameter (fp16 or bf16, the same size),
+    or as released (fp8, or another quantization named by the config); and, for a
+    multimodal model, that the parameters are its language model's."""
+    size = bytes_dec(spec.weights, tr)
+    if spec.weight_format == "fp8":
+        out = tr._("Its weights are released in fp8 and the bill counts them so: {size}, "
+                   "about 1 byte per parameter (the embeddings and norms at 2), not {full} "
+                   "at 16 bits.", size=size, full=bytes_dec(2 * spec.n_params, tr))
+    elif spec.weight_format == "quantized":
+        out = tr._("Its weights are released quantized and the bill counts them so: {size}, "
+                   "{avg} bytes per parameter on average, not {full} at 16 bits.", size=size,
+                   avg=tr.sig(spec.weights / spec.n_params, 2),
+                   full=bytes_dec(2 * spec.n_params, tr))
+    else:
+        out = tr._("The bill counts its weights at 16 bits (fp16 or bf16, the same 2 bytes "
+                   "per parameter): {size}.", size=size)
+    if spec.multimodal:
+        out += " " + tr._("It is a multimodal model: the parameters counted are its language "
+                          "model's, without its image encoder's.")
+    return out
 
 
 def notices(spec: Spec, bill: Bill, tr: Translator, waiting: bool = False) -> list[str]:
@@ -304,7 +373,12 @@ def notices(spec: Spec, bill: Bill, tr: Translator, waiting: bool = False) -> li
                          count=tr.int(bill.max_sequences)))
     if bill.fits_gpu is None:
         out.append(tr._("No single GPU of the presets holds {total}.", total=total))
-    if bill.beyond_max_context:
+    if bill.beyond_max_context and spec.custom:
+        out.append(tr._("Your model's config allows at most {max} positions: a context of "
+                        "{context} tokens is hypothetical for it, although the arithmetic is "
+                        "the same.", max=tr.int(spec.max_context),
+                        context=tr.int(bill.context)))
+    elif bill.beyond_max_context:
         out.append(tr._("{model} was built for at most {max} tokens: a context of {context} "
                         "tokens is hypothetical for it, although the arithmetic is the same.",
                         model=model, max=tr.int(spec.max_context),
@@ -495,6 +569,10 @@ def _arg(v, tr: Translator) -> str:
     return str(v)
 
 
+# codes that ask for a number: their value is shown as the number or text it was
+NUMBER_CODES = frozenset({"not_positive_int", "not_nonnegative_int", "not_positive_number"})
+
+
 def problem_text(p: Problem, tr: Translator) -> str:
     """One translated sentence naming the field at fault (never a traceback)."""
     vals = dict(p.values)
@@ -504,6 +582,13 @@ def problem_text(p: Problem, tr: Translator) -> str:
         vals = {k: v / 1e9 if isinstance(v, (int, float)) and not isinstance(v, bool) and
                 k in ("value", "limit") else v for k, v in vals.items()}
     kw = {k: _arg(v, tr) for k, v in vals.items()}
+    v = vals.get("value")
+    if p.code in NUMBER_CODES and isinstance(v, str):
+        # "32" in quotes is text, not the number 32 (truth2 C-12)
+        kw["value"] = tr._("the text “{text}”", text=v[:40])
+    elif (p.code in NUMBER_CODES and p.field != "n_params" and isinstance(v, float)
+          and math.isfinite(v) and v.is_integer() and abs(v) < 1e18):
+        kw["value"] = tr.num(v, 1)        # a config's 32.0, not 32: JSON's 32.0 is no int
     kw.setdefault("value", "")
     if p.code == "too_large" and field == "config":
         msg = tr._("The text is too long ({value} characters; a config.json has a few "
@@ -515,7 +600,7 @@ def problem_text(p: Problem, tr: Translator) -> str:
     elif p.code == "missing" and field == "config":
         msg = tr._("The text is empty: paste the contents of a config.json.")
     elif p.code == "not_json" and p.value_map.get("line") is None:
-        msg = tr._("This is not valid JSON (numbers such as NaN or Infinity, or nesting too "
+        msg = tr._("This is not valid JSON (a number with too many digits, or nesting too "
                    "deep).")
     elif p.code == "bad_value" and not p.values:
         msg = tr._("This config cannot be read.")
@@ -561,9 +646,31 @@ def custom_lines(parsed: Parsed | None, link: Custom, spec: Spec, bill: Bill,
                           fields="; ".join(f"{k} = {v}" for k, v in link.query)))
         names = None
     paras.append(symbolic(spec, names, bill, tr))
+    if from_config:
+        paras += quantization_lines(dict(parsed.fields), spec, tr)
     if spec.max_context is None:
         paras.append(tr._("The config does not say how long a context the model handles."))
+    elif from_config:
+        paras.append(tr._("{field} = {max} is the most positions the config allows; the model "
+                          "may have been trained on fewer (its model card says).",
+                          field=_field(names, "ctx", "max_position_embeddings", "n_positions",
+                                       "max_sequence_length", "seq_length"),
+                          max=tr.int(spec.max_context)))
     return paras, notes
+
+
+def quantization_lines(fields: dict, spec: Spec, tr: Translator) -> list[str]:
+    """What the config's quantization_config means for the weights' bytes."""
+    q = next((v for k, v in fields.items() if k.split(".")[-1] == "quantization_config"),
+             None)
+    if not isinstance(q, dict) or not isinstance(q.get("quant_method"), str):
+        return []
+    method = q["quant_method"][:20]
+    if spec.weight_format == "16-bit":
+        return [tr._("quantization_config names “{method}”, which this tool cannot size: the "
+                     "bill counts the weights at 16 bits.", method=method)]
+    return [tr._("quantization_config: “{method}”. The bill counts the weights as released, "
+                 "{size}.", method=method, size=bytes_dec(spec.weights, tr))]
 
 
 def encoded_of(link: Custom) -> str:
@@ -627,6 +734,192 @@ def symbolic(spec: Spec, names: dict | None, bill: Bill, tr: Translator) -> str:
                 numbers=nums, per_token=exact(spec.per_token, tr))
 
 
+# -- the layer map ---------------------------------------------------------------------------
+
+# what one kind of layer is, by LayerGroup.kind ({span}: its window or chunk, in tokens)
+KIND_NAMES = {
+    "full": N_("full attention"),
+    "sliding": N_("sliding window of {span}"),
+    "chunked": N_("chunked attention, chunks of {span}"),
+    "mla": N_("latent attention (MLA)"),
+    "cross": N_("cross-attention to the image (fixed, not per text token)"),
+    "shared": N_("reuses another layer's keys and values"),
+    "state": N_("fixed-size state (SSM or linear attention)"),
+    "none": N_("no attention"),
+}
+def kind_name(g, tr: Translator) -> str:
+    """A layer group's kind in words (its window or chunk with it)."""
+    return tr._(KIND_NAMES[g.kind], span=tr.int(g.span) if g.span is not None else "")
+
+
+def kind_layers(kind: str, count: int, tr: Translator) -> str:
+    """`count` layers of a kind, in the formula line (plural forms: one call per kind)."""
+    c = tr.int(count)
+    if kind == "sliding":
+        return tr.n_("{count} sliding-window layer", "{count} sliding-window layers", count,
+                     count=c)
+    if kind == "chunked":
+        return tr.n_("{count} chunked-attention layer", "{count} chunked-attention layers",
+                     count, count=c)
+    if kind == "mla":
+        return tr.n_("{count} MLA layer", "{count} MLA layers", count, count=c)
+    if kind == "state":
+        return tr.n_("{count} state layer", "{count} state layers", count, count=c)
+    return tr.n_("{count} full-attention layer", "{count} full-attention layers", count,
+                 count=c)
+
+
+def tokens_text(n: int, tr: Translator) -> str:
+    return tr.n_("{count} token", "{count} tokens", n, count=tr.int(n))
+
+
+def kept_text(g, tr: Translator) -> str:
+    """What each layer of a group keeps for one sequence, in words."""
+    if g.per_token:
+        return tokens_text(g.tokens, tr)
+    if g.nbytes:
+        return tr._("a state of {size}", size=bytes_bin(g.nbytes, tr))
+    return tr._("nothing that grows with the text")
+
+
+def layer_legend(lmap: LayerMap, tr: Translator) -> list[dict]:
+    """One entry per group: its colour class and what its layers keep."""
+    return [dict(cls=g.kind, text=tr.n_("{count} layer, {kind}: {kept} each",
+                                        "{count} layers, {kind}: {kept} each", g.count,
+                                        count=tr.int(g.count), kind=kind_name(g, tr),
+                                        kept=kept_text(g, tr)))
+            for g in lmap.groups]
+
+
+def layer_fig(lmap: LayerMap, tr: Translator) -> dict:
+    """The layer strip (js/draw/layers.js): one bar per layer, coloured by its kind, as
+    tall as the share of this context it keeps; its legend and its axis words."""
+    return dict(
+        kinds=list(lmap.kinds), kept=list(lmap.tokens), top=max(lmap.context, 1),
+        legend=layer_legend(lmap, tr),
+        title=tr._("What each layer keeps of one sequence of {tokens}",
+                   tokens=tokens_text(lmap.context, tr)),
+        top_label=tokens_text(lmap.context, tr),
+        first=tr._("layer {n}", n=tr.int(1)),
+        last=tr._("layer {n}", n=tr.int(len(lmap.kinds))))
+
+
+def layer_table(lmap: LayerMap, tr: Translator) -> dict:
+    """The layer map's text twin: one row per group."""
+    return w.table([tr._("Layers"), tr._("Kind"), tr._("Keeps, each"), tr._("Cache, each")],
+                   [[tr.int(g.count), kind_name(g, tr), kept_text(g, tr),
+                     bytes_bin(g.nbytes, tr)] for g in lmap.groups],
+                   caption=tr._("The layer map at {tokens}",
+                                tokens=tokens_text(lmap.context, tr)),
+                   cls="layer-table")
+
+
+def layers_tail(lmap: LayerMap, batch: int, total: str, tr: Translator) -> str:
+    """The formula's second line when the layers keep different things: one term per group
+    (`10 full-attention layers × 32,768 tokens + 52 sliding-window layers × 1,024 tokens`),
+    per layer and token when every such layer caches the same per token."""
+    seqs = tr.n_("{count} sequence", "{count} sequences", batch, count=tr.int(batch))
+    growing = [g for g in lmap.groups if g.per_token]
+    same = len({g.per_token for g in growing}) <= 1
+    terms = [tr._("{layers} × {tokens}", layers=kind_layers(g.kind, g.count, tr),
+                  tokens=tokens_text(g.tokens, tr)) if same else
+             tr._("{layers} × {tokens} × {bytes}", layers=kind_layers(g.kind, g.count, tr),
+                  tokens=tokens_text(g.tokens, tr), bytes=bytes_bin(g.per_token, tr))
+             for g in growing]
+    terms += [tr._("{layers} × {size}", layers=kind_layers(g.kind, g.count, tr),
+                   size=bytes_bin(g.nbytes, tr))
+              for g in lmap.groups if not g.per_token and g.nbytes]
+    return tr._("× ({groups}) × {sequences} = {total}", groups=" + ".join(terms),
+                sequences=seqs, total=total)
+
+
+# -- the planner's questions -----------------------------------------------------------------
+
+# a longest context that is not a number of tokens: what the cell says, and why (its note)
+BOUND_NOTES = {
+    "memory": N_("memory binds"),
+    "model": N_("the model's limit"),
+    "weights": N_("the weights do not fit"),
+    "unbounded": N_("the cache stops growing"),
+}
+
+
+def bound_cell(key: str, tokens: int, bound: str, tr: Translator) -> dict:
+    """The longest context as a number with its unit, and its reason in the note line (none
+    when the weights do not fit, no limit when the cache stops growing)."""
+    value = (tr._("none") if bound == "weights" else
+             tr._("no limit") if bound == "unbounded" else tokens_text(tokens, tr))
+    return dict(key=key, value=value, note=tr._(BOUND_NOTES[bound]))
+
+
+def gpus_name(plan, bill: Bill, tr: Translator) -> str:
+    return tr._("{count} × {gpu}", count=tr.int(plan.gpus), gpu=bill.gpu_name)
+
+
+def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator) -> dict:
+    """The planner's answers as one small table (template step5/planner.html.j2): a column
+    per question (the cache's memory, the longest context, the largest batch), a row for the
+    ideal answer (computed) and one for the engine estimate (illustrative). Each cell is a
+    number with its unit (`value`, the `data-metric` hook is `key`) and, when it needs one, a
+    short qualifier under it (`note`); one line under the table says what the estimate
+    assumes (the details: Go deeper)."""
+    badge = w.badges(tr)
+    ideal_free = bytes_dec(max(plan.free, 0), tr)
+    pool = bytes_dec(max(plan.pool, 0) * plan.gpus, tr)
+    blocks = tr.n_("blocks of {count} token", "blocks of {count} tokens", plan.block_tokens,
+                   count=tr.int(plan.block_tokens))
+    return dict(
+        heading=plan_heading(plan, bill, tr),
+        corner=tr._("Answer"),
+        columns=[tr._("Memory for the cache"), tr._("Longest context, one sequence"),
+                 tr._("Largest batch at {context} tokens", context=tr.int(plan.context))],
+        rows=[
+            dict(name=tr._("Ideal answer"), kind="computed", badge=badge["computed"], cells=[
+                dict(key="plan_free", value=ideal_free, note=tr._("memory less weights")),
+                bound_cell("plan_context", plan.max_context, plan.context_bound, tr),
+                dict(key="plan_batch", value=sequences(plan.max_batch, tr), note="")]),
+            dict(name=tr._("Engine estimate"), kind="illustrative",
+                 badge=badge["illustrative"], cells=[
+                dict(key="engine_pool", value=pool,
+                     note=(tr._("{tokens}, cut into {blocks}", tokens=tokens_text(plan.pool_tokens, tr),
+                                blocks=blocks)
+                           if lmap.uniform and plan.pool_tokens else tr._("cut into {blocks}",
+                                                                         blocks=blocks))),
+                bound_cell("engine_context", plan.engine_context, plan.engine_bound, tr),
+                dict(key="engine_batch", value=sequences(plan.engine_batch, tr), note="")]),
+        ],
+        note=tr._("Engine estimate: like vLLM, {share} of the memory the driver reports, less "
+                  "the weights, cut into {blocks}; more in “Go deeper”.",
+                  share=tr.pct(plan.share), blocks=blocks))
+
+
+def plan_heading(plan, bill: Bill, tr: Translator) -> str:
+    return tr._("The planner's questions on {gpus}", gpus=gpus_name(plan, bill, tr))
+
+
+def plan_deeper(plan, bill: Bill, tr: Translator) -> list[str]:
+    """How the planner answers, and the engine estimate's assumptions (Go deeper: why)."""
+    return [
+        tr._("The planner inverts the bill. Largest batch: the free memory ({free}) divided "
+             "by one sequence's cache. Longest context: the cache of one sequence is summed "
+             "layer by layer, so with windows it is not proportional to the context; the "
+             "planner searches for the longest context whose cache fits, and stops at the "
+             "model's own limit.", free=bytes_dec(max(plan.free, 0), tr)),
+        tr._("The engine estimate imitates vLLM. The engine takes {share} of the memory "
+             "the driver reports ({usable} for {gpus}; an L4 sold as 24 GB shows 22.5 GiB "
+             "with ECC on), loads the weights, and cuts the rest into blocks of {block} "
+             "tokens: a sequence takes whole blocks in every layer, so 4,097 tokens take "
+             "257 blocks. With several GPUs each keeps its share of the KV heads (one head "
+             "each when there are fewer heads than GPUs; an MLA latent whole).",
+             share=tr.pct(plan.share), usable=bytes_dec(plan.usable, tr),
+             gpus=gpus_name(plan, bill, tr), block=tr.int(plan.block_tokens)),
+        tr._("Left out, so a real engine fits less: the activations' peak and the CUDA "
+             "graphs, which vLLM measures at start-up with a trial forward pass (about 1 GiB "
+             "for an 8B model) and takes from the pool. Its log line “GPU KV cache size” "
+             "is the number to compare."),
+    ]
+
+
 # -- controls --------------------------------------------------------------------------------
 
 def model_options(tr: Translator) -> dict:
@@ -641,6 +934,10 @@ def gpu_options(keys, tr: Translator) -> dict:
                  memory=gib(presets.GPUS[k].mem_gib, tr)): k for k in keys}
 
 
+def gpu_count_options(tr: Translator) -> dict:
+    return {tr.int(n): n for n in GPU_COUNTS}
+
+
 CONFIG_PLACEHOLDER = ('{"num_hidden_layers": 32, "num_attention_heads": 32, '
                       '"num_key_value_heads": 8, "head_dim": 128, ...}')   # JSON: not translated
 
@@ -652,6 +949,8 @@ def control_labels(tr: Translator) -> dict[str, str]:
     return dict(context=tr._("Context length (tokens per sequence)"),
                 batch=tr._("Batch size (sequences)"), model=tr._("Model"),
                 gpu=tr._("GPU for “how many fit”"), config=tr._("config.json of your model"),
+                gpus=tr._("GPUs for the planner"),
+                share=tr._("Serving engine's share of GPU memory (%)"),
                 config_placeholder=CONFIG_PLACEHOLDER, params_b=params_label(tr),
                 read=tr._("Read this config"))
 
@@ -666,7 +965,7 @@ def legend(spec: Spec, tr: Translator) -> list[tuple[str, str]]:
     cache = ([("cached", tr._("compressed latent and rotary key (MLA)"))] if spec.is_mla else
              [("key", tr._("keys (half of the cache)")),
               ("value", tr._("values (half of the cache)"))])
-    return [("weights", tr._("weights (fp16)")), *cache,
+    return [("weights", weights_short(spec, tr)), *cache,
             ("text", tr._("solid line: the chosen GPU")),
             ("muted", tr._("dashed lines: other GPUs")),
             ("weights", tr._("dashed line: weights")), ("text", tr._("dot: this context"))]
@@ -689,7 +988,7 @@ def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> dict:
     W, KV = bill.weights / GB, bill.kv / GB
     xmax = max(bill.total, bill.gpu_mem) / GB * 1.08
     ticks, digits = decimal_ticks(xmax, 5)
-    weights = dict(cls="weights", x0=0, x1=W, name=tr._("weights (fp16)"),
+    weights = dict(cls="weights", x0=0, x1=W, name=weights_short(spec, tr),
                    size=bytes_dec(bill.weights, tr))
     if spec.is_mla:
         parts = [weights, dict(cls="latent", x0=W, x1=W + KV,
@@ -774,7 +1073,7 @@ def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator,
 
 
 def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
-          revealed: bool = True) -> dict:
+          revealed: bool = True, lmap: LayerMap | None = None) -> dict:
     """The stage's one frame: cards, both charts, their words and their table twin. Until
     the question is answered (`revealed` False), the curve and its table end at this
     context."""
@@ -784,7 +1083,7 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
     model = name(spec, tr)
     return dict(
         pos="", cards=card_dicts(CARDS + MORE, values(spec, bill, live, tr), tr,
-                                 labels(bill, tr)),
+                                 labels(bill, tr, spec)),
         caption="", lines=[gpu_lines(bill, tr), binary_note(bill, tr)],
         said=crossing(spec, curve, tr),
         desc=" ".join((
@@ -802,4 +1101,6 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
                  weights=bytes_dec(curve.weights, tr)))),
         table=dict(head=[tr._("Context"), tr._("KV cache")],
                    rows=rows),
-        fig=dict(bar=bar_fig(spec, bill, tr), curve=curve_fig(spec, curve, bill, tr, revealed)))
+        tables=[layer_table(lmap, tr)] if lmap is not None else [],   # the strip's twin
+        fig=dict(bar=bar_fig(spec, bill, tr), curve=curve_fig(spec, curve, bill, tr, revealed),
+                 layers=layer_fig(lmap, tr) if lmap is not None else None))

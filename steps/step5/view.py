@@ -10,7 +10,7 @@ import math
 from explainer.hfconfig import MAX_CONFIG_CHARS
 
 from ..ui import words as w
-from ..ui.controls import choice, slider
+from ..ui.controls import choice, segments, slider
 from ..ui.frames import shared_frames
 from ..ui.step import Step
 from ..exercises import with_exercises
@@ -18,10 +18,10 @@ from . import text
 from .model import CUSTOM, GPU_KEYS, Step5Model, parse
 
 
-def one_frame(spec, curve, bill, live, tr, revealed=True) -> list:
-    """The stage's one frame (cards, both charts, their words and their table; the curve
-    ends at this context until the question is answered)."""
-    return [text.frame(spec, curve, bill, live, tr, revealed)]
+def one_frame(spec, curve, bill, live, lmap, tr, revealed=True) -> list:
+    """The stage's one frame (cards, both charts, the layer map, their words and their
+    table; the curve ends at this context until the question is answered)."""
+    return [text.frame(spec, curve, bill, live, tr, revealed, lmap)]
 
 
 FRAMES = shared_frames(one_frame)    # built once per process, for every session
@@ -35,7 +35,7 @@ class Step5(Step):
     number = 5
     model_class = Step5Model
     labels = staticmethod(text.control_labels)
-    url_names = ("context", "batch", "model", "gpu", "custom")
+    url_names = ("context", "batch", "model", "gpu", "gpus", "share", "custom")
     kept = ("config", "params_b")     # a pasted config is never in the link
     figure = "bill"
     player = False                    # one still frame
@@ -52,11 +52,13 @@ class Step5(Step):
             slider("batch"),
             choice("model", options=text.model_options),
             choice("gpu", options=gpu_options),
+            segments("gpus", options=text.gpu_count_options),
+            slider("share", step=5),
         ]
 
     def page(self, tr) -> dict:
         m = self.model
-        spec, bill = m.spec, m.bill
+        spec, bill, lmap, plan = m.spec, m.bill, m.layers, m.plan
         waiting = m.model == CUSTOM and m.custom_model.preset is None
         words = text.layers(spec, bill, tr)
         return {
@@ -65,17 +67,20 @@ class Step5(Step):
                      w.paragraphs([text.model_info(spec, tr)], cls="live-facts"),
                      w.notices(text.notices(spec, bill, tr, waiting=waiting)),
                      w.paragraphs(words["visible"], cls="narration"),   # look, press, idea
-                     *w.deeper(tr, why=words["why"], live=[
+                     *w.deeper(tr, why=[*words["why"], *text.plan_deeper(plan, bill, tr)],
+                               live=[
                          w.paragraphs(text.live_lines(m.live, tr),
                                       heading=text.headings(tr)["live"],
                                       cls="live-facts live-cache")])],
             "right": [w.slot("controls"), w.slot("custom"),    # the figure and its controls
                       w.slot("stage"),
                       w.legend(text.legend(spec, tr)),
-                      w.paragraphs(list(text.bill_formula(spec, bill, tr)),
-                                   heading=text.headings(tr)["formula"], cls="formula-headline")],
+                      w.paragraphs(list(text.bill_formula(spec, bill, tr, lmap)),
+                                   heading=text.headings(tr)["formula"], cls="formula-headline"),
+                      w.html("step5/planner.html.j2", cls="planner",
+                             **text.planner(plan, bill, lmap, tr))],
             "question": text.question(spec, tr),
-            "frames": FRAMES(spec, m.curve, bill, m.live, tr, self.revealed),
+            "frames": FRAMES(spec, m.curve, bill, m.live, lmap, tr, self.revealed),
             "stage": text.stage_text(tr),
             "custom": self.your_model(tr) if m.model == CUSTOM else None,
         }

@@ -10,8 +10,12 @@ on `explainer.costs`: importing this module and computing Part A needs neither t
 Part B (measured): a real paged block pool of the live model (`rt.paged_demo`), one frame per
 event, computed once and played in the browser; the reservation it replaces is computed.
 Part C (measured): the same three choices run on the live model (`rt.variant_effect`).
+Part D (measured): dropping tokens from the live model's cache under a budget of B tokens, by
+three eviction policies (`rt.eviction_run`: a plain window, attention sinks + recent tokens,
+heavy hitters + recent tokens), each generation compared step by step with the full cache, and
+the agreement of every policy at every budget (`rt.eviction_sweep`).
 
-Parts B and C run on the live model: a served process runs them all at start (`live_jobs`,
+Parts B, C and D run on the live model: a served process runs them all at start (`live_jobs`,
 by `--setup warmup.py`); otherwise the background queue (`steps.live`) runs them when their
 part is shown (a served page sets `eager`: then always). Their LiveValues are made on first
 use, so Part A alone never imports them.
@@ -37,7 +41,7 @@ assert CONTEXT <= REF.max_context, "the step's context must be one the model can
 KV_CHOICES = tuple(presets.SHRINK_KV_HEADS)        # (32, 8, 1)
 PRECISION_CHOICES = tuple(presets.SHRINK_PRECISIONS)
 WINDOW_CHOICES = tuple(0 if w is None else w for w in presets.SHRINK_WINDOWS)   # 0 = full
-PARTS = ("a", "b", "c")
+PARTS = ("a", "b", "c", "d")
 
 # the prediction question: from full multi-head attention to GQA with 8 key/value heads
 # (the model's own configuration)
@@ -398,24 +402,162 @@ def live_key(s: LiveSetting) -> tuple:
 
 
 def live_jobs(lang: str) -> list:
-    """(key, fn) of every live run Parts B and C can show in `lang`: the paged pool and each
-    distinct live setting (settings that run the same way share one run)."""
+    """(key, fn) of every live run Parts B, C and D can show in `lang`: the paged pool, each
+    distinct live setting (settings that run the same way share one run), Part D's sweep and
+    every policy at every budget."""
     out = {paged_key(): lambda: paged_pool(PAGED_VARIANT)}
     for kv in KV_CHOICES:
         for prec in PRECISION_CHOICES:
             for w in WINDOW_CHOICES:
                 s = live_setting(kv, prec, w, lang)
                 out.setdefault(live_key(s), lambda s=s: measure(*s.key))
+    ids = eviction_ids(lang)
+    out[sweep_key(ids)] = lambda: sweep(ids)
+    out[shares_key(ids)] = lambda: shares(ids)
+    for policy in POLICY_CHOICES:
+        for budget in BUDGET_CHOICES:
+            out[evict_key(ids, policy, budget)] = lambda p=policy, b=budget: eviction(ids, p, b)
+            out[evict_key(ids, policy, budget, "cache")] = (
+                lambda p=policy, b=budget: eviction(ids, p, b, "cache"))
     return list(out.items())
+
+
+# == Part D: dropping tokens =====================================================================
+
+# The runtime's policies and budgets (explainer.runtime POLICIES, EVICTION_BUDGETS), written
+# here too so that this module's params import without torch; tests/test_step6_model.py checks
+# that they are the runtime's.
+POLICY_CHOICES = ("window", "sinks", "h2o")
+BUDGET_CHOICES = (6, 8, 12, 16, 24, 32, 64)
+EVICTION_VARIANT = "mha"
+QUESTION_BUDGET = 16                               # Part D's question: which policy at B = 16
+SINKS = 4                                          # StreamingLLM's S (rt.EVICTION_SINKS)
+RECENT_SHARE = 8                                   # attention on the last 8 tokens (shares)
+
+
+@lru_cache(maxsize=None)
+def eviction_ids(lang: str) -> tuple:
+    """Part D's prompt: the language's passage (`PROMPTS[lang][3]`) as the corpus goes on,
+    `rt.EVICTION_PROMPT_TOKENS` tokens of real text in the learner's language, long enough
+    that a small budget has to drop some of it."""
+    from explainer import runtime as rt
+    from explainer.prompts import PROMPTS
+    from explainer.train import CORPUS
+    start = PROMPTS[lang][PROMPT_INDEX]
+    lines = [ln.strip() for ln in (CORPUS / f"{lang}.txt").read_text(encoding="utf-8")
+             .splitlines() if ln.strip()]
+    at = next((k for k, ln in enumerate(lines) if ln.startswith(start)), 0)
+    ids: list = []
+    for ln in lines[at:] + lines[:at]:
+        ids += rt.encode(ln)
+        if len(ids) >= rt.EVICTION_PROMPT_TOKENS:
+            break
+    return tuple(ids[:rt.EVICTION_PROMPT_TOKENS])
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Agreement with the full cache against the budget, per policy (`rt.eviction_sweep`):
+    rows = ((policy, ((budget, agreement, mean KL), ...)), ...) in POLICY_CHOICES' order."""
+    rows: tuple
+    n_prompt: int               # prompt tokens
+    n_new: int                  # generated tokens
+
+    @property
+    def n_tokens(self) -> int:
+        """Prompt + generated: the budget that keeps every token."""
+        return self.n_prompt + self.n_new
+
+    def at(self, policy: str, budget: int) -> tuple | None:
+        """(agreement, mean KL) of `policy` at `budget`, or None if it was not measured."""
+        for p, points in self.rows:
+            if p == policy:
+                for b, agree, kl in points:
+                    if b == budget:
+                        return agree, kl
+        return None
+
+    def best(self, budget: int) -> str:
+        """The policy that agrees most with the full cache at `budget` (then the smaller
+        mean KL; then the first in POLICY_CHOICES)."""
+        scored = [(p, self.at(p, budget)) for p, _ in self.rows]
+        scored = [(p, v) for p, v in scored if v is not None]
+        return min(scored, key=lambda pv: (-pv[1][0], pv[1][1]))[0]
+
+
+def evict_key(ids: tuple, policy: str, budget: int, positions: str = "original") -> tuple:
+    from explainer import runtime as rt
+    key = ("step6-evict", EVICTION_VARIANT, ids, rt.EVICTION_NEW, policy, budget)
+    return key if positions == "original" else key + (positions,)
+
+
+def shares_key(ids: tuple) -> tuple:
+    from explainer import runtime as rt
+    return ("step6-shares", EVICTION_VARIANT, ids, rt.EVICTION_NEW)
+
+
+def sweep_key(ids: tuple) -> tuple:
+    from explainer import runtime as rt
+    return ("step6-sweep", EVICTION_VARIANT, ids, rt.EVICTION_NEW, BUDGET_CHOICES)
+
+
+def eviction(ids: tuple, policy: str, budget: int, positions: str = "original"):
+    """One policy at one budget on the live model (runs on the worker; the runtime caches
+    every run): an `rt.EvictionRun`, one frame per generated token.
+
+    `positions`: "original" (what the part plays: the cache stores keys already rotated by
+    their position in the text, and a kept key keeps it) or "cache" (StreamingLLM's choice:
+    the held keys are numbered by their place inside the cache). Part D plays the first and
+    measures the second at the same policy and budget, to state the difference."""
+    from explainer import runtime as rt
+    return rt.eviction_run(EVICTION_VARIANT, ids, rt.EVICTION_NEW, policy, budget,
+                           positions=positions)
+
+
+@dataclass(frozen=True)
+class Shares:
+    """Where the full cache's newest query puts its attention on Part D's prompt, next to
+    what an even spread over the keys it reads would give the same tokens."""
+    first: int                  # the first `first` tokens (the would-be sinks)
+    recent: int                 # the last `recent` tokens
+    first_share: float          # measured (rt.attention_shares)
+    recent_share: float
+    even_first: float           # an even spread: first / keys read, averaged like the measure
+    even_recent: float
+
+
+def shares(ids: tuple) -> Shares:
+    """`rt.attention_shares` on Part D's prompt (the share on the first SINKS tokens and on
+    the last RECENT_SHARE ones, averaged over heads, layers and the steps whose query reads
+    more than SINKS + RECENT_SHARE keys): whether this model has attention sinks for
+    StreamingLLM to keep, and how local its reading is. The even spread is averaged over the
+    same steps (the exact run's trace, memoised by the runtime), so the two compare."""
+    from explainer import runtime as rt
+    a = rt.attention_shares(EVICTION_VARIANT, ids, rt.EVICTION_NEW, SINKS, RECENT_SHARE)
+    tr = rt.generate(EVICTION_VARIANT, tuple(ids), rt.EVICTION_NEW, "fp32", record_kv=False)
+    keys = [x.shape[-1] for x in tr.attn if x.shape[-1] > SINKS + RECENT_SHARE]
+    return Shares(a.first, a.recent, a.first_share, a.recent_share,
+                  sum(SINKS / k for k in keys) / len(keys),
+                  sum(RECENT_SHARE / k for k in keys) / len(keys))
+
+
+def sweep(ids: tuple) -> Sweep:
+    """Every policy at every budget (`rt.eviction_sweep`), as a `Sweep`."""
+    from explainer import runtime as rt
+    got = rt.eviction_sweep(EVICTION_VARIANT, ids, rt.EVICTION_NEW, BUDGET_CHOICES)
+    rows = tuple((p, tuple((int(b), float(a), float(k)) for b, a, k in got[p]))
+                 for p in POLICY_CHOICES if p in got)
+    return Sweep(rows, len(ids), rt.EVICTION_NEW)
 
 
 # == the model ====================================================================================
 
 class Step6Model(param.Parameterized):
-    lang = param.Selector(default="en", objects=list(LANGS), doc="language of Part C's prompt")
+    lang = param.Selector(default="en", objects=list(LANGS),
+                          doc="language of Parts C and D's prompts")
     part = param.Selector(default="a", objects=list(PARTS),
                           doc="a: computed for the reference model, b: paged memory, "
-                              "c: the live model")
+                              "c: the live model, d: dropping tokens on the live model")
     kv_heads = param.Selector(default=D["kv_heads"], objects=list(KV_CHOICES),
                               doc="key/value heads of the reference model: 32 MHA, 8 GQA, 1 MQA")
     precision = param.Selector(default=D["precision"], objects=list(PRECISION_CHOICES),
@@ -423,9 +565,14 @@ class Step6Model(param.Parameterized):
     window = param.Selector(default=0 if D["window"] is None else D["window"],
                             objects=list(WINDOW_CHOICES),
                             doc="sliding window in tokens; 0 = full context")
+    policy = param.Selector(default="window", objects=list(POLICY_CHOICES),
+                            doc="Part D: which tokens a full cache drops (window: the oldest; "
+                                "sinks: keep the first few too; h2o: keep the most attended)")
+    budget = param.Selector(default=QUESTION_BUDGET, objects=list(BUDGET_CHOICES),
+                            doc="Part D: tokens the cache may hold")
     frame = param.Integer(default=0, bounds=(0, None),
-                          doc="event of the paged-memory animation (kept within the demo's "
-                              "events once it has run)")
+                          doc="event of Part B's paged-memory animation or generated token of "
+                              "Part D's (kept within the part's frames once they have run)")
 
     eager = param.Boolean(default=False, doc="run Parts B and C's live work even while "
                           "another part is shown (a served page: switching parts is then "
@@ -436,6 +583,15 @@ class Step6Model(param.Parameterized):
     paged = param.Parameter(default=None, doc="LiveValue of Part B (Paged), made on first use")
     live = param.Parameter(default=None, doc="LiveValue of Part C (LiveRun), made on first use")
     setting = param.Parameter(default=None, doc="output: Part C's LiveSetting (when shown)")
+    evict = param.Parameter(default=None, doc="LiveValue of Part D's run (rt.EvictionRun), "
+                            "made on first use")
+    sweep = param.Parameter(default=None, doc="LiveValue of Part D's sweep (Sweep), made on "
+                            "first use")
+    evict_cache = param.Parameter(default=None, doc="LiveValue of Part D's run with the keys "
+                                  "numbered inside the cache (StreamingLLM's positions), made "
+                                  "on first use")
+    shares = param.Parameter(default=None, doc="LiveValue of where the full cache's attention "
+                             "goes on Part D's prompt (rt.AttentionShares), made on first use")
 
     @param.depends("kv_heads", "precision", "window", watch=True, on_init=True)
     def _part_a(self):
@@ -455,6 +611,17 @@ class Step6Model(param.Parameterized):
             self.param.update(paged=paged, live=live)
         return self.paged, self.live
 
+    def eviction_values(self) -> tuple:
+        """(evict, sweep): the LiveValues of Part D, made on first use (with `evict_cache`
+        and `shares`, the Go deeper's measurements)."""
+        if self.evict is None:
+            from steps.live import LiveValue
+            evict, swept = LiveValue(), LiveValue()
+            evict.param.watch(lambda e: self._keep_frame(), "value")
+            self.param.update(evict=evict, sweep=swept, evict_cache=LiveValue(),
+                              shares=LiveValue())
+        return self.evict, self.sweep
+
     @param.depends("part", "eager", watch=True, on_init=True)
     def _want_paged(self):
         if self.part == "b" or self.eager:
@@ -470,11 +637,32 @@ class Step6Model(param.Parameterized):
                                             self.lang)
             live.request(live_key(s), lambda: measure(*s.key))
 
-    @param.depends("frame", watch=True)
+    @param.depends("part", "eager", "policy", "budget", "lang", watch=True, on_init=True)
+    def _want_eviction(self):
+        if self.part == "d" or self.eager:
+            evict, swept = self.eviction_values()
+            ids = eviction_ids(self.lang)
+            policy, budget = self.policy, self.budget
+            evict.request(evict_key(ids, policy, budget), lambda: eviction(ids, policy, budget))
+            swept.request(sweep_key(ids), lambda: sweep(ids), front=False)
+            self.evict_cache.request(evict_key(ids, policy, budget, "cache"),
+                                     lambda: eviction(ids, policy, budget, "cache"), front=False)
+            self.shares.request(shares_key(ids), lambda: shares(ids), front=False)
+
+    def n_frames(self) -> int | None:
+        """Frames of the part shown (B: the pool's events, D: the generated tokens), None
+        while they have not run (or the part has none)."""
+        v = (self.paged if self.part == "b" else self.evict if self.part == "d" else None)
+        v = v.value if v is not None else None
+        if v is None:
+            return None
+        return v.n_frames if self.part == "b" else len(v.frames)
+
+    @param.depends("frame", "part", watch=True)
     def _keep_frame(self):
-        p = self.paged.value if self.paged is not None else None
-        if p is not None and self.frame > p.n_frames - 1:
-            self.frame = p.n_frames - 1
+        n = self.n_frames()
+        if n and self.frame > n - 1:
+            self.frame = n - 1
 
     def pool_frame(self) -> PoolFrame | None:
         """The paged pool at the current frame (None until it has run)."""

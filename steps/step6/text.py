@@ -5,11 +5,11 @@ from explainer import presets
 from explainer.format import bytes_bin, bytes_dec
 from explainer.i18n import N_, Translator
 
-from ..ui.words import Card, card_dicts, player_text, question_labels
-from .model import (BATCH, CONTEXT, H2O_FLEXGEN, H2O_SHARE, H2O_SPEEDUP, KV_CHOICES, KWON_HI,
-                    KWON_LO, N_NEW, PARTS,
-                    PRECISION_CHOICES, REF, WINDOW_CHOICES, HeadsQuestion, LiveRun,
-                    LiveSetting, Paged, PoolFrame, Shrink)
+from ..ui.words import Card, card_dicts, metrics, player_text, question_labels
+from .model import (BATCH, BUDGET_CHOICES, CONTEXT, H2O_FLEXGEN, H2O_SHARE, H2O_SPEEDUP,
+                    KV_CHOICES, KWON_HI, KWON_LO, N_NEW, PARTS, POLICY_CHOICES,
+                    PRECISION_CHOICES, QUESTION_BUDGET, REF, WINDOW_CHOICES, HeadsQuestion,
+                    LiveRun, LiveSetting, Paged, PoolFrame, Shrink, Sweep)
 
 MISTRAL = presets.MODELS["mistral-7b"]          # v0.1: a sliding window in every layer
 
@@ -42,11 +42,11 @@ def lead(tr: Translator) -> str:
 
 def part_titles(tr: Translator) -> list[str]:
     return [tr._("A. Fewer heads, bits, tokens"), tr._("B. Paged memory"),
-            tr._("C. On the live model")]
+            tr._("C. On the live model"), tr._("D. Dropping tokens")]
 
 
 def part_options(tr: Translator) -> dict:
-    """The three parts as the tabs name them: {title: part}."""
+    """The parts as the tabs name them: {title: part}."""
     return dict(zip(part_titles(tr), PARTS))
 
 
@@ -73,7 +73,9 @@ def window_options(tr: Translator) -> dict:
 def control_labels(tr: Translator) -> dict[str, str]:
     """The controls' labels, keyed by the model parameter each one sets."""
     return dict(kv_heads=tr._("Key/value heads ({model})", model=REF.name),
-                precision=tr._("Cache precision"), window=tr._("Sliding window"))
+                precision=tr._("Cache precision"), window=tr._("Sliding window"),
+                policy=tr._("Which tokens the cache keeps"),
+                budget=tr._("Cache budget (tokens it may hold)"))
 
 
 def all_numbers(tr: Translator) -> str:
@@ -715,3 +717,371 @@ def live_question(runs: list[LiveRun], tr: Translator) -> dict:
                      c=tr.pct(rw.top1, 0)) + " " + why,
         reveal=dict(precision=precision, window=window),
         **question_labels(tr))
+
+
+# == Part D ===================================================================================
+
+POLICY_NAMES = {"window": N_("Recent window"),
+                "sinks": N_("Sinks + recent tokens (StreamingLLM)"),
+                "h2o": N_("Heavy hitters + recent tokens (H2O)")}
+ROLE_CODES = {"sink": "s", "heavy": "h", "recent": "r"}     # fig.roles; "x": dropped
+# StreamingLLM (Xiao et al. 2023): 4 initial tokens kept as attention sinks, streaming
+# language modelling up to 4 million tokens with Llama 2, MPT, Falcon and Pythia
+SINKS_PAPER, STREAM_TOKENS = 4, 4_000_000
+
+CARDS_D = (
+    Card("evict_agree", N_("This step: same next token as the full cache"), "measured",
+         hidden=True),
+    Card("evict_kl", N_("This step: KL divergence from the full cache"), "measured",
+         hidden=True),
+    Card("evict_bytes", N_("Cache bytes: this policy / the full cache"), "measured"),
+    Card("evict_dlogit", N_("This step: largest |Δ logit|"), "measured", hidden=True,
+         more=True),
+    Card("evict_kept", N_("Tokens in the cache / tokens so far"), "measured", more=True),
+)
+RUN_D = (
+    Card("evict_agreement", N_("Top-1 agreement with the full cache, whole run"), "measured",
+         hidden=True),
+    Card("evict_mean_kl", N_("Mean KL divergence, whole run"), "measured", hidden=True),
+    Card("evict_max_dlogit", N_("Largest |Δ logit|, whole run"), "measured", hidden=True),
+    Card("evict_end_bytes", N_("Cache at the end: this policy / the full cache"), "measured"),
+)
+
+
+def policy_name(policy: str, tr: Translator) -> str:
+    return tr._(POLICY_NAMES[policy])
+
+
+def policy_options(tr: Translator) -> dict:
+    return {policy_name(p, tr): p for p in POLICY_CHOICES}
+
+
+def budget_options(tr: Translator) -> dict:
+    return {tr.n_("{count} token", "{count} tokens", b, count=tr.int(b)): b
+            for b in BUDGET_CHOICES}
+
+
+def part_d_heading(tr: Translator) -> str:
+    return tr._("D. Dropping tokens: eviction on the live model")
+
+
+def part_d_idea(tr: Translator) -> str:
+    """Part D's one idea (visible)."""
+    return tr._("A cache with a budget of B tokens must drop one token for each new one: "
+                "that is eviction. A recent window drops the oldest. StreamingLLM also keeps "
+                "the first few tokens, the attention sinks. H2O keeps the heavy hitters, the "
+                "tokens that have received the most attention so far.")
+
+
+def part_d_look(tr: Translator) -> str:
+    """What to press and watch (visible)."""
+    return tr._("Pick a policy and a budget, then press Play: each box is a token, filled "
+                "boxes are in the cache and struck ones are gone for good. The cards compare "
+                "each next token with the full cache's.")
+
+
+def kl(x: float, tr: Translator) -> str:
+    return tr._("{x} nats", x=tr.sig(x, 2))
+
+
+def of_full(nbytes: int, full: int, tr: Translator) -> str:
+    return tr._("{used} of {total}", used=bytes_bin(nbytes, tr, precise=True),
+                total=bytes_bin(full, tr, precise=True))
+
+
+def _hide(cards: list[dict], concealed: bool) -> list[dict]:
+    """While the question is open, the numbers that would answer it are not even sent."""
+    return [dict(c, value="?") if concealed and c["hidden"] else c for c in cards]
+
+
+def run_cards(run, tr: Translator, concealed: bool) -> list[dict]:
+    """The whole run's cards (right column)."""
+    if run is None:
+        return []
+    values = dict(evict_agreement=tr.pct(run.agreement, 0), evict_mean_kl=kl(run.mean_kl, tr),
+                  evict_max_dlogit=tr.sig(run.max_dlogit, 3),
+                  evict_end_bytes=of_full(run.nbytes, run.full_nbytes, tr))
+    return _hide(card_dicts(RUN_D, values, tr), concealed)
+
+
+def frame_cards(f, seen: int, tr: Translator, concealed: bool) -> list[dict]:
+    values = dict(evict_agree=tr._("yes") if f.agree else tr._("no"), evict_kl=kl(f.kl, tr),
+                  evict_bytes=of_full(f.nbytes, f.full_nbytes, tr),
+                  evict_dlogit=tr.sig(f.max_dlogit, 3),
+                  evict_kept=tr._("{used} of {total}", used=tr.int(len(f.kept)),
+                                  total=tr.int(seen)))
+    return _hide(card_dicts(CARDS_D, values, tr), concealed)
+
+
+def role_name(role: str, tr: Translator) -> str:
+    return {"sink": tr._("Attention sink"), "heavy": tr._("Heavy hitter"),
+            "recent": tr._("Recent token"), "gone": tr._("Dropped (evicted)")}[role]
+
+
+def strip_roles(f, seen: int) -> str:
+    """One letter per position so far: s sink, h heavy hitter, r recent, x dropped."""
+    codes = ["x"] * seen
+    for pos, role in f.kept:
+        if 0 <= pos < seen:
+            codes[pos] = ROLE_CODES.get(role, "r")
+    return "".join(codes)
+
+
+def sweep_fig(sw: Sweep | None, run, tr: Translator, concealed: bool) -> dict | None:
+    """The agreement-against-budget chart's data (None until measured; no points while the
+    question is open)."""
+    if sw is None:
+        return None
+    return dict(
+        budgets=[tr.int(b) for b in BUDGET_CHOICES], values=list(BUDGET_CHOICES),
+        yticks=[[v, tr.pct(v / 100, 0)] for v in (0, 25, 50, 75, 100)],
+        lines=[dict(key=p, name=policy_name(p, tr),
+                    points=None if concealed else [round(100 * a, 2) for _, a, _ in pts])
+               for p, pts in sw.rows],
+        current=[run.policy, run.budget] if run is not None else None)
+
+
+def sweep_table(sw: Sweep | None, tr: Translator, concealed: bool) -> dict | None:
+    """The chart as text: one row per policy, one column per budget."""
+    if sw is None:
+        return None
+    return dict(head=[tr._("Policy"), *(tr.n_("{count} token", "{count} tokens", b,
+                                              count=tr.int(b)) for b in BUDGET_CHOICES)],
+                rows=[[policy_name(p, tr), *("?" if concealed else tr.pct(a, 0)
+                                             for _, a, _ in pts)] for p, pts in sw.rows])
+
+
+def eviction_frames(run, sw: Sweep | None, concealed: bool, tr: Translator) -> list[dict]:
+    """One frame per generated token of the run: the text so far as a strip of tokens (kept
+    by role, or dropped), the newest query, the next token and the numbers of this step."""
+    if run is None:
+        return []
+    words = [*run.prompt, *(f.token for f in run.frames)]
+    P, n = len(run.prompt), len(run.frames)
+    chart = sweep_fig(sw, run, tr, concealed)
+    out = []
+    for i, f in enumerate(run.frames):
+        seen = max(P + i, 1 + max((pos for pos, _ in f.kept), default=-1))
+        roles = strip_roles(f, seen)
+        count = {r: roles.count(c) for r, c in (*ROLE_CODES.items(), ("gone", "x"))}
+        kept = len(f.kept)
+        cap = tr.n_("The cache holds {count} of the {seen} tokens so far ({policy}).",
+                    "The cache holds {count} of the {seen} tokens so far ({policy}).",
+                    kept, count=tr.int(kept), seen=tr.int(seen),
+                    policy=policy_name(run.policy, tr))
+        if count["gone"]:
+            cap += " " + tr.n_("{count} token is gone for good.",
+                               "{count} tokens are gone for good.", count["gone"],
+                               count=tr.int(count["gone"]))
+        if not concealed:
+            cap += " " + (tr._("Next token “{t}”: the same choice as with the full cache.",
+                               t=f.token) if f.agree else
+                          tr._("Next token “{t}” with the full cache: this cache's top choice "
+                               "is a different one.", t=f.token))
+        rows = []
+        for role in ("sink", "heavy", "recent", "gone"):
+            code = ROLE_CODES.get(role, "x")
+            at = [k for k in range(seen) if roles[k] == code]
+            if at:
+                rows.append([role_name(role, tr),
+                             ", ".join(tr._("{t} ({pos})", t=words[k], pos=tr.int(k))
+                                       for k in at)])
+        out.append(dict(
+            pos=tr._("Token {i} of {n}", i=tr.int(i + 1), n=tr.int(n)),
+            say=cap, caption=cap,
+            desc=tr._("The text so far as {seen} boxes: {sinks} attention sinks, {heavy} heavy "
+                      "hitters and {recent} recent tokens in the cache, {gone} dropped.",
+                      seen=tr.int(seen), sinks=tr.int(count["sink"]),
+                      heavy=tr.int(count["heavy"]), recent=tr.int(count["recent"]),
+                      gone=tr.int(count["gone"])),
+            cards=frame_cards(f, seen, tr, concealed),
+            table=dict(head=[tr._("In the cache as"), tr._("Tokens (position)")], rows=rows),
+            fig=dict(words=words[:seen], roles=roles, query=seen - 1, next=f.token,
+                     agree=None if concealed else bool(f.agree), sweep=chart)))
+    return out
+
+
+def strip_stage_text(tr: Translator) -> dict:
+    return dict(player_text(tr), figure=tr._("The tokens the live model's cache keeps"),
+                next=tr._("next"), chart=tr._("Top-1 agreement with the full cache (measured)"),
+                x_axis=tr._("Budget (tokens)"),
+                wait=tr._("The measured agreement of each policy appears once you have "
+                          "answered the question."),
+                roles={r: role_name(r, tr) for r in ("sink", "heavy", "recent", "gone")})
+
+
+def strip_legend(tr: Translator) -> list[tuple[str, str]]:
+    return [("sink", role_name("sink", tr)), ("heavy", role_name("heavy", tr)),
+            ("recent", role_name("recent", tr)), ("gone", role_name("gone", tr)),
+            ("query", tr._("Newest query"))]
+
+
+def eviction_notices(evict_status: str, evict_error: str, sweep_status: str,
+                     sweep_error: str, tr: Translator, shown: bool) -> list[str]:
+    """What Part D's two live values mean to the learner."""
+    out = []
+    for status, error in ((evict_status, evict_error), (sweep_status, sweep_error)):
+        if status == "failed":
+            out.append(tr._("The live model could not run this setting: {error}", error=error))
+    if evict_status in ("pending", "idle"):
+        out.append(tr._("Measuring this setting on the live model…") +
+                   (" " + tr._("Meanwhile the previous result is shown.") if shown else ""))
+    elif sweep_status in ("pending", "idle"):
+        out.append(tr._("Measuring every policy at every budget on the live model…"))
+    return list(dict.fromkeys(out))
+
+
+def evict_question(sw: Sweep, tr: Translator) -> dict:
+    """Part D's prediction, from the measured sweep: at QUESTION_BUDGET tokens, which policy
+    keeps the next-token choices closest to the full cache's? `reveal`: that policy at that
+    budget (the controls go there)."""
+    best = sw.best(QUESTION_BUDGET)
+    correct = POLICY_CHOICES.index(best)
+    a = {p: sw.at(p, QUESTION_BUDGET) for p in POLICY_CHOICES}
+    if best == "window":
+        why = tr._("Here the plain window did best: on this small model and text, the latest "
+                   "tokens matter more than the first ones or the most attended ones.")
+    else:
+        why = tr._("Keeping tokens that draw much of the attention (the first ones, or the "
+                   "heavy hitters) leaves each query's attention closer to what it is with the "
+                   "full cache than keeping only the latest ones.")
+    return dict(
+        key=("step6", "d", QUESTION_BUDGET, sw.n_prompt, sw.n_new, correct),
+        prompt=tr._("The live model reads {P} tokens and writes {g} more, but its cache may "
+                    "hold only {B}. Which policy keeps its next-token choices closest to the "
+                    "full cache's?", P=tr.int(sw.n_prompt),
+                    g=tr.int(sw.n_new), B=tr.int(QUESTION_BUDGET)),
+        options=[policy_name(p, tr) for p in POLICY_CHOICES], correct=correct,
+        explain=tr._("Measured over the {g} generated tokens with a budget of {B}: the full "
+                     "cache's next token was kept {a} of the time with the recent window, {b} "
+                     "with sinks + recent and {c} with heavy hitters + recent.",
+                     g=tr.int(sw.n_new), B=tr.int(QUESTION_BUDGET),
+                     a=tr.pct(a["window"][0], 0), b=tr.pct(a["sinks"][0], 0),
+                     c=tr.pct(a["h2o"][0], 0)) + " " + why,
+        reveal=dict(policy=best, budget=QUESTION_BUDGET),
+        **question_labels(tr))
+
+
+CARDS_POSITIONS = (
+    Card("first_share", N_("Attention on the first {s} tokens"), "measured"),
+    Card("recent_share", N_("Attention on the last {r} tokens"), "measured"),
+    Card("agree_original", N_("Agreement, keys at their original positions"), "measured"),
+    Card("agree_cache", N_("Agreement, keys numbered inside the cache"), "measured"),
+)
+
+
+def same_setting(run, cache_run) -> bool:
+    """The run with StreamingLLM's positions is of the setting played (its LiveValue keeps
+    the previous setting's value while the new one is measured)."""
+    return (run is not None and cache_run is not None and cache_run.positions == "cache"
+            and (cache_run.policy, cache_run.budget, cache_run.prompt)
+            == (run.policy, run.budget, run.prompt))
+
+
+def shares_line(shares, tr: Translator) -> str:
+    """Where the full cache's newest query looks on this prompt (rt.AttentionShares), and
+    what that means for keeping sinks here."""
+    return tr._("Measured with the full cache on this prompt, the newest query puts {first} of "
+                "its attention on the first {s} tokens and {recent} on the last {r} (mean "
+                "over layers, heads and generated tokens); spread evenly over the tokens it "
+                "reads, they would get {even_first} and {even_recent}. So this small model "
+                "has no strong attention sinks, and its attention leans to the latest tokens, "
+                "which every policy keeps. The chart shows how each policy did on this text: the "
+                "best one changes with the budget and the language.",
+                first=tr.pct(shares.first_share, 0), s=tr.int(shares.first),
+                recent=tr.pct(shares.recent_share, 0), r=tr.int(shares.recent),
+                even_first=tr.pct(shares.even_first, 0),
+                even_recent=tr.pct(shares.even_recent, 0))
+
+
+def positions_line(run, cache_run, tr: Translator) -> str:
+    """The two ways of numbering the kept keys, measured at the setting played."""
+    if run.policy == "window":
+        return tr._("Measured with the recent window at a budget of {B} tokens: a window "
+                    "keeps no gaps, so both ways of numbering give the same run, {a} agreement "
+                    "with the full cache and a mean KL divergence of {k}.", B=tr.int(run.budget),
+                    a=tr.pct(run.agreement, 0), k=kl(run.mean_kl, tr))
+    return tr._("Measured with {policy} at a budget of {B} tokens: with the kept keys at "
+                "their original positions, as played here, the next token agrees with the full "
+                "cache's {a} of the time (mean KL divergence {k}); with the keys numbered "
+                "inside the cache, as StreamingLLM does, {a2} of the time (mean KL divergence "
+                "{k2}).", policy=policy_name(run.policy, tr), B=tr.int(run.budget),
+                a=tr.pct(run.agreement, 0), k=kl(run.mean_kl, tr),
+                a2=tr.pct(cache_run.agreement, 0), k2=kl(cache_run.mean_kl, tr))
+
+
+def positions_cards(run, cache_run, shares, tr: Translator) -> list[dict]:
+    """The Go deeper's measured numbers as cards (their badge says measured)."""
+    values, labels = {}, {}
+    if shares is not None:
+        values.update(first_share=tr.pct(shares.first_share, 0),
+                      recent_share=tr.pct(shares.recent_share, 0))
+        labels.update(first_share=tr._(CARDS_POSITIONS[0].label, s=tr.int(shares.first)),
+                      recent_share=tr._(CARDS_POSITIONS[1].label, r=tr.int(shares.recent)))
+    if same_setting(run, cache_run):
+        values.update(agree_original=tr.pct(run.agreement, 0),
+                      agree_cache=tr.pct(cache_run.agreement, 0))
+    return card_dicts(CARDS_POSITIONS, values, tr, labels)
+
+
+def part_d_deeper(sw: Sweep | None, facts: dict | None, tr: Translator, *, run=None,
+                  cache_run=None, shares=None, concealed: bool = True) -> dict:
+    """Part D's Go deeper sections: why (how each policy chooses, what the positions of the
+    kept keys mean), the live model (what is measured: the two ways of numbering the kept keys
+    at the setting played, where the full cache's attention goes on this prompt, and what it
+    does not show) and the literature (the two papers, with their settings). While the
+    question is open, no agreement is shown (the two numberings' numbers wait for it)."""
+    why = [
+        tr._("H2O adds up, for every cached token, the attention it has received from every "
+             "query so far (here one sum per layer over its heads; the paper keeps one per "
+             "head). Half of the budget holds the tokens with the largest sums, the other half "
+             "the most recent tokens. Sinks + recent keeps the first {s} tokens whatever they "
+             "say: big trained models send a large share of the attention of many heads to "
+             "them, and dropping them moves that share onto the others.",
+             s=tr.int(SINKS_PAPER)),
+        tr._("The live cache stores each key already rotated by its position (RoPE). After "
+             "a token is dropped, the keys that stay keep their original positions, so the "
+             "distance from the newest query to a sink grows with the text. StreamingLLM "
+             "instead numbers the tokens by their place inside the cache, which keeps every "
+             "distance within what the model saw in training. The part plays the first way; "
+             "the live model's section measures both."),
+    ]
+    live = [
+        tr._("Measured on the live model, teacher-forced: at each step the full cache's next "
+             "token is fed to both caches, so they read the same text. Top-1 agreement counts "
+             "the steps where this cache's highest logit picks the same token; the KL "
+             "divergence (in nats) compares the two next-token distributions; the bytes are "
+             "the keys and values the cache holds in every layer. The strip shows layer 0's "
+             "kept tokens; each layer keeps its own."),
+    ]
+    if same_setting(run, cache_run):
+        live.append(tr._("The agreement with each way of numbering the kept keys appears here "
+                         "once you have answered the question.") if concealed
+                    else positions_line(run, cache_run, tr))
+    if shares is not None:
+        live.append(shares_line(shares, tr))
+    cards = positions_cards(run, cache_run if not concealed else None, shares, tr)
+    if cards:
+        live.append(metrics(cards, cls="evict-measured"))
+    if facts is not None:
+        live.append(tr._(
+            "What this shows and what it does not: a {layers}-layer model with {params} "
+            "parameters, on a passage of its own small training corpus, is not a 7B model "
+            "reading a long document. Which policy wins here, and by how much, can differ "
+            "there; the papers below measured real models.", layers=tr.int(facts["n_layers"]),
+            params=tr.int(facts["n_params"])))
+    literature = [
+        tr._("StreamingLLM (Xiao et al. 2023) found that models put a large share of attention "
+             "on the first tokens, the attention sinks. Keeping {s} initial tokens plus a "
+             "window of recent ones let Llama 2, MPT, Falcon and Pythia model text of up to "
+             "{n} tokens with stable perplexity, where a plain window failed as soon as the "
+             "first tokens were dropped.", s=tr.int(SINKS_PAPER), n=tr.int(STREAM_TOKENS)),
+        tr._("H2O (Zhang et al. 2023) keeps the heavy hitters and the most recent tokens. Its "
+             "authors tested it on OPT, LLaMA and GPT-NeoX models across a wide range of "
+             "tasks, with the cache cut to a fraction of the tokens."),
+    ]
+    return dict(why=why, live=live, literature=literature)
+
+
+def sweep_table_title(tr: Translator) -> str:
+    return tr._("Agreement against budget, as a table")

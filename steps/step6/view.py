@@ -1,10 +1,14 @@
-"""Step 6 on the page: three parts behind the step's tabs (`?part=a|b|c`), each in two
-columns; only the part shown is in the state. Part A is computed for the reference model,
-Part B plays the live model's paged block pool in the browser over frames built once per
-process, Part C runs the same choices on the live model (Parts B and C wait for the
-background queue: `steps.live.LiveValue`). Every part predicts first with a question of its
-own (A: the GQA factor; B: what share of a reservation holds tokens; C: which setting changes
-the live output most), answered, kept and restored per part."""
+"""Step 6 on the page: four parts behind the step's tabs (`?part=a|b|c|d`), each in two
+columns; only the part shown is in the state, and only its controls are drawn. Part A is
+computed for the reference model, Part B plays the live model's paged block pool in the browser
+over frames built once per process, Part C runs the same choices on the live model, Part D
+plays a generation of the live model whose cache drops tokens under a budget (a token strip per
+generated token, over frames built once per process, with the measured agreement of every
+policy at every budget). Parts B, C and D wait for the background queue
+(`steps.live.LiveValue`). Every part predicts first with a question of its own (A: the GQA
+factor; B: what share of a reservation holds tokens; C: which setting changes the live output
+most; D: which policy stays closest to the full cache at a small budget), answered, kept and
+restored per part."""
 from __future__ import annotations
 
 from ..ui import words as w
@@ -16,6 +20,10 @@ from . import text
 from .model import PARTS, Step6Model, live_key, live_setting, measure
 
 FRAMES = shared_frames(text.paged_frames)    # built once per process, for every session
+STRIP_FRAMES = shared_frames(text.eviction_frames)
+# the controls each part draws (the tabs are drawn by the page); the others are hidden
+PART_CONTROLS = {"a": ("kv_heads", "precision", "window"), "b": (),
+                 "c": ("kv_heads", "precision", "window"), "d": ("policy", "budget")}
 LIVE = ["status", "value", "error"]  # what a LiveValue's change redraws
 
 
@@ -46,7 +54,7 @@ class Step6(Step):
     model_class = Step6Model
     labels = staticmethod(text.control_labels)
     url_names = {"part": "part", "kv_heads": "heads", "precision": "precision",
-                 "window": "window", "frame": "frame"}
+                 "window": "window", "policy": "policy", "budget": "budget", "frame": "frame"}
     interval = 1100
 
     def __init__(self, lang: str = "en", saved: dict | None = None):
@@ -63,6 +71,7 @@ class Step6(Step):
         # switching parts finds their numbers ready (outside a server, only the part shown)
         self.model.eager = served_doc() is not None
         self.model.live_values()
+        self.model.eviction_values()
         self.model.param.watch(lambda *_: self._want_question_runs(),
                                ["part", "eager", "kv_heads", "lang"])
         self._want_question_runs()
@@ -104,8 +113,8 @@ class Step6(Step):
 
     @property
     def figure(self) -> str:
-        """Only Part B has a stage (the block pool)."""
-        return "pool" if self.model.part == "b" else ""
+        """Parts B (the block pool) and D (the token strip) have a stage."""
+        return {"b": "pool", "d": "strip"}.get(self.model.part, "")
 
     def controls(self):
         return [
@@ -113,7 +122,16 @@ class Step6(Step):
             segments("kv_heads", options=text.kv_options),
             segments("precision", options=lambda tr: text.precision_options()),
             segments("window", options=text.window_options),
+            segments("policy", options=text.policy_options),
+            segments("budget", options=text.budget_options),
         ]
+
+    def control_spec(self, c, tr) -> dict:
+        """A control that belongs to another part than the one shown is not drawn."""
+        spec = super().control_spec(c, tr)
+        if c.name != "part" and c.name not in PART_CONTROLS[self.model.part]:
+            spec["hidden"] = True
+        return spec
 
     def on_reveal(self) -> None:
         """Part A's answer talks about switching to GQA: the heads go there (the precision
@@ -121,24 +139,31 @@ class Step6(Step):
         m = self.model
         if m.part == "a" and m.question is not None:
             m.kv_heads = m.question.heads_to
-        elif m.part in ("b", "c"):
-            # B: the event the answer counts; C: the setting that changed the output most
+        elif m.part in ("b", "c", "d"):
+            # B: the event the answer counts; C: the setting that changed the output most;
+            # D: the policy that stayed closest to the full cache, at the question's budget
             q = self.page(self.tr).get("question") or {}
             m.param.update(**q.get("reveal", {}))
 
     def watched(self):
         paged, live = self.model.live_values()
-        return [*super().watched(), (paged, LIVE), (live, LIVE),
+        evict, swept = self.model.eviction_values()
+        m = self.model
+        return [*super().watched(), (paged, LIVE), (live, LIVE), (evict, LIVE), (swept, LIVE),
+                (m.evict_cache, LIVE), (m.shares, LIVE),
                 *((v, LIVE) for v in self._question_runs or ())]
 
     def close(self) -> None:
-        for v in (self.model.paged, self.model.live, *(self._question_runs or ())):
+        m = self.model
+        for v in (m.paged, m.live, m.evict, m.sweep, m.evict_cache, m.shares,
+                  *(self._question_runs or ())):
             if v is not None:
                 v.release()
 
     def page(self, tr) -> dict:
         m = self.model
-        part = {"a": self._part_a, "b": self._part_b, "c": self._part_c}[m.part](tr)
+        part = {"a": self._part_a, "b": self._part_b, "c": self._part_c,
+                "d": self._part_d}[m.part](tr)
         lead = w.paragraphs([text.lead(tr)], cls="step-lead")
         return {
             **part,
@@ -196,7 +221,8 @@ class Step6(Step):
         # a setting the question asks about shows how much it changes the output only
         # once the question is answered
         conceal = not self.revealed and s is not None and s.kind != "fp16"
-        right = [w.slot("controls"), w.metrics(text.live_cards(r, tr, conceal)),
+        # projected, the three controls stay above the cards (the question is long)
+        right = [w.slot("controls", cls="with-figure"), w.metrics(text.live_cards(r, tr, conceal)),
                  *all_numbers(text.live_more(r, tr), tr)]
         if r is not None and conceal:
             right.append(w.paragraphs([text.continuations_wait(tr)], cls="narration"))
@@ -216,6 +242,42 @@ class Step6(Step):
             "right": right,
             "question": (text.live_question(runs, tr)
                          if runs and None not in runs else None),
+            "classes": ["part-c"],          # presenter mode lays this part out (app.css)
+        }
+
+
+    # -- Part D: dropping tokens, played in the browser -------------------------------------------
+    def _part_d(self, tr) -> dict:
+        m = self.model
+        evict, swept = m.eviction_values()
+        run, sw = evict.value, swept.value
+        concealed = not self.revealed
+        facts = None
+        if run is not None:
+            from explainer import runtime as rt
+            from .model import EVICTION_VARIANT
+            facts = rt.model_facts(EVICTION_VARIANT)
+        deeper = text.part_d_deeper(sw, facts, tr, run=run, cache_run=m.evict_cache.value,
+                                    shares=m.shares.value, concealed=concealed)
+        chart = text.sweep_table(sw, tr, concealed)
+        right = [w.slot("controls"), w.slot("stage"), w.legend(text.strip_legend(tr)),
+                 w.metrics(text.run_cards(run, tr, concealed))]
+        if chart is not None:
+            right.append(w.details(text.sweep_table_title(tr),
+                                   [w.table(chart["head"], chart["rows"])], cls="sweep-twin"))
+        return {
+            "left": [w.paragraphs([], heading=text.part_d_heading(tr)),
+                     w.paragraphs([text.part_d_idea(tr)], cls="narration"),
+                     w.slot("question"),
+                     w.paragraphs([text.part_d_look(tr)], cls="narration"),
+                     w.notices(text.eviction_notices(evict.status, evict.error, swept.status,
+                                                     swept.error, tr, shown=run is not None)),
+                     *w.deeper(tr, **deeper)],
+            "right": right,
+            "frames": STRIP_FRAMES(run, sw, concealed, tr) if run is not None else [],
+            "stage": text.strip_stage_text(tr),
+            "question": text.evict_question(sw, tr) if sw is not None else None,
+            "classes": ["part-d"],          # presenter mode lays this part out (app.css)
         }
 
 

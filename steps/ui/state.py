@@ -80,6 +80,7 @@ class Frame(TypedDict, total=False):
     cards: list[CardState]
     caption: str
     table: dict              # the chart's text twin: {head, rows}
+    tables: list[dict]       # more tables in the twin, after it: {head, rows, caption}
     fig: dict                # whatever the stage's renderer reads
 
 

@@ -139,7 +139,9 @@ def html(template: str, cls: str = "", **context) -> dict:
     return {"kind": "html", "html": render(template, **context), "cls": cls}
 
 
-def slot(name: str) -> dict:
+def slot(name: str, cls: str = "") -> dict:
     """Where the page puts one of its live parts: "question", "controls", "stage" or
-    "custom" (a step's own widget group)."""
-    return {"kind": "slot", "name": name}
+    "custom" (a step's own widget group). `cls`: how presenter mode places it
+    ("with-figure": projected controls stay in the figure's column, above it, instead of
+    going under the question)."""
+    return {"kind": "slot", "name": name, **({"cls": cls} if cls else {})}

@@ -91,3 +91,58 @@ def expect_concealed(page, *keys):
     """Before the question is answered, the cards that would give its answer away read “?”."""
     for key in keys:
         expect(metric(page, key)).to_have_text("?")
+
+
+# what the projected page shows, measured inside the component's shadow root: whether the
+# page scrolls, where the lead, the question, the controls and everything in the visual column
+# end, the smallest body text, the smallest chart text as it shows on screen (its font size
+# times the chart's scale), the smallest label of the figure's words, and any language menu or
+# FAQ
+PRESENTED = """() => {
+  const all = (sel) => { const out = []; const walk = (root) => {
+      out.push(...root.querySelectorAll(sel));
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
+    walk(document); return out; };
+  const shown = (e) => { const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+  const bottom = (sel) => Math.max(0, ...all(sel).filter(shown).map((e) => e.getBoundingClientRect().bottom));
+  const body = all('.step-lead p, .question, .q-btn').filter(shown).map(px);
+  const chart = all('.step-visual svg text').filter((t) => shown(t) && t.textContent.trim() &&
+      t.getAttribute('display') !== 'none').map((t) => px(t) * t.closest('svg').getScreenCTM().a);
+  const labels = all('.metric-label, .ctl-label, .legend, .player-pos, .stage-caption, .chart-title, ' +
+                     '.bar-name, .bar-label')
+      .filter(shown).map(px);
+  return { scroll: document.documentElement.scrollHeight - innerHeight, height: innerHeight,
+    lead: bottom('.step-lead'), question: bottom('.question-box'), controls: bottom('.ctl-row'),
+    visual: Math.max(0, ...all('.step-visual > *').filter(shown).map((e) => e.getBoundingClientRect().bottom)),
+    figures: all('.step-visual svg:not(.player-icon), .step-visual .kv-groups').filter(shown).length,
+    body: Math.min(...body), chart: Math.min(...chart), labels: Math.min(...labels),
+    menus: all('#kv-lang, .faq, nav.stepnav').filter(shown).length,
+    pale: Math.min(...all('.grids-svg .cell.cached, .roof-svg .mem-region').filter(shown)
+      .map((e) => parseFloat(getComputedStyle(e).fillOpacity))) };
+}"""
+
+
+def projected(app, page, size, query, wanted=("lead", "question", "controls", "visual"),
+              ready="[data-metric]"):
+    """Open `query` (a presenter-mode page) at `size` (width, height) and return what it shows
+    (PRESENTED), checked: the page does not scroll, each of `wanted` ends on the screen, body
+    text at least 24 px, labels at least 18 px and chart text, where there is any, at least
+    18 px on screen (17.9: rounding)."""
+    w, hgt = size
+    page.set_viewport_size({"width": w, "height": hgt})
+    app(query)
+    expect(page.locator(ready).first).to_be_attached(timeout=30_000)
+    page.wait_for_timeout(2000)
+    return fits(page.evaluate(PRESENTED), hgt, wanted)
+
+
+def fits(m, hgt, wanted):
+    """`m` (PRESENTED) fits a screen `hgt` high: see `projected`."""
+    assert m["scroll"] <= 0, m
+    for where in wanted:
+        assert 0 < m[where] <= hgt, (where, m)
+    assert m["body"] >= 24 and m["labels"] >= 18, m
+    assert m["chart"] is None or m["chart"] >= 17.9, m
+    return m

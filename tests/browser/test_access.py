@@ -19,7 +19,7 @@ def test_every_chart_has_a_text_twin(app, step):
     name = fig.get_attribute("aria-label")
     assert name and len(name) > 20 and fig.get_attribute("role") == "img"
     twin.locator("summary").click()
-    table = twin.locator("table")
+    table = twin.locator("table").first                 # the chart's own table (then extras)
     expect(table).to_be_visible()
     body = table.locator("tbody tr")
     n = body.count()

@@ -244,7 +244,15 @@ READABLE = """([cases, widths]) => {
 # installed once: the check the figure tests share (text elements of SVG drawings, and the
 # HTML figures' leaf elements)
 READABLE_HELPER = """() => {
-  KV.__readable = (holder, where, selector) => {
+  // presenting: present.js fitChartText with the viewport's height `vh` (its minimum, 2.5 %
+  // of it, follows the screen)
+  KV.__fit = (holder, vh) => {
+    const inner = Object.getOwnPropertyDescriptor(window, "innerHeight");
+    Object.defineProperty(window, "innerHeight", { value: vh, configurable: true });
+    try { return KV["present.js"].fitChartText(holder); }
+    finally { Object.defineProperty(window, "innerHeight", inner); }
+  };
+  KV.__readable = (holder, where, selector, least) => {
     const out = [];
     const els = [...holder.querySelectorAll(selector || "text")]
       .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0 &&
@@ -260,7 +268,7 @@ READABLE_HELPER = """() => {
       const m = t.getScreenCTM ? t.getScreenCTM() : null;
       const scale = m ? Math.hypot(m.a, m.b) : 1;
       const px = parseFloat(getComputedStyle(t).fontSize) * scale;
-      if (px < 11.95) out.push(`${where}: “${t.textContent}” drawn at ${px.toFixed(1)} px`);
+      if (px < (least || 12) - 0.05) out.push(`${where}: “${t.textContent}” drawn at ${px.toFixed(1)} px`);
     }
     return out;
   };
@@ -292,8 +300,9 @@ def _states(n: int, lang: str):
             continue
         for v in values:
             step = cls(lang)
-            if n == 6 and c["name"] != "part":
-                step.handle({"set": "part", "value": "b", "seq": 1})
+            if n == 6 and c["name"] != "part":      # the part whose figure the control sets
+                step.handle({"set": "part", "seq": 1,
+                             "value": "d" if c["name"] in ("policy", "budget") else "b"})
             step.handle({"set": c["name"], "value": v, "seq": 2})
             yield f"{c['name']}={v}", step.state(), "ends"
 
@@ -340,6 +349,88 @@ def test_figures_draw_every_frame_without_overlapping_or_small_labels(readable, 
         pytest.skip("no stage")
     bad = readable.evaluate(READABLE, [cases, WIDTHS])
     assert bad == [], "\n".join(bad[:16])
+
+
+# Presenter mode: the stage as the projected page holds it (presenter CSS, the figure's box
+# of that step at that screen, chart text made at least 18 px on screen by
+# present.js fitChartText and the figure drawn again at that size, as stage.js does); no two
+# text boxes overlap and none is drawn under 18 px. `boxes`: [width, height] of the figure's
+# box (.stage-svg), the viewport's height (fitChartText's minimum follows it); `n`: the step,
+# whose class the page carries (step 4's two charts side by side). A renderer that lays out for
+# its projected box (present.js projectedBox) is drawn at scale 1 in it.
+PRESENTED = """([cases, boxes, n]) => {
+  const bad = [];
+  const root = document.getElementById("root");
+  root.style.width = "auto";
+  const page = document.createElement("div");
+  page.className = "kv-root present";
+  const step = document.createElement("div");
+  step.className = `step step-${n}`;
+  const visual = document.createElement("div");
+  visual.className = "step-visual";
+  const holder = document.createElement("div");
+  holder.className = "stage-svg";
+  page.append(step);
+  step.append(visual);
+  visual.append(holder);
+  root.replaceChildren(page);
+  const { fitChartText, MIN_CHART_PX } = KV["present.js"];
+  for (const [label, stage, frames, only] of cases) {
+    const F = KV["stage.js"].parseFrames(frames);
+    const fig = KV["figures.js"].FIGURES[stage.figure];
+    for (const [w, hgt, vh] of boxes) {
+      Object.assign(holder.style, { width: w + "px", height: hgt + "px", display: "flex",
+                                    flexDirection: "column" });
+      for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
+        for (const concealed of [true, false]) {
+          const ctx = { text: stage.text, index: i, count: F.length, reduced: true, concealed,
+                        badges: stage.text.badges };
+          holder.removeAttribute("style");
+          Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
+          fig.draw(holder, F[i].fig || {}, ctx);
+          for (let k = 0; k < 4 && KV.__fit(holder, vh); k++) fig.draw(holder, F[i].fig || {}, ctx);
+          const where = `${label} presenting @${w}×${hgt} frame ${i}`;
+          bad.push(...KV.__readable(holder, where, null, MIN_CHART_PX));
+        }
+      }
+    }
+  }
+  return [...new Set(bad)];
+}"""
+
+# the figure's box in presenter mode (.stage-svg: width, height), measured on the served page
+# at 1280×720 and at 1920×1080 (the viewport's height last), per step and part; steps 1–4
+# also in a box a little lower (another language's longer lead or cards); step 5 and step 6's
+# parts (keyed by their figure: B the pool, D the strip) in the lowest and the highest box
+# of the four languages, before and after the question is answered
+BOXES_POOL = [(804, 397, 720), (804, 436, 720), (1208, 624, 1080), (1208, 684, 1080)]
+BOXES_STRIP = [(572, 500, 720), (572, 542, 720), (860, 775, 1080), (860, 839, 1080)]
+PRESENT_BOXES = {
+    1: [(805, 467, 720), (805, 420, 720), (1208, 758, 1080), (1208, 660, 1080)],
+    2: [(805, 483, 720), (805, 440, 720), (1208, 743, 1080)],
+    3: [(805, 447, 720), (805, 400, 720), (1208, 728, 1080)],
+    4: [(683, 544, 720), (683, 500, 720), (1025, 834, 1080), (1025, 780, 1080)],
+    5: [(683, 494, 720), (1025, 789, 1080)],
+    6: {"pool": BOXES_POOL, "strip": BOXES_STRIP},
+}
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+@pytest.mark.parametrize("n", NUMBERS)
+def test_figures_projected_have_no_overlapping_labels_at_18_px(readable, n, lang):
+    """Presenter mode at 1280×720 and 1920×1080: the stage's every frame at its defaults and
+    the extremes of its controls, concealed and not, in its projected box with chart text at
+    least 18 px on screen: no two text boxes overlap, none under 18 px."""
+    cases = _cases(n, lang)
+    if not cases:
+        pytest.skip("no stage")
+    boxes = PRESENT_BOXES[n]
+    by_figure = boxes if isinstance(boxes, dict) else {c[1]["figure"]: boxes for c in cases}
+    for figure, at in by_figure.items():
+        mine = [c for c in cases if c[1]["figure"] == figure]
+        assert mine, figure
+        bad = readable.evaluate(PRESENTED, [mine, at, n])
+        assert bad == [], "\n".join(bad[:16])
 
 
 HTML_FIGURE = """([html, widths, selector]) => {
@@ -439,6 +530,11 @@ PALETTE = {KEY, VALUE, QUERY, "rgb(86, 180, 233)", "rgb(55, 66, 77)", "rgb(204, 
            "rgb(153, 221, 255)", "rgb(238, 221, 136)", "rgb(255, 170, 187)", "rgb(187, 204, 51)",
            "rgb(221, 240, 251)", "rgb(250, 245, 223)", "rgb(255, 238, 241)", "rgb(241, 245, 214)",
            "rgb(43, 127, 176)", "rgb(168, 155, 0)", "rgb(192, 96, 122)", "rgb(122, 138, 16)",
+           # step 6's Part D: attention sinks indigo, heavy hitters wine
+           "rgb(51, 34, 136)", "rgb(136, 34, 85)",
+           # step 5's layer map: one colour per kind of layer (its own palette)
+           "rgb(34, 85, 85)", "rgb(221, 204, 119)", "rgb(153, 153, 51)", "rgb(204, 102, 119)",
+           "rgb(170, 68, 153)", "rgb(102, 51, 51)",
            # neutrals: white, greys and ink for text, tracks, frames and grid lines
            "rgb(255, 255, 255)", "rgb(0, 0, 0)", "rgb(74, 85, 96)", "rgb(107, 118, 130)",
            "rgb(184, 194, 204)", "rgb(200, 208, 216)", "rgb(217, 222, 227)", "rgb(227, 231, 235)",
@@ -450,7 +546,7 @@ def test_one_meaning_per_colour_in_every_figure(readable):
     cases = []
     for n in NUMBERS:
         for label, s, _ in list(_states(n, "en"))[:1] + ([] if n != 6 else [
-                x for x in _states(6, "en") if x[0] == "part=b"]):
+                x for x in _states(6, "en") if x[0] in ("part=b", "part=d")]):
             if s["stage"] and s["stage"].get("figure"):
                 cases.append([f"{n} {label}", s["stage"], s["frames"]])
     used = readable.evaluate(COLOURS, [cases])

@@ -42,7 +42,10 @@ def test_the_projected_page_shows_the_lead_question_controls_and_figure_only(kv)
     words, _ = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)",
                            [[b for b in LEFT if not b.get("heading")], RIGHT])
     assert _names(words) == ["Lead.", "question", "Unknown word.", "controls", "custom"]
-    assert [b["kind"] for b in figure] == ["slot", "legend", "html"]
+    assert [b["kind"] for b in figure] == ["slot", "html"]   # the legend is the speaker's
+    kept = [*RIGHT[:1], {**RIGHT[1], "cls": "keep-projected"}, *RIGHT[2:]]
+    _, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [LEFT, kept])
+    assert [b["kind"] for b in figure] == ["slot", "legend", "html"]   # unless marked to stay
 
 
 def test_the_speaker_view_shows_the_notes_and_every_word_but_no_controls(kv):

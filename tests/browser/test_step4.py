@@ -2,6 +2,8 @@
 drawn from one still frame, the answer waiting for the question, the model menu and its limits,
 the live measurement arriving after a move, a redraw at a new width, and the roofline's labels
 clear of one another in every language, at a phone's width and a projector's."""
+import re
+
 import pytest
 from helpers import expect_concealed, metric, nudge_slider, open_deeper, reveal, wait_url
 from playwright.sync_api import expect
@@ -47,12 +49,33 @@ def test_step4_answer_is_concealed_until_answered(app):
     expect(page.locator(".roof-svg .pt")).to_have_count(2)
     expect(page.locator(".roof-svg .mem-region")).to_have_count(0)
     expect(page.locator(".roof-svg .region")).to_have_count(0)
+    # no FLOP/byte anywhere: the cards, the batch chart, the ceilings, the twin, the description
+    expect_concealed(page, "decode_intensity", "prefill_intensity", "intensity_ceiling")
+    flops = page.locator(".batch-svg .pt-label").first          # the decode point's value
+    expect(flops).to_have_text("?")
+    expect(page.locator(".roof-svg .roof-note", has_text="decode ceiling")).to_have_text(
+        "decode ceiling ≈ ?")
+    twin = page.locator(".twin tbody tr")
+    expect(twin.first).to_be_attached()
+    cells = [t.strip() for k in (2, 3)                  # FLOP per byte, attainable TFLOP/s
+             for t in page.locator(f".twin tbody tr > :nth-child({k})").all_text_contents()]
+    assert len(cells) >= 4 and set(cells) == {"?"}, cells      # (the shadow root: locators)
+    holder = page.locator("[aria-label^='Roofline']").first
+    desc = holder.get_attribute("aria-label")
+    assert "once you answer" in desc
     page.locator(".answer-2 button").click()       # both: a 16-token prefill is memory-bound too
     expect(page.locator("p.right")).to_contain_text("Both")
     expect(metric(page, "decode_bound")).to_have_text("memory-bound")
     expect(metric(page, "prefill_bound")).to_have_text("memory-bound")
     expect(page.locator(".roof-svg .mem-region")).to_have_count(1)
     expect(page.locator(".roof-svg .region")).to_have_count(2)
+    expect(metric(page, "decode_intensity")).not_to_have_text("?")
+    dai = metric(page, "decode_intensity").text_content().strip()      # 0.99
+    expect(flops).to_have_text(dai)
+    expect(holder).to_have_attribute("aria-label", re.compile(
+        f"decode step: {re.escape(dai)} FLOP/byte"))
+    assert dai not in desc and dai not in " ".join(cells)
+    assert "?" not in "".join(page.locator(".twin tbody").all_text_contents())
 
 
 def test_step4_batch_moves_the_decode_point_and_draws_its_curve(app):

@@ -219,3 +219,83 @@ def test_step5_read_is_one_message_each_way(app, page):
     reads = [f for f in sent[s0:] if isinstance(f, str) and "multi_query" in f]
     assert len(reads) == 1 and "6.922" in reads[0]
     assert len(patch_docs(received[r0:])) == 1
+
+
+# -- the planner's questions and the layer map (issue 28) ------------------------------------
+
+def test_step5_layer_map_and_planner_cards_follow_the_controls(app):
+    page = app("?step=5&model=gemma3-27b&context=32768&gpu=h200")
+    strip = page.locator(".layers-svg")
+    expect(strip).to_have_count(1)
+    expect(strip.locator("rect.layer-sliding")).to_have_count(52)     # keep 1,024 tokens
+    expect(strip.locator("rect.layer-full")).to_have_count(10)        # keep 32,768
+    legend = page.locator(".layer-legend")
+    expect(legend).to_contain_text("10 layers, full attention: 32,768 tokens each")
+    expect(legend).to_contain_text("52 layers, sliding window of 1,024: 1,024 tokens each")
+    # the strip's text twin waits in the collapsed “Show as table”; the planner is one table
+    twin = page.locator("details.twin")
+    rows = twin.locator("table").filter(has_text="sliding window of 1,024").locator("tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.first).not_to_be_visible()
+    expect(page.locator(".step-visual > table, .step-visual > div > table.layer-table")).to_have_count(0)
+    expect(page.locator(".formula-headline p").nth(1)).to_contain_text(
+        "10 full-attention layers × 32,768 tokens + 52 sliding-window layers × 1,024 tokens")
+    expect(metric(page, "plan_context")).to_have_text("131,072 tokens")
+    expect(page.locator('[data-metric="plan_context"] .metric-note')).to_have_text("the model's limit")
+    expect(metric(page, "plan_batch")).to_contain_text("sequences")
+    page.get_by_label("GPU for “how many fit”").select_option(label=f"L4 (24{NBSP}GiB)")
+    wait_url(page, "gpu=l4")
+    expect(metric(page, "plan_context")).to_have_text("none")
+    expect(page.locator('[data-metric="plan_context"] .metric-note')).to_have_text(
+        "the weights do not fit")
+    expect(metric(page, "engine_batch")).to_have_text("0 sequences")
+    page.get_by_role("radio", name="4", exact=True).check()          # 4 × L4
+    wait_url(page, "gpus=4")
+    expect(metric(page, "plan_context")).to_have_text("131,072 tokens")
+    expect(page.locator(".planner-heading")).to_have_text("The planner's questions on 4 × L4")
+    # a shorter context: every layer keeps every token, the bars as tall as each other
+    page.get_by_label("Model", exact=True).select_option(label="Llama 3.1 8B (GQA)")
+    wait_url(page, "model=llama3.1-8b")
+    expect(strip.locator("rect.layer-full")).to_have_count(32)
+    expect(strip.locator("rect.layer-sliding")).to_have_count(0)
+
+
+def test_step5_engine_estimate_deep_link_and_share(app):
+    page = app("?step=5&model=llama3.1-8b&gpu=l4&context=32768")
+    # by hand (tests/test_planner.py): 74,079 tokens ideal; 2,707 blocks of 16 for the engine
+    expect(metric(page, "plan_context")).to_have_text("74,079 tokens")
+    expect(metric(page, "engine_context")).to_have_text("43,312 tokens")
+    expect(page.locator('[data-metric="engine_context"] .metric-note')).to_have_text("memory binds")
+    # each row of the planner's table carries its badge: ideal computed, the engine illustrative
+    expect(page.locator(".planner-table tr.plan-illustrative .badge")).to_have_text("illustrative")
+    expect(page.locator(".planner-table tr.plan-computed .badge")).to_have_text("computed")
+    expect(page.locator(".planner-table tr.plan-illustrative [data-metric=engine_context]")).to_have_count(1)
+    share = page.get_by_role("slider").nth(2)
+    share.focus()
+    share.press("ArrowLeft")                                          # 90 % -> 85 %
+    wait_url(page, "share=85")
+    expect(metric(page, "engine_context")).not_to_have_text("43,312 tokens")
+    page = app("?step=5&model=llama3.1-8b&gpu=l4&context=32768&share=85&gpus=2")
+    expect(page.get_by_role("radio", name="2", exact=True)).to_be_checked()
+    expect(page.locator(".planner-heading")).to_contain_text("2 × L4")
+    page = app("?step=5&share=200&gpus=3")                           # invalid: defaults
+    notices = page.locator(".notice")
+    expect(notices.filter(has_text="“200” of “share”")).to_have_count(1)
+    expect(notices.filter(has_text="“3” of “gpus”")).to_have_count(1)
+    expect(page.locator(".planner-heading")).to_contain_text("1 × A100 80 GB SXM")
+
+
+def test_step5_layer_map_of_a_pasted_llama4_config(app):
+    from pathlib import Path
+    scout = Path("/work/shared/reference/configs/Llama-4-Scout-17B-16E-Instruct.json")
+    page = app("?step=5&context=32768")
+    page.get_by_label("Model", exact=True).select_option(label="Your model: paste a config.json")
+    read_config(page, scout.read_text())
+    wait_url(page, "model=custom")
+    strip = page.locator(".layers-svg")
+    expect(strip.locator("rect.layer-chunked")).to_have_count(36)     # chunks of 8,192
+    expect(strip.locator("rect.layer-full")).to_have_count(12)
+    expect(page.locator(".layer-legend")).to_contain_text(
+        "36 layers, chunked attention, chunks of 8,192: 8,192 tokens each")
+    expect(page.locator(".formula-headline p").nth(1)).to_contain_text(
+        "12 full-attention layers × 32,768 tokens + 36 chunked-attention layers × 8,192 tokens")

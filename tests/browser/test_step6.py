@@ -86,7 +86,7 @@ def test_step6_tabs_controls_and_all_numbers(app):
     page = app("?step=6")
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     tabs = page.get_by_role("tab")
-    expect(tabs).to_have_count(3)
+    expect(tabs).to_have_count(4)
     expect(page.get_by_role("tablist", name="Shrinking the cache")).to_be_visible()
     expect(tabs.first).to_have_attribute("aria-selected", "true")
     expect(page.locator(".ctl-part")).to_have_count(0)         # the tabs set the part

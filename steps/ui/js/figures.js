@@ -9,9 +9,11 @@ import { grids } from "./draw/grids.js";
 import { cache } from "./draw/cache.js";
 import { roofline } from "./draw/roofline.js";
 import { bill } from "./draw/bill.js";
+import { layers } from "./draw/layers.js";
 import { pool } from "./draw/pool.js";
+import { strip } from "./draw/strip.js";
 import { config } from "./draw/config.js";
 
-export const FIGURES = { arcs, grids, cache, roofline, bill, pool };
+export const FIGURES = { arcs, grids, cache, roofline, bill, pool, strip };
 
 export const WIDGETS = { config };

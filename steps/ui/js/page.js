@@ -10,7 +10,7 @@ import { createQuestion } from "./question.js";
 import { createStage } from "./stage.js";
 import { WIDGETS } from "./figures.js";
 import { presentBlocks, speakerBlocks, createTalk, presentBar, speakerUrl, connect,
-         createFollower, fitChartText } from "./present.js";
+         createFollower, fitChartText, keepModes } from "./present.js";
 import { createTerms, placeLegend } from "./terms.js";
 
 const STEP_PARTS = ["number", "classes", "tabs", "left", "right", "question", "controls",
@@ -101,6 +101,7 @@ export function render({ model }) {
       drawBlocks(left, words, ctx);
       drawBlocks(right, figure, ctx);
       if (speaker) left.querySelectorAll("details").forEach((d) => { d.open = true; });   // all of it
+      keepModes(step, window.location.search);           // links stay projected
       requestAnimationFrame(fitStatic);
       if (speaker && wantFrame !== null) stage.player.moveTo(wantFrame);
     } else {

@@ -13,7 +13,7 @@
 // playhead in the browser); a key pressed in the speaker view (PageDown/PageUp, Space, “.”,
 // “,”, ←/→) and its Previous/Next are sent to the projected page, which applies them.
 
-import { h } from "./dom.js";
+import { h, svg } from "./dom.js";
 
 export const CHANNEL = "kv-explainer-present";
 export const MIN_CHART_PX = 18;
@@ -42,11 +42,18 @@ export function presentBlocks(left, right) {
     if (isLead(b)) words.push(part ? { kind: "paragraphs", items: [part.heading], cls: b.cls } : b);
     else if (isSlot(b, "question") || b.kind === "notices") words.push(b);
   }
+  // the controls go under the question, unless the step marks them to stay with the figure
+  // (`with-figure`: a part whose question is long and whose figure leaves room above it)
   const all = [...left, ...right];
-  words.push(...all.filter((b) => isSlot(b, "controls")), ...all.filter((b) => isSlot(b, "custom")));
+  const withFigure = (b) => classes(b).includes("with-figure");
+  const controls = all.filter((b) => isSlot(b, "controls"));
+  words.push(...controls.filter((b) => !withFigure(b)), ...all.filter((b) => isSlot(b, "custom")));
+  // the figure without its legend (the speaker view has it; the figure labels its colours),
+  // unless the step marks a legend to keep projected (`keep-projected`: one short line)
   const figure = right.filter((b) => !isSlot(b, "question", "controls", "custom") && !isProse(b) &&
-                                     !isLead(b));
-  return [words, figure];
+                                     !isLead(b) &&
+                                     !(b.kind === "legend" && !classes(b).includes("keep-projected")));
+  return [words, [...controls.filter(withFigure), ...figure]];
 }
 
 // The speaker view's two columns: [what to say, the answer (the `talk` slot), then every
@@ -103,6 +110,20 @@ export function presentBar(shell, speaker) {
     if (speaker && talk && s.title) document.title = `${talk.title} · ${s.title}`;
   };
   return { el: bar, update };
+}
+
+// Links between the explainer's own pages (`?step=…` hrefs: the key ideas' links back to the
+// steps, step 4's links to step 6) keep the page's modes: a projected page's links stay
+// projected (present=1, and speaker=1 in the speaker view) and in the page's language when
+// the link names none. `search`: the page's query.
+export function keepModes(root, search) {
+  const here = new URLSearchParams(search || "");
+  for (const a of root.querySelectorAll('a[href^="?"]')) {
+    const params = new URLSearchParams(a.getAttribute("href").slice(1));
+    for (const m of ["present", "speaker"]) if (here.get(m) === "1") params.set(m, "1");
+    if (!params.has("lang") && here.has("lang")) params.set("lang", here.get("lang"));
+    a.setAttribute("href", "?" + params.toString());
+  }
 }
 
 // The speaker view's address: the projected page's, with speaker=1
@@ -170,22 +191,81 @@ export function createFollower(send) {
   };
 }
 
+// The chart text's size on the projected page: MIN_CHART_PX at 720 px high, 2.5 % of the
+// screen's height on a taller one (the stylesheet's --pc)
+export function chartPx() {
+  return Math.max(MIN_CHART_PX, 0.025 * (window.innerHeight || 0));
+}
+
+// The player's bar on the projected page: its buttons and where it stands on one line,
+// inside its column. When the labels do not fit (a narrow column, a long word: Polish
+// “następny”), the buttons show their icons only (`icons-only`: the labels stay for screen
+// readers and as the buttons' tooltips). Returns whether the bar is now icons-only.
+export function fitPlayer(bar) {
+  if (!bar || !bar.closest || !bar.closest(".kv-root.present:not(.speaker)")) return false;
+  bar.classList.remove("icons-only");
+  const over = () => {
+    const r = bar.getBoundingClientRect();
+    return bar.scrollWidth > bar.clientWidth + 1 ||
+      [...bar.querySelectorAll(".player-btn")].some((b) => b.getBoundingClientRect().right > r.right + 1);
+  };
+  if (r0(bar) && over()) bar.classList.add("icons-only");
+  for (const b of bar.querySelectorAll(".player-btn")) {
+    const label = b.querySelector(".player-label");
+    if (bar.classList.contains("icons-only") && label) b.title = label.textContent;
+    else b.removeAttribute("title");
+  }
+  return bar.classList.contains("icons-only");
+}
+const r0 = (el) => el.getBoundingClientRect().width > 0;
+
+// The box a figure is laid out for on the projected page: its holder's size in CSS pixels
+// (the stylesheet gives the figure what height is left under its controls and cards), or null
+// when the page is not projected (the learners' page and the speaker view lay figures out for
+// their width). A renderer that lays out for it draws at scale 1 (viewBox = the box), so its
+// text shows at the size the stylesheet gives it; the box is noted on the holder, and
+// fitChartText asks for the figure again when the box changes.
+// `em`: the size of a text of class `textClass` in an <svg> of class `svgClass` there.
+export function projectedBox(holder, svgClass, textClass) {
+  if (!holder || !holder.closest || !holder.closest(".kv-root.present:not(.speaker)")) return null;
+  const r = holder.getBoundingClientRect();
+  if (!(r.width >= 120 && r.height >= 120)) return null;
+  const s = svg("svg", { class: svgClass || "", width: 1, height: 1, "aria-hidden": "true" });
+  s.style.position = "absolute";
+  s.style.visibility = "hidden";
+  holder.appendChild(s);
+  const em = parseFloat(getComputedStyle(svg("text", { class: textClass || "" }, s)).fontSize);
+  s.remove();
+  const box = { width: Math.floor(r.width), height: Math.floor(r.height), em: em > 0 ? em : chartPx() };
+  holder.dataset.box = `${box.width}x${box.height}`;
+  return box;
+}
+
 // Chart text at least MIN_CHART_PX on screen (18 px at 720 px high, more on a taller
 // screen): each chart (an <svg> child of `holder`, drawn in its own units and scaled to its
 // box) gets, on the holder, the font size in its units that shows at that size:
 // `--kv-chart-font-<n>` for the holder's n-th <svg> child (n = 1..3) and `--kv-chart-font`
 // for any chart deeper down, at the smallest
 // scale, which presenter mode's CSS gives every text of the chart. Returns true when a size
-// changed enough to draw the figure again (its labels are placed by size).
+// changed enough to draw the figure again (its labels are placed by size), or when the figure
+// was laid out for a box (projectedBox) that is no longer the holder's.
 export function fitChartText(holder) {
   const svgs = [...holder.querySelectorAll("svg")].filter((s) => !s.parentElement.closest("svg") &&
     !s.closest(".player") && s.viewBox && s.viewBox.baseVal && s.viewBox.baseVal.width > 0);
-  const min = Math.max(MIN_CHART_PX, 0.025 * (window.innerHeight || 0));
+  const min = chartPx();
   const size = (scale) => Math.ceil((min + 0.5) / scale * 10) / 10;
   let changed = false, smallest = Infinity;
+  if (holder.dataset.box) {
+    const r = holder.getBoundingClientRect();
+    const [w, hgt] = holder.dataset.box.split("x").map(Number);
+    if (Math.abs(Math.floor(r.width) - w) > 2 || Math.abs(Math.floor(r.height) - hgt) > 2) {
+      delete holder.dataset.box;          // a renderer that lays out for its box notes it again
+      changed = true;
+    }
+  }
   const put = (name, want) => {
     const had = parseFloat(holder.style.getPropertyValue(name)) || 0;
-    if (had && Math.abs(want - had) / had < 0.04) return;
+    if (had && want <= had && (had - want) / had < 0.04) return;   // never below the least
     holder.style.setProperty(name, want + "px");
     changed = true;
   };

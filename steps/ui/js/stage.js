@@ -8,7 +8,7 @@ import { h, icon } from "./dom.js";
 import { drawCards, drawTable } from "./blocks.js";
 import { createPlayer, browserClock } from "./player.js";
 import { FIGURES } from "./figures.js";
-import { fitChartText } from "./present.js";
+import { fitChartText, fitPlayer } from "./present.js";
 
 // the frames arrive as one JSON text (steps/ui/frames.py), parsed once per change
 export function parseFrames(text) {
@@ -51,6 +51,7 @@ export function createStage(send, options) {
   const twin = h("details", "twin", root);
   const twinSummary = h("summary", "", twin);
   const twinTable = h("table", "kv", twin);
+  const twinMore = h("div", "twin-more", twin);     // a frame's further tables (f.tables)
   const say = h("p", "sr-only stage-say", root, null, { role: "status", "aria-live": "polite" });
   const reduced = !!(window.matchMedia &&
                      window.matchMedia("(prefers-reduced-motion: reduce)").matches);
@@ -88,6 +89,8 @@ export function createStage(send, options) {
     holder.setAttribute("aria-label", (text.figure ? text.figure + ": " : "") + (f.desc || ""));
     twin.hidden = !f.table;
     if (f.table) drawTable(twinTable, f.table);
+    twinMore.replaceChildren();
+    for (const t of f.tables || []) drawTable(h("table", "kv", twinMore), t);
     const r = renderer();
     // figures measure their text to lay it out: draw again once the page shows the stage
     if (!holder.isConnected && !pendingDraw) {
@@ -103,12 +106,14 @@ export function createStage(send, options) {
       if (r && present && holder.isConnected && fitChartText(holder)) r.draw(holder, f.fig || {}, ctx);
     } catch (err) { console.warn("figure failed", err); }
     scrollable(figure);
+    if (present) fitPlayer(bar);
     onframe(i);
   };
   let boxSeen = "";
   const refit = () => {
     const b = figure.getBoundingClientRect(), seen = `${Math.round(b.width)}x${Math.round(b.height)}`;
     scrollable(figure);
+    if (present) fitPlayer(bar);
     if (present && S && seen !== boxSeen) { boxSeen = seen; if (fitChartText(holder)) show(); }
   };
   if (typeof ResizeObserver !== "undefined")

@@ -1,81 +1,146 @@
-// Step 5: two still charts, drawn in the browser: the bill as one stacked bar against the
-// GPUs' memory, and the batch's cache over the context against the weights. The point where
+// Step 5: three still charts, drawn in the browser: the bill as one stacked bar against the
+// GPUs' memory, the batch's cache over the context against the weights, and the layer map
+// (draw/layers.js: what each layer keeps at this context). The point where
 // the cache reaches the weights, and the sentence that says where, wait for the answer.
 
 import { svg, h, widthOf, refitOnResize, declutter } from "../dom.js";
+import { layerStrip, layerLegend } from "./layers.js";
 
 // the charts are laid out for their width, kept between a phone's and a wide column's
 function width(holder) {
   return Math.max(340, Math.min(680, widthOf(holder)));
 }
-function axisX(s, ticks, sx, y, end) {
+
+// the size chart text is drawn at in `s`'s units (presenter mode makes it larger:
+// present.js fitChartText), and how wide a text is; measured once `s` is in the page (else
+// 12 px, 0.62 em a character)
+function emOf(s, cls) {
+  const t = svg("text", { class: cls || "tick-label" }, s);
+  t.textContent = "0";
+  const em = (s.isConnected && parseFloat(getComputedStyle(t).fontSize)) || 12;
+  t.remove();
+  return em;
+}
+function textWidth(t, em) {
+  let w = 0;
+  try { w = t.isConnected ? t.getComputedTextLength() : 0; } catch (err) { w = 0; }
+  return w > 0 ? w : 0.62 * em * t.textContent.length;
+}
+function text(s, attrs, words) {
+  const t = svg("text", attrs, s);
+  t.textContent = words;
+  return t;
+}
+// a text's box, or null when it is not laid out (not in the page)
+function boxOf(t) {
+  try { const b = t.getBBox(); return b.width ? b : null; } catch (err) { return null; }
+}
+
+function axisX(s, ticks, sx, y, end, em, below) {
   const g = svg("g", { class: "axis" }, s);
   const stop = Math.max(ticks[ticks.length - 1][0], end || 0);
   svg("line", { x1: sx(ticks[0][0]), x2: sx(stop), y1: y, y2: y }, g);
   let last = -1e9;
   for (const [v, label] of ticks) {
     svg("line", { x1: sx(v), x2: sx(v), y1: y, y2: y + 4 }, g);
-    if (sx(v) - last < 7.5 * label.length + 8) continue;        // no overlapping labels
+    if (sx(v) - last < 0.62 * em * label.length + 0.7 * em) continue;   // no overlapping labels
     last = sx(v);
-    const t = svg("text", { x: sx(v), y: y + 17, "text-anchor": "middle", class: "tick-label" }, g);
-    t.textContent = label;
+    text(g, { x: sx(v), y: y + (below || 4 + 1.1 * em), "text-anchor": "middle", class: "tick-label" }, label);
   }
 }
 function anchorAt(x, half, L, R) {
   return x - half < L ? ["start", L] : x + half > R ? ["end", R] : ["middle", x];
 }
-function drawBar(fig, ctx, W) {
-  const H = 176, L = 14, R = W - 14, y0 = 66, bh = 34, axisY = 132;
+
+// the bar's height in its units for text of `em`: two rows of GPU names, the cache's label,
+// the bar, the weights' label, the axis and its title
+function barRows(em) {
+  const r = 1.25 * em, bh = 34;
+  const y0 = Math.round(2 + 3 * r + 8), axisY = Math.round(y0 + bh + r + 0.4 * em + 8);
+  return { bh, y0, axisY, H: Math.ceil(axisY + 4 + 2.8 * em + 2) };
+}
+function barHeight(em) {
+  return barRows(em).H;
+}
+function drawBar(s, fig, W) {
+  const em = emOf(s), r = 1.25 * em;
+  const { bh, y0, axisY, H } = barRows(em), L = 14, R = W - 14;
+  s.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const sx = (v) => L + (R - L) * v / fig.xmax;
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "bill-svg", "aria-hidden": "true",
-                         focusable: "false" });
   const chosen = fig.gpus.find((g) => g.chosen);
   for (const g of fig.gpus) {
-    svg("line", { x1: sx(g.x), x2: sx(g.x), y1: g.chosen ? 20 : 36, y2: axisY,
+    svg("line", { x1: sx(g.x), x2: sx(g.x), y1: g.chosen ? 2 + r + 4 : 2 + 2 * r + 4, y2: axisY,
                   class: "gpu-line" + (g.chosen ? " chosen" : "") }, s);
   }
   for (const p of fig.parts) {
-    const r = svg("rect", { x: sx(p.x0), y: y0, width: Math.max(0.5, sx(p.x1) - sx(p.x0)),
-                            height: bh, class: "seg seg-" + p.cls }, s);
-    svg("title", {}, r).textContent = p.name + ": " + p.size;
+    const rect = svg("rect", { x: sx(p.x0), y: y0, width: Math.max(0.5, sx(p.x1) - sx(p.x0)),
+                               height: bh, class: "seg seg-" + p.cls }, s);
+    svg("title", {}, rect).textContent = p.name + ": " + p.size;
   }
   const end = fig.parts[fig.parts.length - 1].x1, w = fig.parts[0].x1;
   const right = sx(end) > (L + R) / 2;
-  const cl = svg("text", { x: right ? sx(end) : sx(w), y: y0 - 7, class: "bar-label",
-                           "text-anchor": right ? "end" : "start" }, s);
-  cl.textContent = fig.cache_label;
-  const wl = svg("text", { x: L, y: y0 + bh + 16, class: "bar-label", "text-anchor": "start" }, s);
-  wl.textContent = fig.weights_label;
+  text(s, { x: right ? sx(end) : sx(w), y: y0 - 0.45 * em, class: "bar-label",
+            "text-anchor": right ? "end" : "start" }, fig.cache_label);
+  text(s, { x: L, y: y0 + bh + r, class: "bar-label", "text-anchor": "start" }, fig.weights_label);
+  // a label's extent along x, from its anchor and its measured width
+  const place = (t, at) => {
+    const tw = textWidth(t, em);
+    const [anchor, x] = anchorAt(at, tw / 2, L, R);
+    t.setAttribute("x", x);
+    t.setAttribute("text-anchor", anchor);
+    const x0 = anchor === "start" ? x : anchor === "end" ? x - tw : x - tw / 2;
+    return [x0, x0 + tw];
+  };
   if (chosen) {                      // the chosen GPU on the top row, its name in full
-    const text = `${chosen.label} (${chosen.names})`;
-    const [anchor, x] = anchorAt(sx(chosen.x), 3.6 * text.length, L, R);
-    const t = svg("text", { x, y: 14, "text-anchor": anchor, class: "gpu-label chosen" }, s);
-    t.textContent = text;
+    place(text(s, { y: 2 + em, class: "gpu-label chosen" }, `${chosen.label} (${chosen.names})`),
+          sx(chosen.x));
   }
-  let last = -1e9;                   // the others below it, where there is room
+  const taken = [];                  // the others below it, where there is room
   for (const g of fig.gpus) {
-    if (g.chosen || sx(g.x) - last < 52 || (chosen && Math.abs(sx(g.x) - sx(chosen.x)) < 40)) continue;
-    last = sx(g.x);
-    const [anchor, x] = anchorAt(sx(g.x), 22, L, R);
-    const t = svg("text", { x, y: 31, "text-anchor": anchor, class: "gpu-label" }, s);
-    t.textContent = g.label;
+    if (g.chosen) continue;
+    const t = text(s, { y: 2 + r + em, class: "gpu-label" }, g.label);
+    const [x0, x1] = place(t, sx(g.x));
+    const near = chosen && Math.abs(sx(g.x) - sx(chosen.x)) < 2.5 * em;
+    if (near || taken.some(([a, b]) => x0 < b + 0.5 * em && a < x1 + 0.5 * em)) {
+      t.remove();
+      continue;
+    }
+    taken.push([x0, x1]);
   }
-  axisX(s, fig.ticks, sx, axisY, fig.xmax);        // to the end: GPU lines may pass the last tick
-  const a = svg("text", { x: (L + R) / 2, y: H - 4, "text-anchor": "middle", class: "axis-title" }, s);
-  a.textContent = fig.axis;
+  axisX(s, fig.ticks, sx, axisY, fig.xmax, em);    // to the end: GPU lines may pass the last tick
+  text(s, { x: (L + R) / 2, y: H - 0.4 * em - 2, "text-anchor": "middle", class: "axis-title" }, fig.axis);
   return s;
 }
-function drawCurve(fig, ctx, W) {
-  const H = 300, L = 56, R = W - 24, T = 14, B = 250;
+
+// the curve in `H` units of height (300 on the page; what the projected box leaves it)
+function drawCurve(s, fig, ctx, W, H) {
+  const em = emOf(s), r = 1.25 * em;
+  const yticks = fig.yticks.map(([v, label]) => [v, text(s, { class: "tick-label" }, label)]);
+  const widest = Math.max(0, ...yticks.map(([, t]) => textWidth(t, em)));
+  for (const [, t] of yticks) t.remove();
+  // the y axis's title turned beside the ticks where the plot is tall enough; else on a line
+  // above the plot
+  const probe = text(s, { class: "axis-title" }, fig.yaxis);
+  const yLong = textWidth(probe, em);
+  probe.remove();
+  const B = Math.round(H - Math.max(50, 3 * em + 10));
+  const flat = yLong > B - 14 - 8;
+  const T = Math.round(flat ? r + 0.6 * em + 6 : Math.max(14, 0.6 * em));
+  // the last context tick is centred on the plot's right end: the margin holds its half
+  const lastTick = text(s, { class: "tick-label" }, fig.xticks[fig.xticks.length - 1][1]);
+  const R = W - Math.max(24, Math.ceil(textWidth(lastTick, em) / 2 + 4));
+  lastTick.remove();
+  const L = Math.max(56, Math.ceil(widest + (flat ? 10 : 1.3 * em + 16)));
+  s.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const sx = (v) => L + (R - L) * v / fig.xmax;
   const sy = (v) => B - (B - T) * v / fig.ymax;
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "bill-svg", "aria-hidden": "true",
-                         focusable: "false" });
   const grid = svg("g", { class: "axis" }, s);
+  let above = 1e9;                   // tick labels at least a line apart
   for (const [v, label] of fig.yticks) {
     svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, grid);
-    const t = svg("text", { x: L - 6, y: sy(v) + 4, "text-anchor": "end", class: "tick-label" }, grid);
-    t.textContent = label;
+    if (above - sy(v) < 1.15 * em) continue;
+    above = sy(v);
+    text(grid, { x: L - 6, y: sy(v) + 0.35 * em, "text-anchor": "end", class: "tick-label" }, label);
   }
   const n = fig.ctx.length;
   const band = (lo, hi, cls) => {
@@ -95,54 +160,61 @@ function drawCurve(fig, ctx, W) {
   const wy = sy(fig.weights);
   svg("line", { x1: L, x2: R, y1: wy, y2: wy, class: "weights-line" }, s);
   const crossLeft = fig.cross && fig.cross.x < fig.xmax / 2;   // the weights' label avoids it
-  const wl = svg("text", { x: crossLeft ? R - 4 : L + 6, y: wy - 6, class: "bar-label",
-                           "text-anchor": crossLeft ? "end" : "start" }, s);
-  wl.textContent = fig.weights_label;
+  text(s, { x: crossLeft ? R - 4 : L + 6, y: wy - 0.5 * em, class: "bar-label weights-label",
+            "text-anchor": crossLeft ? "end" : "start" }, fig.weights_label);
   const nx = sx(fig.now.x), ny = sy(fig.now.y);
   svg("line", { x1: nx, x2: nx, y1: T, y2: B, class: "now-line" }, s);
   svg("circle", { cx: nx, cy: ny, r: 5, class: "now-dot" }, s);
-  const nl = svg("text", { x: nx + (nx > R - 90 ? -8 : 8), y: ny - 8, class: "bar-label",
-                           "text-anchor": nx > R - 90 ? "end" : "start" }, s);
-  nl.textContent = fig.now.label;
+  const nowRight = nx > R - 7.5 * em;
+  text(s, { x: nx + (nowRight ? -8 : 8), y: Math.max(T + em, ny - 0.65 * em), class: "bar-label now-label",
+            "text-anchor": nowRight ? "end" : "start" }, fig.now.label);
   if (fig.cross && !ctx.concealed) {
     const cx = sx(fig.cross.x);
     svg("path", { d: `M ${cx} ${wy - 7} L ${cx + 7} ${wy} L ${cx} ${wy + 7} L ${cx - 7} ${wy} Z`,
                   class: "cross-mark" }, s);
     // below the weights' line (above it when the line runs close to the axis's numbers), on
     // the side away from this context's dot; the second line one line height under the first
-    const anchor = cx < L + 120 ? "start" : cx > R - 120 ? "end" : nx > cx ? "end" : "start";
+    const anchor = cx < L + 10 * em ? "start" : cx > R - 10 * em ? "end" : nx > cx ? "end" : "start";
     const dx = anchor === "start" ? 10 : -10;
-    const [y1, y2] = wy > B - 40 ? [wy - 11, wy - 11] : [wy + 20, wy + 20];
-    const t1 = svg("text", { x: cx + dx, y: y1, dy: wy > B - 40 ? "-1.25em" : 0,
-                             "text-anchor": anchor, class: "bar-label cross-label" }, s);
-    t1.textContent = fig.cross.label;
-    const t2 = svg("text", { x: cx + dx, y: y2, dy: wy > B - 40 ? 0 : "1.25em",
-                             "text-anchor": anchor, class: "bar-label" }, s);
-    t2.textContent = fig.cross.tokens;
+    const up = wy > B - 2.4 * r - 6;
+    const y1 = up ? wy - 0.9 * em - r : wy + 0.6 * em + 10;
+    text(s, { x: cx + dx, y: y1, "text-anchor": anchor, class: "bar-label cross-label" }, fig.cross.label);
+    text(s, { x: cx + dx, y: y1 + r, "text-anchor": anchor, class: "bar-label cross-label" }, fig.cross.tokens);
   }
   if (fig.limit) {                   // the model's maximum context: past it, hypothetical
-    const lx = sx(fig.limit.x), right = lx > R - 170;
+    const lx = sx(fig.limit.x), right = lx > R - 14 * em;
     svg("line", { x1: lx, x2: lx, y1: T, y2: B, class: "limit-line" }, s);
-    const t = svg("text", { x: lx + (right ? -5 : 5), y: T + 12, class: "bar-label limit-label",
-                            "text-anchor": right ? "end" : "start" }, s);
-    t.textContent = fig.limit.label;
+    text(s, { x: lx + (right ? -5 : 5), y: T + em, class: "bar-label limit-label",
+              "text-anchor": right ? "end" : "start" }, fig.limit.label);
   }
-  axisX(s, fig.xticks, sx, B);
-  const xa = svg("text", { x: (L + R) / 2, y: H - 6, "text-anchor": "middle", class: "axis-title" }, s);
-  xa.textContent = fig.xaxis;
-  const ya = svg("text", { x: 0, y: 0, "text-anchor": "middle", class: "axis-title",
-                           transform: `translate(14 ${(T + B) / 2}) rotate(-90)` }, s);
-  ya.textContent = fig.yaxis;
+  axisX(s, fig.xticks, sx, B, undefined, em, 6 + 1.3 * em);   // clear of the y axis's “0”
+  text(s, { x: (L + R) / 2, y: H - 0.45 * em, "text-anchor": "middle", class: "axis-title" }, fig.xaxis);
+  if (flat) text(s, { x: 4, y: em + 2, class: "axis-title" }, fig.yaxis);
+  else text(s, { x: 0, y: 0, "text-anchor": "middle", class: "axis-title",
+                 transform: `translate(${Math.round(em + 2)} ${(T + B) / 2}) rotate(-90)` }, fig.yaxis);
   return s;
 }
-// the model's limit is the least important label: in the page, it moves down (or is left
-// out: the words under the charts say it too) until it covers no other text
+// the curve's labels never cover each other: the model's limit (the least important: the
+// words under the charts say it too), then this context's value, move down or are left out
 function tidyCurve(s) {
-  const limit = s.querySelector(".limit-label");
-  if (!limit) return;
-  const others = [...s.querySelectorAll("text")].filter((t) => t !== limit && t.textContent);
-  declutter([limit], { dy: 6, tries: 8, fixed: others.map((t) => t.getBBox()) });
+  const last = [".limit-label", ".now-label"].map((q) => s.querySelector(q)).filter(Boolean);
+  const others = [...s.querySelectorAll("text")].filter((t) => !last.includes(t) && t.textContent);
+  const fixed = others.map(boxOf).filter(Boolean);
+  declutter(last, { dy: 6, tries: 10, fixed });
 }
+
+// presenting, the holder has a height of its own (the projected page gives the figure what
+// the screen leaves): the charts fill it at one scale, the curve taking what the bar leaves,
+// the layer map only where it fits
+function projected(holder) {
+  return !!holder.closest(".kv-root.present:not(.speaker)") && holder.clientHeight > 0;
+}
+function sized(el, px) {
+  if (px == null) { el.style.removeProperty("flex"); el.style.removeProperty("height"); return; }
+  el.style.flex = "none";
+  el.style.height = Math.max(0, Math.floor(px)) + "px";
+}
+
 function draw(holder, fig, ctx) {
   // drawn again when the holder's width changes (in the next frame: not inside the observer's
   // callback), while the holder still shows these charts
@@ -150,10 +222,50 @@ function draw(holder, fig, ctx) {
     if (holder.querySelector(":scope > .bill-svg")) draw(holder, fig, ctx);
   }));
   if (!fig.bar) { holder.replaceChildren(); return; }
-  const W = width(holder);
-  const curve = drawCurve(fig.curve, ctx, W);
-  holder.replaceChildren(h("p", "chart-title", null, fig.bar.title), drawBar(fig.bar, ctx, W),
-                         h("p", "chart-title", null, fig.curve.title), curve);
+  // projected: laid out for the holder's whole width, at one unit a pixel
+  const W = projected(holder) ? Math.max(340, widthOf(holder)) : width(holder);
+  const attrs = { class: "bill-svg", "aria-hidden": "true", focusable: "false" };
+  const bar = svg("svg", attrs), curve = svg("svg", { ...attrs });
+  const kids = [h("p", "chart-title", null, fig.bar.title), bar,
+                h("p", "chart-title", null, fig.curve.title), curve];
+  let strip = [];
+  if (fig.layers) {                  // the layer map: what each layer keeps at this context
+    const s = svg("svg", { class: "bill-svg layers-svg", "aria-hidden": "true", focusable: "false" });
+    strip = [h("p", "chart-title", null, fig.layers.title), s, layerLegend(fig.layers)];
+    kids.push(...strip);
+  }
+  holder.replaceChildren(...kids);   // in the page: the labels are measured
+  drawBar(bar, fig.bar, W);
+  const scale = holder.clientWidth / W;
+  if (projected(holder) && scale > 0) {
+    const gap = parseFloat(getComputedStyle(holder).rowGap) || 0;
+    const outside = (els) => els.reduce((a, e) => a + (e.tagName.toLowerCase() === "svg" ? 0 :
+                                                       e.getBoundingClientRect().height) + gap, 0);
+    const barPx = barHeight(emOf(bar)) * scale;
+    const room = (els) => holder.clientHeight - outside(els) - barPx;
+    const least = 9 * 1.25 * emOf(curve) * scale;          // the curve's least height
+    let stripPx = 0;
+    if (strip.length) {
+      const s = strip[1];
+      layerStrip(s, fig.layers, W);
+      stripPx = s.viewBox.baseVal.height * scale;
+      if (room(kids) - stripPx < least) {                   // no room for the layer map here
+        strip.forEach((e) => e.remove());
+        strip = [];
+        stripPx = 0;
+      }
+    }
+    const left = [...holder.children];
+    sized(bar, barPx);
+    if (strip.length) sized(strip[1], stripPx);
+    const curvePx = Math.max(room(left) - stripPx, least);
+    sized(curve, curvePx);
+    drawCurve(curve, fig.curve, ctx, W, Math.floor(curvePx / scale));
+  } else {
+    [bar, curve].forEach((e) => sized(e, null));
+    drawCurve(curve, fig.curve, ctx, W, 300);
+    if (strip.length) layerStrip(strip[1], fig.layers, W);
+  }
   tidyCurve(curve);
 }
 function extra(box, frame, ctx) {

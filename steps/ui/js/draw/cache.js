@@ -6,6 +6,7 @@
 // cells take the width that is left (on a phone, narrow cells; never smaller text).
 
 import { svg, svgText, declutter, layoutWidth, textWidths, refitOnResize, wholeWidth } from "../dom.js";
+import { projectedBox } from "../present.js";
 
 // a row is a string, one character per number: chr(68 + level), level in -20..20
 // (steps/step3/text.py `levels`)
@@ -25,39 +26,66 @@ function draw(holder, fig, ctx) {
   const rows = fig.rows || [], n = rows.length;
   if (!n) { holder.replaceChildren(); return; }
   const t = ctx.text || {};
-  const dims = (fig.k[0] || []).length, rh = 26, ch = 20, GAP = 14;
-  const W0 = layoutWidth(holder, 300, 820);
+  // projected (present.js projectedBox): laid out for the whole box, the rows as tall as the
+  // box allows for the most rows the player reaches (the prompt and one a decode step), so
+  // that they keep their size from frame to frame; where they are lower than the chart text,
+  // every k-th row keeps its labels (the twin has them all)
+  const box = projectedBox(holder, "cache-svg", "row-label");
+  const em = box ? box.em : 13;
+  const dims = (fig.k[0] || []).length, GAP = 14;
+  const W0 = box ? box.width : layoutWidth(holder, 300, 820);
   const m = textWidths(holder, "cache-svg", [
     ...rows.map((r) => ["row-label", r, "cache-row is-prompt"]),
     ...(fig.pct || []).map((p) => ["attn-pct", p]),
-    ["out-label", t.out || ""], ["dims-label", t.dims || ""]]);
+    ["out-label", t.out || ""], ["dims-label", t.dims || ""],
+    ["strip-head", t.k || ""], ["strip-head", t.v || ""], ["strip-head", t.weights || ""]]);
+  const [outW, dimsW, kW, vW, wW] = m.slice(m.length - 5);
   const LW = Math.ceil(Math.max(...m.slice(0, n)) * 1.08) + 14;      // (italic rows: a little wider)
-  const PW = Math.ceil(Math.max(0, ...m.slice(n, m.length - 2))) + 10;
-  const [outW, dimsW] = m.slice(m.length - 2);
-  const BW = Math.round(Math.max(56, Math.min(130, W0 * 0.16)));
-  const cw = Math.max(2, Math.min(12, (W0 - LW - 2 * GAP - BW - PW - 4) / (2 * dims)));
+  const PW = Math.ceil(Math.max(0, ...m.slice(n, m.length - 5))) + 10;
+  const BW = Math.round(Math.max(56, Math.min(box ? 220 : 130, W0 * 0.16)));
+  const cw = Math.max(2, Math.min(box ? 16 : 12, (W0 - LW - 2 * GAP - BW - PW - 4) / (2 * dims)));
   const strip = dims * cw;
   const KX = LW, VX = KX + strip + GAP, BX = VX + strip + GAP;
   const W = Math.max(W0, wholeWidth(BX + BW + PW + 4));
-  const Y0 = 44, yRow = (i) => Y0 + i * rh, OY = yRow(n) + 12;
-  const LY = OY + ch + 18, DY = LY + 22, H = DY + 8;
   const mid = (x0) => x0 + strip / 2;
+  // the heads on one line, or two where they would meet
+  const wx = Math.min(BX, W - 2 - wW);
+  const meet = mid(KX) + kW / 2 + 4 > mid(VX) - vW / 2 || mid(VX) + vW / 2 + 4 > wx;
+  let rh = 26, ch = 20, Y0 = 44, every = 1;
+  if (box) {
+    Y0 = Math.round((meet ? 2.4 : 1.2) * em + 4);
+    const most = Math.max(n, (fig.prompt_len || n) + Math.max(0, (ctx.count || 1) - 1));
+    const below = 8 + 2.35 * em + 6;                // the output row and the line under it
+    rh = Math.max(4, Math.min(2 * em, (box.height - Y0 - below) / most));
+    ch = Math.max(3, Math.round(rh * 0.8 * 10) / 10);
+    every = Math.max(1, Math.ceil(1.2 * em / rh));   // (a text's box is ~1.17 em high)
+  }
+  const pad = (rh - ch) / 2;
+  const yRow = (i) => Y0 + i * rh, OY = yRow(n) + (box ? 8 : 12);
+  const baseline = (y) => box ? y + ch / 2 + 0.36 * em : y + ch - 5;
+  // under the output row: its name (projected: the numbers per row beside the output, under
+  // the keys, when they fit there)
+  const dimsBeside = !!box && dimsW <= strip + GAP - 8;
+  const LY = box ? OY + ch + Math.round(1.1 * em) : OY + ch + 18;
+  const DY = dimsBeside ? baseline(OY) : box ? LY + Math.round(1.3 * em) : LY + 22;
+  const H = box ? box.height : DY + 8;
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "cache-svg", "aria-hidden": "true",
                          focusable: "false", preserveAspectRatio: "xMinYMin meet" });
   s.style.minWidth = W + "px";
   holder.replaceChildren(s);
   // the three heads; one that would cover another goes up a line
-  const kh = svgText(s, mid(KX), Y0 - 10, t.k, { class: "strip-head", "text-anchor": "middle" });
-  const vh = svgText(s, mid(VX), Y0 - 10, t.v, { class: "strip-head", "text-anchor": "middle" });
-  const wh = svgText(s, BX, Y0 - 10, t.weights, { class: "strip-head", "text-anchor": "start" });
+  const hy = box ? Y0 - Math.round(0.45 * em) : Y0 - 10;
+  const kh = svgText(s, mid(KX), hy, t.k, { class: "strip-head", "text-anchor": "middle" });
+  const vh = svgText(s, mid(VX), hy, t.v, { class: "strip-head", "text-anchor": "middle" });
+  const wh = svgText(s, BX, hy, t.weights, { class: "strip-head", "text-anchor": "start" });
   if (s.isConnected) {
     const ww = wh.getComputedTextLength();
     if (BX + ww > W - 2) wh.setAttribute("x", Math.max(2, W - 2 - ww).toFixed(1));
-    declutter([kh, vh, wh], { dy: -18, tries: 1, pad: 4 });
+    declutter([kh, vh, wh], { dy: box ? -Math.round(1.15 * em) : -18, tries: 1, pad: 4 });
   }
   const nf = Math.max(0, Math.min(n, fig.new_from));
   if (fig.prompt_len < n) {
-    const y = yRow(fig.prompt_len) - 3;
+    const y = yRow(fig.prompt_len) - pad;
     svg("line", { x1: KX, x2: BX + BW, y1: y, y2: y, class: "prefill-line" }, s);
   }
   for (const x0 of [KX, VX])
@@ -69,16 +97,20 @@ function draw(holder, fig, ctx) {
     const g = svg("g", { class: "cache-row" + (fig.gen[i] ? " is-gen" : " is-prompt") +
                          (i >= nf ? " is-new" : "") }, s);
     svg("title", {}, g).textContent = fig.titles[i];
-    svgText(g, LW - 8, y + ch - 5, rows[i], { class: "row-label", "text-anchor": "end" });
+    // labelled: every `every`-th row counted from the newest, which is always labelled
+    const named = (n - 1 - i) % every === 0;
+    if (named) svgText(g, LW - 8, baseline(y), rows[i], { class: "row-label", "text-anchor": "end" });
     cells(g, fig.k[i], KX, y, cw, ch, "cell k");
     cells(g, fig.v[i], VX, y, cw, ch, "cell v");
-    svg("rect", { x: BX, y: y + 1, width: BW, height: ch - 2, class: "attn-track" }, g);
-    svg("rect", { x: BX, y: y + 1, width: (BW * fig.weights[i]).toFixed(2), height: ch - 2,
+    svg("rect", { x: BX, y: y + Math.min(1, ch / 6), width: BW, height: Math.max(1, ch - 2 * Math.min(1, ch / 6)),
+                  class: "attn-track" }, g);
+    svg("rect", { x: BX, y: y + Math.min(1, ch / 6), width: (BW * fig.weights[i]).toFixed(2),
+                  height: Math.max(1, ch - 2 * Math.min(1, ch / 6)),
                   class: "attn-bar" + (fig.weights[i] === wmax ? " is-max" : "") }, g);
-    svgText(g, BX + BW + 5, y + ch - 5, fig.pct[i], { class: "attn-pct" });
+    if (named) svgText(g, BX + BW + 5, baseline(y), fig.pct[i], { class: "attn-pct" });
   }
   // the rows written at this step, outlined
-  svg("rect", { x: 2, y: yRow(nf) - 3, width: W - 4, height: (n - nf) * rh, rx: 4,
+  svg("rect", { x: 2, y: yRow(nf) - pad, width: W - 4, height: (n - nf) * rh, rx: 4,
                 class: "new-rows" + (ctx.index > 0 ? " enter" : "") }, s);
   // what V is for: the output, the value rows added up with the weights; its name under it
   const o = svg("g", { class: "out-row" }, s);
@@ -88,7 +120,8 @@ function draw(holder, fig, ctx) {
                 class: "out-frame" }, o);
   cells(o, fig.out, VX, OY, cw, ch, "out-cell");
   svgText(o, Math.max(4, Math.min(VX, W - 4 - outW)), LY, t.out, { class: "out-label" });
-  svgText(s, Math.max(4, Math.min(KX, W - 4 - dimsW)), DY, t.dims, { class: "dims-label" });
+  const dx = dimsBeside ? Math.max(4, VX - GAP / 2 - 4 - dimsW) : Math.max(4, Math.min(KX, W - 4 - dimsW));
+  svgText(s, dx, DY, t.dims, { class: "dims-label" });
 }
 
 export const cache = { draw };

@@ -4,7 +4,8 @@
 // the new cells are solid. Under them (`extra`): the totals (“?” until the question is
 // answered), the captions of both grids, the live model's notices and its two outputs.
 
-import { svg, h, layoutWidth, refitOnResize } from "../dom.js";
+import { svg, h, layoutWidth, textWidths, refitOnResize } from "../dom.js";
+import { projectedBox } from "../present.js";
 
 function draw(holder, fig, ctx) {
   refitOnResize(holder, () => { if (holder.querySelector(":scope > .grids-svg")) draw(holder, fig, ctx); });
@@ -13,14 +14,32 @@ function draw(holder, fig, ctx) {
   const t = ctx.text || {}, leg = t.legend || {};
   const T = fig.T, cols = fig.P + fig.T - 1;
   // laid out in pixels for the holder's width: side by side from 620 px, else one above the
-  // other; each grid's title on the first line, the axis' name on the second, its ticks after
-  const Wfit = layoutWidth(holder, 300, 820);
+  // other; each grid's title on the first line, the axis' name on the second, its ticks after.
+  // Projected (present.js projectedBox): for the whole box, every line and margin as tall and
+  // as wide as the chart text drawn there (the turned axis title clear of the ticks), the
+  // cells taking the height that is left
+  const box = projectedBox(holder, "grids-svg", "tick");
+  const Wfit = box ? box.width : layoutWidth(holder, 300, 820);
   const narrow = Wfit < 620;
-  const GAP = 24, PW = narrow ? Wfit : (Wfit - GAP) / 2;
-  const GX = 38, GY = 60, GW = PW - GX - 6, GH = narrow ? 220 : 300;
-  const PH = GY + GH + 52;                          // the legend: room for two lines
+  const GAP = box ? Math.round(1.2 * box.em) : 24, PW = narrow ? Wfit : (Wfit - GAP) / 2;
+  let GX = 38, GY = 60, GH = narrow ? 220 : 300, line = 20, chip = 12;
+  let titleY = 16, axisY = 34, PH = GY + GH + 52;                 // the legend: room for two lines
+  if (box) {
+    const em = box.em, tw = Math.max(...textWidths(holder, "grids-svg",
+      (fig.yt || []).map(([, lab]) => ["tick", lab])), em);
+    line = Math.round(1.3 * em);
+    chip = Math.round(0.75 * em);
+    titleY = Math.round(em + 2);
+    axisY = titleY + line;
+    GY = axisY + line + 6;
+    GX = Math.ceil(1.3 * em + 8 + tw + 6);          // the turned title, a gap, the ticks
+    PH = narrow ? (box.height - GAP) / 2 : box.height;
+    GH = Math.max(40, PH - GY - 2 * line - 10);
+  }
+  const GW = PW - GX - 6;
   const W = narrow ? PW : 2 * PW + GAP, H = narrow ? 2 * PH + GAP : PH;
-  const cw = Math.min(24, GW / cols), ch = Math.min(20, GH / T);
+  const cap = box ? 2 * box.em : 24;
+  const cw = Math.min(cap, GW / cols), ch = Math.min(box ? cap : 20, GH / T);
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "grids-svg", "aria-hidden": "true",
                          focusable: "false", preserveAspectRatio: "xMinYMin meet" });
   const keys = [];                                  // [chip, inset, label] per legend entry
@@ -29,17 +48,31 @@ function draw(holder, fig, ctx) {
     e.textContent = str;
     return e;
   };
+  // ticks far enough apart for their labels (projected: a line high, a label wide)
+  const spaced = (ticks, step, room) => {
+    let last = -Infinity;
+    return (ticks || []).filter(([v, lab]) => {
+      const at = (v - 0.5) * step;
+      if (at - last < room(lab)) return false;
+      last = at;
+      return true;
+    });
+  };
+  const em = box ? box.em : 12;
+  const xt = box ? spaced(fig.xt, cw, (lab) => 0.62 * em * String(lab).length + 0.6 * em) : fig.xt || [];
+  const yt = box ? spaced(fig.yt, ch, () => 1.1 * em) : fig.yt || [];
   [["u", t.uncached, "recomputed"], ["c", t.cached, "cached"]].forEach(([id, title, old], k) => {
     const ox = narrow ? 0 : k * (PW + GAP), oy = narrow ? k * (PH + GAP) : 0;
     const g = svg("g", { class: "grid grid-" + id, transform: `translate(${ox},${oy})` }, s);
-    label(g, 0, 16, "grid-title", title);
-    label(g, GX + GW, 34, "axis-label", t.x, "end");
-    for (const [v, lab] of fig.xt || [])
+    label(g, 0, titleY, "grid-title", title);
+    label(g, GX + GW, axisY, "axis-label", t.x, "end");
+    for (const [v, lab] of xt)
       label(g, GX + (v - 0.5) * cw, GY - 8, "tick", lab, "middle");
     const yl = label(g, 0, 0, "axis-label", t.y, "middle");
-    yl.setAttribute("transform", `translate(10,${GY + GH / 2}) rotate(-90)`);     // beside the whole grid
-    for (const [v, lab] of fig.yt || [])
-      label(g, GX - 4, GY + (v - 0.5) * ch + 4, "tick", lab, "end");
+    const yx = box ? Math.round(0.95 * em) : 10;    // the turned title's baseline
+    yl.setAttribute("transform", `translate(${yx},${GY + GH / 2}) rotate(-90)`);     // beside the whole grid
+    for (const [v, lab] of yt)
+      label(g, GX - (box ? 6 : 4), GY + (v - 0.5) * ch + (box ? 0.35 * em : 4), "tick", lab, "end");
     const cells = svg("g", { class: "cells" }, g);
     const unit = Math.min(cw, ch);
     rows.forEach(([context, , earlier], r) => {     // [positions needed, new, earlier]
@@ -53,34 +86,36 @@ function draw(holder, fig, ctx) {
                       height: Math.max(0.4, ch - 2 * pad), class: "cell " + kind }, row);
       }
     });
+    const ky = GY + GH + (box ? Math.round(0.4 * em) : 12);
     for (const kind of ["new", old]) {              // the legend: every colour named
       const inset = kind === "cached" ? 2 : 0;      // drawn as its cells are: smaller, faint
-      const chip = svg("rect", { x: GX + inset, y: GY + GH + 12 + inset, width: 12 - 2 * inset,
-                                 height: 12 - 2 * inset, class: "key-chip " + kind }, g);
-      keys.push([chip, inset, label(g, GX + 17, GY + GH + 22, "legend-label", leg[kind] || "")]);
+      const c = svg("rect", { x: GX + inset, y: ky + inset, width: chip - 2 * inset,
+                              height: chip - 2 * inset, class: "key-chip " + kind }, g);
+      keys.push([c, inset, label(g, GX + chip + 5, ky + (box ? Math.round(0.8 * em) : 10),
+                                 "legend-label", leg[kind] || "")]);
     }
   });
   s.style.minWidth = W + "px";
   holder.replaceChildren(s);
-  layoutKeys(keys, GX, PW - 4);
+  layoutKeys(keys, GX, PW - 4, line, chip);
 }
 
 // the legend's entries side by side, each after the width its label really takes (known once
 // the drawing is in the page; 8 units a character before that); one that would pass the
-// grid's right edge starts a second line
-function layoutKeys(keys, x0, right) {
+// grid's right edge starts a second line (`line` lower)
+function layoutKeys(keys, x0, right, line, chip) {
   let lx = x0, g = null, dy = 0;
-  for (const [chip, inset, text] of keys) {
+  for (const [c, inset, text] of keys) {
     if (text.parentNode !== g) { g = text.parentNode; lx = x0; dy = 0; }
     let w = 0;
     try { w = text.getComputedTextLength(); } catch (err) { w = 0; }
     w = w || 8 * text.textContent.length;
-    if (lx > x0 && lx + 17 + w > right) { lx = x0; dy += 20; }
-    chip.setAttribute("x", lx + inset);
-    chip.setAttribute("y", Number(chip.getAttribute("y")) + dy);
-    text.setAttribute("x", lx + 17);
+    if (lx > x0 && lx + chip + 5 + w > right) { lx = x0; dy += line; }
+    c.setAttribute("x", lx + inset);
+    c.setAttribute("y", Number(c.getAttribute("y")) + dy);
+    text.setAttribute("x", lx + chip + 5);
     text.setAttribute("y", Number(text.getAttribute("y")) + dy);
-    lx += 17 + w + 16;
+    lx += chip + 5 + w + 16;
   }
 }
 

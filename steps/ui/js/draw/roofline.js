@@ -6,8 +6,13 @@
 // The labels are laid out for the drawing's width and language: each stays inside the plot
 // (on the other side of its line or point when it does not fit on the first), and labels that
 // would still cover one another are moved apart (dom.js `declutter`).
+// Projected (present.js projectedBox): the page puts the two charts side by side; each is laid
+// out for the box its <svg> has there (its height too), its margins, offsets and titles (on two
+// lines where one does not fit) at the size its text is drawn, and tick labels that would leave
+// the drawing are left out.
 
 import { svg, svgText, h, widthOf, refitOnResize, declutter } from "../dom.js";
+import { projectedBox } from "../present.js";
 
 // the drawing's own width follows the holder's (within limits), so that its text stays
 // legible on a phone
@@ -35,6 +40,31 @@ function place(t, x, gap, side, lo, hi, stay) {
   return t;
 }
 
+// the size of a chart text of class `cls` in `s`'s units, and the widest of `labels` at that
+// size (measured once `s` is in the page; else 12 px, 7 px a character). Presenter mode makes
+// chart text larger (present.js fitChartText): the margins and the space between ticks follow.
+function measure(s, cls, labels) {
+  const t = svgText(s, 0, 0, "0", { class: cls });
+  const em = (s.isConnected && parseFloat(getComputedStyle(t).fontSize)) || 12;
+  let widest = 0;
+  for (const label of labels) {
+    t.textContent = label;
+    widest = Math.max(widest, textWidth(t));
+  }
+  t.remove();
+  return { em, widest };
+}
+
+// a title in two lines, split at the space nearest its middle
+function split(text) {
+  const mid = text.length / 2;
+  let at = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === " " && (at < 0 || Math.abs(i - mid) < Math.abs(at - mid))) at = i;
+  }
+  return at < 0 ? [text] : [text.slice(0, at), text.slice(at + 1)];
+}
+
 // whether `box` covers none of the boxes `taken`
 function free(box, taken) {
   return !taken.some((p) => box.x < p.x + p.width && p.x < box.x + box.width &&
@@ -45,17 +75,37 @@ function draw(holder, fig, ctx) {
   // at a new width, the latest frame is drawn again (while the holder still shows a roofline)
   refitOnResize(holder, () => { if (holder.querySelector(".roof-svg")) draw(holder, fig, ctx); });
   if (!fig.roof) { holder.replaceChildren(); return; }
-  const W = width(holder), H = 380, L = 66, R = W - 20, T = 16, B = 318;
-  const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
-  const sy = (v) => B - (B - T) * (lg(v) - lg(fig.y0)) / (lg(fig.y1) - lg(fig.y0));
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "roof-svg", "aria-hidden": "true",
-                         focusable: "false" });
+  const s = svg("svg", { class: "roof-svg", "aria-hidden": "true", focusable: "false" });
   // in the page before the labels are placed: they are measured
   const kids = [h("p", "chart-title", null, fig.title), s];
   const batch = fig.batch ? svg("svg", { class: "batch-svg", "aria-hidden": "true",
                                          focusable: "false" }) : null;
   if (batch) kids.push(h("p", "chart-title", null, fig.batch.title), batch);
+  const box = projectedBox(holder, "roof-svg", "tick-label");
   holder.replaceChildren(...kids);
+  // the margins hold the tick labels and the axis titles at the size they are drawn
+  const { em, widest } = measure(s, "tick-label", fig.yticks.map(([, label]) => label));
+  const sBox = box ? s.getBoundingClientRect() : null;
+  const W = sBox && sBox.width > 100 ? Math.floor(sBox.width) : width(holder);
+  const Hbox = sBox && sBox.height > 100 ? Math.floor(sBox.height) : 0;
+  const R = W - (Hbox ? Math.round(Math.max(12, 0.7 * em)) : 20);
+  const ks = Hbox ? em / 12 : 1;                     // the labels' offsets follow the text
+  const xWide = measure(s, "axis-title", [fig.xaxis]).widest;
+  const xLines = Hbox && xWide > W - 8 ? split(fig.xaxis) : [fig.xaxis];
+  const below = 6 + 1.3 * em + xLines.length * 1.3 * em + 0.35 * em + 4;   // ticks, x title
+  const B0 = Hbox ? Math.max(120, Hbox - below) : 318 + Math.max(0, Math.round((em - 12) * 2));
+  // the y axis's title turned beside the ticks where it fits their height; else (large text,
+  // a long title) on one or two lines above the plot
+  const yTitle = measure(s, "axis-title", [fig.yaxis]).widest;
+  const yLines = yTitle <= B0 - 16 ? [] : yTitle <= W - 8 ? [fig.yaxis] : split(fig.yaxis);
+  const T0 = Hbox ? Math.round(0.8 * em + 6) : 16;
+  const T = T0 + (yLines.length ? Math.round((yLines.length * 1.25 + 0.6) * em) : 0);
+  const B = Hbox ? B0 : B0 + T - 16;
+  const L = Math.max(66, Math.ceil(widest + (yLines.length ? 12 : 1.3 * em + 16)));
+  const H = Hbox || B + Math.max(62, Math.round(2.6 * em + 22));
+  s.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
+  const sy = (v) => B - (B - T) * (lg(v) - lg(fig.y0)) / (lg(fig.y1) - lg(fig.y0));
 
   const clip = svg("clipPath", { id: "roof-plot" }, svg("defs", {}, s));
   svg("rect", { x: L, y: T, width: R - L, height: B - T }, clip);
@@ -69,26 +119,44 @@ function draw(holder, fig, ctx) {
   for (const [v, label] of fig.xticks) {
     svg("line", { x1: sx(v), x2: sx(v), y1: T, y2: B, class: "grid" }, grid);
     svg("line", { x1: sx(v), x2: sx(v), y1: B, y2: B + 4 }, grid);
-    if (sx(v) - last < 7.5 * label.length + 8) continue;        // no overlapping labels
+    if (sx(v) - last < 0.62 * em * label.length + em) continue;     // no overlapping labels
+    if (Hbox && sx(v) + 0.31 * em * label.length > W - 2) continue;   // inside the drawing
     last = sx(v);
-    fixed.push(svgText(grid, sx(v), B + 18, label, { "text-anchor": "middle", class: "tick-label" }));
+    fixed.push(svgText(grid, sx(v), B + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" }));
   }
   for (const [v, label] of fig.yticks) {
     svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, grid);
     svg("line", { x1: L - 4, x2: L, y1: sy(v), y2: sy(v) }, grid);
-    fixed.push(svgText(grid, L - 7, sy(v) + 4, label, { "text-anchor": "end", class: "tick-label" }));
+    fixed.push(svgText(grid, L - 7, sy(v) + 0.35 * em, label, { "text-anchor": "end", class: "tick-label" }));
   }
   svg("line", { x1: L, x2: R, y1: B, y2: B }, grid);
   svg("line", { x1: L, x2: L, y1: T, y2: B }, grid);
-  fixed.push(svgText(s, (L + R) / 2, H - 8, fig.xaxis, { "text-anchor": "middle", class: "axis-title" }));
+  if (Hbox) {                                      // centred under the plot, inside the drawing
+    xLines.forEach((line, j) => fixed.push(svgText(s, W / 2, B + 6 + (2.6 + 1.3 * j) * em, line,
+                                                   { "text-anchor": "middle", class: "axis-title" })));
+  } else {
+    fixed.push(svgText(s, (L + R) / 2, H - 8, fig.xaxis, { "text-anchor": "middle", class: "axis-title" }));
+  }
   // (the labels below stay right of the plot's left edge, clear of the turned axis title)
-  svgText(s, 0, 0, fig.yaxis, { "text-anchor": "middle", class: "axis-title",
-                               transform: `translate(16 ${(T + B) / 2}) rotate(-90)` });
+  if (!yLines.length) {
+    svgText(s, 0, 0, fig.yaxis, { "text-anchor": "middle", class: "axis-title",
+                                 transform: `translate(${Math.max(16, em + 4)} ${(T + B) / 2}) rotate(-90)` });
+  }
+  yLines.forEach((line, k) => fixed.push(svgText(s, 4, em + 2 + k * Math.round(1.25 * em), line,
+                                                 { class: "axis-title" })));
 
   const lo = L + 4, hi = R - 4;
+  // projected: a note wider than the plot goes on two lines, each placed as the note is
+  const note = (y, str, cls, x, gap, side, stay) => {
+    const t = svgText(s, 0, y, str, { class: cls });
+    if (!Hbox || !s.isConnected || textWidth(t) <= hi - lo) return [place(t, x, gap, side, lo, hi, stay)];
+    const [a, b] = split(str);
+    t.textContent = a;
+    const t2 = svgText(s, 0, y + 1.2 * em, b || "", { class: cls });
+    return [place(t, x, gap, side, lo, hi, stay), place(t2, x, gap, side, lo, hi, stay)];
+  };
   svg("line", { x1: rx, x2: rx, y1: T, y2: B, class: "ridge-line" }, s);
-  const ridge = place(svgText(s, 0, B - 8, fig.ridge_label, { class: "roof-note" }),
-                      rx, 6, "end", lo, hi);
+  const ridge = note(B - 8 * ks - (Hbox ? 1.2 * em : 0), fig.ridge_label, "roof-note", rx, 6, "end");
   const d = fig.roof.map(([x, y], k) => (k ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(y).toFixed(1)).join(" ");
   svg("path", { d, class: "roof", "clip-path": "url(#roof-plot)" }, s);
   for (const [x, y] of fig.trail || []) {         // the decode step at batch 1 .. 256
@@ -98,33 +166,51 @@ function draw(holder, fig, ctx) {
   for (const p of fig.points) {
     const px = sx(p.x), py = sy(p.y);
     svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls }, s);
-    notes.push(place(svgText(s, 0, py + 22, p.label, { class: "pt-label" }), px, 12,
-                     px > R - 110 ? "end" : "start", lo, hi));
+    notes.push(...note(py + 22 * ks, p.label, "pt-label", px, 12, px > R - 110 * ks ? "end" : "start"));
   }
   if (!ctx.concealed) {
-    notes.push(place(svgText(s, 0, T + 16, fig.memory, { class: "roof-note region" }),
-                     L + 2, 6, "start", lo, hi));
+    notes.push(...note(T + 16 * ks, fig.memory, "roof-note region", L + 2, 6, "start"));
     // right of the ridge; where it does not fit, it reaches back over the ridge line
-    notes.push(place(svgText(s, 0, T + 16, fig.compute, { class: "roof-note region" }),
-                     rx + 2, 6, "start", lo, hi, true));
+    notes.push(...note(T + 16 * ks, fig.compute, "roof-note region", rx + 2, 6, "start", true));
   }
   if (fig.ceiling) {                               // no batch passes this intensity
     const cx = sx(fig.ceiling.x);
     svg("line", { x1: cx, x2: cx, y1: T, y2: B, class: "ceiling-line" }, s);
-    notes.push(place(svgText(s, 0, T + 36, fig.ceiling.label, { class: "roof-note" }),
-                     cx, 6, cx > R - 150 ? "end" : "start", lo, hi));
+    notes.push(...note(T + 36 * ks, fig.ceiling.label, "roof-note", cx, 6, cx > R - 150 * ks ? "end" : "start"));
   }
   if (holder.isConnected) {       // laid out: labels that still cover others move apart
-    const taken = declutter([ridge], { dy: -6, tries: 8, fixed: fixed.map((t) => t.getBBox()) });
-    declutter(notes, { dy: 6, tries: 10, fixed: taken });
+    const taken = declutter(ridge, { dy: -6 * ks, tries: 8, fixed: fixed.map((t) => t.getBBox()) });
+    declutter(notes, { dy: 6 * ks, tries: 10, fixed: taken });
   }
-  if (batch) drawBatch(batch, fig.batch, W, holder.isConnected);
+  if (!batch) return;
+  // projected: the batch chart in the other column, laid out for its own box
+  const bBox = Hbox ? batch.getBoundingClientRect() : null;
+  drawBatch(batch, fig.batch, bBox && bBox.width > 100 ? Math.floor(bBox.width) : W, holder.isConnected,
+            bBox && bBox.height > 100 ? Math.floor(bBox.height) : 0);
 }
 
-function drawBatch(s, fig, W, laidOut) {
-  // three log panels on one log batch axis: FLOP per byte, tokens per second, time per step
-  const L = 66, R = W - 20, PH = 84, GAP = 34, T0 = 24, n = fig.panels.length;
-  const B0 = T0 + n * (PH + GAP) - GAP, H = B0 + 44;
+function drawBatch(s, fig, W, laidOut, Hbox) {
+  // three log panels on one log batch axis: FLOP per byte, tokens per second, time per step;
+  // the gaps hold the panels' titles and the ticks at the size they are drawn. `Hbox`:
+  // projected, the drawing's height (0: as tall as the panels need)
+  const { em, widest } = measure(s, "tick-label", fig.panels.flatMap((p) => p.yticks.map(([, l]) => l)));
+  const L = Math.max(66, Math.ceil(widest + 18)), n = fig.panels.length;
+  const R = W - (Hbox ? Math.round(Math.max(12, 0.7 * em)) : 20);
+  const ks = Hbox ? em / 12 : 1;
+  // projected: a panel's title from the drawing's left edge, on two lines where one is too
+  // wide; the batch axis's title likewise
+  const tWide = Math.max(...fig.panels.map((p) => measure(s, "panel-title", [p.title]).widest));
+  const tLines = Hbox && tWide > W - 8 ? 2 : 1;
+  const xLines = Hbox && measure(s, "axis-title", [fig.xaxis]).widest > W - 8 ? split(fig.xaxis) : [fig.xaxis];
+  // (projected, a title clear of the top tick label, which reaches above the panel)
+  const GAP = Hbox ? Math.round((tLines * 1.25 + 1.05) * em + 6) : Math.max(34, Math.round(em * 1.2 + 18));
+  const tY = Hbox ? Math.round(0.9 * em) + 2 : 8;     // a title's baseline above its panel
+  const T0 = Hbox ? GAP : Math.max(24, Math.round(em + 10));
+  const bottom = Hbox ? Math.round(6 + 1.3 * em + xLines.length * 1.3 * em + 0.35 * em + 4)
+    : Math.max(44, Math.round(2.4 * em + 14));
+  const PH = Hbox ? Math.max(2.4 * em, (Hbox - bottom - T0 - (n - 1) * GAP) / n)
+    : 84 + Math.max(0, Math.round((em - 12) * 1.5));
+  const B0 = T0 + n * (PH + GAP) - GAP, H = Hbox ? Math.max(Hbox, B0 + bottom) : B0 + bottom;
   const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
   const lo = L + 4, hi = R - 4;
   s.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -135,47 +221,66 @@ function drawBatch(s, fig, W, laidOut) {
     const sy = (v) => B - (B - T) * (lg(v) - lg(p.y0)) / (lg(p.y1) - lg(p.y0));
     const g = svg("g", { class: "axis" }, s);
     for (const [v] of fig.xticks) svg("line", { x1: sx(v), x2: sx(v), y1: T, y2: B, class: "grid" }, g);
+    let above = 1e9;                      // the last label's y: labels at least a line apart
     for (const [v, label] of p.yticks) {
       svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, g);
-      fixed.push(svgText(g, L - 6, sy(v) + 4, label, { "text-anchor": "end", class: "tick-label" }));
+      if (above - sy(v) < 1.15 * em) continue;
+      above = sy(v);
+      fixed.push(svgText(g, L - 10, sy(v) + 0.35 * em, label, { "text-anchor": "end", class: "tick-label" }));
     }
     svg("line", { x1: L, x2: R, y1: B, y2: B }, g);
     svg("line", { x1: L, x2: L, y1: T, y2: B }, g);
-    const title = svgText(s, L, T - 8, p.title, { class: "panel-title" });
-    fixed.push(title);
+    let title;
+    if (tLines > 1 && measure(s, "panel-title", [p.title]).widest > W - 8) {
+      const [a, b] = split(p.title);
+      title = svgText(s, 4, T - tY - 1.25 * em, a, { class: "panel-title" });
+      fixed.push(title, svgText(s, 4, T - tY, b || "", { class: "panel-title" }));
+    } else {
+      title = svgText(s, Hbox ? 4 : L, T - tY, p.title, { class: "panel-title" });
+      fixed.push(title);
+    }
     const d = fig.xs.map((x, i) => (i ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(p.ys[i]).toFixed(1)).join(" ");
     svg("path", { d, class: "bcurve" }, s);
     // the batch on screen, and its value: the panel's first label
     const ny = sy(p.now);
     svg("line", { x1: nx, x2: nx, y1: T, y2: B, class: "bnow-line" }, s);
     svg("circle", { cx: nx, cy: ny, r: 5, class: "bnow" }, s);
-    const now = place(svgText(s, 0, ny - 8, p.now_label, { class: "pt-label small" }), nx, 8,
-                      nx > R - 90 ? "end" : "start", lo, hi);
+    const now = place(svgText(s, 0, ny - 8 * ks, p.now_label, { class: "pt-label small" }), nx, 8,
+                      nx > R - 90 * ks ? "end" : "start", lo, hi);
     // the limits, named at the left, where the curve is low (placed once laid out, below)
     const lines = p.lines.filter((ln) => ln.y >= p.y0 && ln.y <= p.y1)
       .sort((a, b) => sy(a.y) - sy(b.y))
       .map((ln) => {
         const y = sy(ln.y);
         svg("line", { x1: L, x2: R, y1: y, y2: y, class: "lim lim-" + ln.cls }, s);
-        return { t: svgText(s, L + 6, y < T + 16 ? y + 14 : y - 5, ln.label, { class: "roof-note" }), y };
+        return { t: svgText(s, L + 6, y < T + 16 * ks ? y + 14 * ks : y - 5 * ks, ln.label, { class: "roof-note" }), y };
       });
     const marks = [];
     fig.marks.forEach((m, j) => {
       const mx = sx(m.x);
       svg("line", { x1: mx, x2: mx, y1: T, y2: B, class: "mark mark-" + m.cls }, s);
       if (j === k) {                     // each mark named in its own panel
-        marks.push(place(svgText(s, 0, B - 8, m.label, { class: "roof-note" }), mx, 5,
+        marks.push(place(svgText(s, 0, B - 8 * ks, m.label, { class: "roof-note" }), mx, 5,
                          mx > (L + R) / 2 ? "end" : "start", lo, hi));
       }
     });
     return { title, now, lines, marks };
   });
   const g = svg("g", { class: "axis" }, s);
+  let last = -1e9;
   for (const [v, label] of fig.xticks) {
     svg("line", { x1: sx(v), x2: sx(v), y1: B0, y2: B0 + 4 }, g);
-    fixed.push(svgText(g, sx(v), B0 + 18, label, { "text-anchor": "middle", class: "tick-label" }));
+    if (sx(v) - last < 0.62 * em * label.length + 0.8 * em) continue;   // no overlapping labels
+    if (Hbox && sx(v) + 0.31 * em * label.length > W - 2) continue;     // inside the drawing
+    last = sx(v);
+    fixed.push(svgText(g, sx(v), B0 + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" }));
   }
-  fixed.push(svgText(s, (L + R) / 2, H - 6, fig.xaxis, { "text-anchor": "middle", class: "axis-title" }));
+  if (Hbox) {
+    xLines.forEach((line, j) => fixed.push(svgText(s, W / 2, B0 + 6 + (2.6 + 1.3 * j) * em, line,
+                                                   { "text-anchor": "middle", class: "axis-title" })));
+  } else {
+    fixed.push(svgText(s, (L + R) / 2, H - 6, fig.xaxis, { "text-anchor": "middle", class: "axis-title" }));
+  }
   if (!laidOut) return;
   let taken = fixed.map((t) => t.getBBox());
   for (const p of panels) {
@@ -187,7 +292,7 @@ function drawBatch(s, fig, W, laidOut) {
     p.lines.forEach(({ t, y }, i) => {
       const first = [t.getAttribute("x"), t.getAttribute("y")];
       const others = taken.concat(bars.filter((_, j) => j !== i));
-      const spot = [[L + 6, y - 5], [after, y - 5], [L + 6, y + 14]].find(([x, ly]) => {
+      const spot = [[L + 6, y - 5 * ks], [after, y - 5 * ks], [L + 6, y + 14 * ks]].find(([x, ly]) => {
         t.setAttribute("x", x.toFixed(1));
         t.setAttribute("y", ly.toFixed(1));
         const box = t.getBBox();

@@ -1,0 +1,153 @@
+"""Presenter mode (?present=1) at 16:9: steps 1–4 give the figure most of the screen, laid out
+for its box (no caption or long legend under it, the cards in one row), in every language;
+each part of step 6 fits 1280×720 and 1920×1080 without scrolling (its figure, controls, lead
+and question; body text at least 24 px, chart text at least 18 px), before and after its
+question is answered, and the key ideas fit one
+screen (the takeaways and the formula; the sheet's and the glossary's links stay on the learners'
+page) with every link keeping presenter mode and the language."""
+import pytest
+from helpers import PRESENTED, fits, projected
+from playwright.sync_api import expect
+
+from steps.step6.model import PARTS
+
+SIZES = [(1280, 720), (1920, 1080)]
+
+
+@pytest.mark.parametrize("size,lang", [((1280, 720), "en"), ((1920, 1080), "en"),
+                                       ((1280, 720), "pl"), ((1280, 720), "id")],
+                         ids=["720p", "1080p", "720p-pl", "720p-id"])
+@pytest.mark.parametrize("part", PARTS)
+def test_every_part_of_step_6_fits_a_projector(app, page, part, size, lang):
+    """Each part, projected: the lead, the question, the controls (part B has only its
+    player) and the figure (part C's: the continuations' table) fit the screen; and still
+    once the question is answered (the answer moves the figure; beside it, the verdict and the
+    explanation's first lines)."""
+    wanted = ["lead", "question", "visual"] + (["controls"] if part != "b" else [])
+    m = projected(app, page, size, f"?step=6&part={part}&present=1&lang={lang}",
+                  wanted, ready=".question-box .q-btn")
+    assert m["controls"] <= size[1], m
+    assert m["figures"] >= 1 or page.locator(".step-visual table").count() >= 1, m
+    page.locator(".answers .q-btn").first.click()
+    expect(page.locator(".feedback p.right, .feedback p.wrong").first).to_be_visible()
+    page.wait_for_timeout(2500)                   # the figure moves to the answer's state
+    fits(page.evaluate(PRESENTED), size[1], wanted)
+
+
+# the figure's box (.stage-svg) and its drawings, the cards' row, and whether a caption or a
+# legend shows, measured inside the component's shadow root
+FIGURE = """() => {
+  const all = (sel) => { const out = []; const walk = (root) => {
+      out.push(...root.querySelectorAll(sel));
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
+    walk(document); return out; };
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const holder = all('.stage-svg')[0], r = holder.getBoundingClientRect();
+  const svgs = [...holder.children].filter((c) => c.tagName.toLowerCase() === 'svg');
+  const cards = all('.stage-cards .metric').filter(shown).map((c) => Math.round(c.getBoundingClientRect().top));
+  return { width: r.width, height: r.height, box: holder.dataset.box || '',
+           scales: svgs.map((s) => s.getScreenCTM().a),
+           fills: svgs.map((s) => { const b = s.getBoundingClientRect(), v = s.viewBox.baseVal;
+                                    return [b.width - v.width, b.height - v.height]; }),
+           cardRows: new Set(cards).size,
+           words: all('.stage-caption, .step-visual .legend').filter(shown).length };
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
+@pytest.mark.parametrize("lang", ["en", "id", "pl", "nl"])
+@pytest.mark.parametrize("step", ["1", "2", "3", "4"])
+def test_steps_1_to_4_project_figure_first(app, page, step, lang, size):
+    """The lead, the question, the controls and the figure fit the screen without scrolling
+    (body at least 24 px, chart text at least 18 px on screen); the figure's box takes at
+    least half the width and half the height of the screen, its drawings are laid out for it
+    (drawn at scale 1, filling it), the cards stand in one row, and no caption or long legend
+    is projected (the speaker view has them)."""
+    w, hgt = size
+    m = projected(app, page, size, f"?step={step}&present=1&lang={lang}")
+    assert m["chart"] >= 17.9, m
+    f = page.evaluate(FIGURE)
+    assert f["width"] >= 0.5 * w and f["height"] >= 0.55 * hgt, f
+    assert f["box"] == f"{int(f['width'])}x{int(f['height'])}", f
+    assert f["scales"] and all(abs(a - 1) < 0.01 for a in f["scales"]), f
+    assert all(abs(dw) <= 2 and dh >= -2 for dw, dh in f["fills"]), f
+    assert f["cardRows"] == 1 and f["words"] == 0, f
+
+
+FITS = """() => {
+  const walk = (n, acc) => { if (n.shadowRoot) walk(n.shadowRoot, acc);
+    for (const c of n.children || []) walk(c, acc); acc.push(n); return acc; };
+  const all = walk(document.body, []);
+  const grid = all.find((e) => e.classList && e.classList.contains('step-grid'));
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const texts = all.filter((e) => e.matches && e.matches('.ending li, .ending p, .sheet-link p') && shown(e));
+  return { scroll: document.documentElement.scrollHeight - innerHeight,
+           inner: grid ? grid.scrollHeight - grid.clientHeight : -1,
+           bottom: Math.max(...texts.map((e) => e.getBoundingClientRect().bottom)),
+           body: Math.min(...texts.map((e) => parseFloat(getComputedStyle(e).fontSize))) };
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
+@pytest.mark.parametrize("lang", ["en", "id", "pl", "nl"])
+def test_the_key_ideas_fit_one_projected_screen_and_their_links_stay_projected(app, page, size,
+                                                                               lang):
+    w, hgt = size
+    page.set_viewport_size({"width": w, "height": hgt})
+    app(f"?step=end&present=1&lang={lang}")
+    expect(page.locator(".takeaways li")).to_have_count(6)
+    page.wait_for_timeout(1000)
+    m = page.evaluate(FITS)
+    assert m["scroll"] <= 0 and m["inner"] <= 1 and m["bottom"] <= hgt, m
+    assert m["body"] >= 24, m
+    hrefs = page.locator(".ending a, .sheet-link a").evaluate_all(
+        "els => els.map((a) => a.getAttribute('href'))")
+    assert len(hrefs) >= 6, hrefs                     # back to each step (and the sheet's)
+    for href in hrefs:
+        assert "present=1" in href and f"lang={lang}" in href, href
+    page.locator(".back-link").nth(1).click()                    # back to step 2, projected
+    page.wait_for_function("() => location.search.includes('step=2')")
+    expect(page.locator(".present-bar")).to_be_visible()
+    assert "present=1" in page.url and f"lang={lang}" in page.url
+
+
+# the words of a card's value, each on one line: no word broken inside (“sequen ces”)
+WORDS_WHOLE = """() => {
+  const all = []; const walk = (root) => { all.push(...root.querySelectorAll('.metric-value'));
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
+  walk(document);
+  const broken = [];
+  for (const el of all) for (const node of el.childNodes) {
+    if (node.nodeType !== 3) continue;
+    const re = /\\S+/g; let m;
+    while ((m = re.exec(node.data))) {
+      const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  const figs = []; const walk2 = (root) => { figs.push(...root.querySelectorAll('.stage-svg > svg'));
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk2(el.shadowRoot); };
+  walk2(document);
+  const planner = []; const walk3 = (root) => { planner.push(...root.querySelectorAll('.planner'));
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk3(el.shadowRoot); };
+  walk3(document);
+  return { broken, heights: figs.map((s) => s.getBoundingClientRect().height),
+           planner: planner.filter((e) => e.getClientRects().length > 0).length };
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_step_5_projects_its_bill_and_curve_readably(app, page, size, lang):
+    """Step 5 projected: the bill and the growth chart at a readable height (not squeezed to
+    their titles), the planner left to the learners' page and the speaker view, no word of a
+    card broken inside, and the screen does not scroll."""
+    hgt = size[1]
+    m = projected(app, page, size, f"?step=5&present=1&lang={lang}&model=gemma3-27b&context=32768",
+                  (), ready=".step-visual svg")
+    assert m["chart"] >= 17.9, m
+    f = page.evaluate(WORDS_WHOLE)
+    assert f["broken"] == [], f
+    assert f["planner"] == 0, f
+    assert len(f["heights"]) >= 2 and min(f["heights"][:2]) >= 0.15 * hgt, f

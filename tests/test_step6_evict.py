@@ -1,0 +1,297 @@
+"""Step 6, Part D without Panel: dropping tokens on the live model. The part's numbers come from
+the runtime's eviction runs (checked against its constants), its words from the runs' frames
+(by hand-made runs, so each sentence is pinned), and its state through the controller: the
+controls of the part, the frames, the question that conceals every measured agreement until it
+is answered and then moves the controls to the policy it names, and the deep link."""
+import json
+
+import pytest
+
+from explainer import runtime as rt
+from explainer.i18n import LANGS, Translator
+from steps.shell import App
+from steps.step6 import model as M
+from steps.step6 import text as T
+from steps.step6.view import Step6
+from steps.ui.state import check_step
+
+EN = Translator("en")
+
+
+def fake_run(policy="sinks", budget=6, n=4):
+    """A run of 4 prompt tokens and n generated, budget 6: positions 0..3+i seen at step i."""
+    frames = []
+    for i in range(n):
+        seen = 4 + i
+        kept = [(p, "sink" if p < 1 else "recent") for p in range(seen)
+                if p < 1 or p >= seen - (budget - 1)]
+        frames.append(rt.EvictionFrame(i, f"w{i}", tuple(kept), i % 2 == 0, 0.5 * i, 0.01 * i,
+                                       100 * len(kept), 100 * seen))
+    return rt.EvictionRun(policy, budget, ("A", "b", "c", "d"), tuple(frames), 0.5, 1.5, 0.015,
+                          frames[-1].nbytes, frames[-1].full_nbytes)
+
+
+def fake_sweep(best="h2o"):
+    rows = tuple((p, tuple((b, 0.9 if p == best else 0.5, 0.1) for b in M.BUDGET_CHOICES))
+                 for p in M.POLICY_CHOICES)
+    return M.Sweep(rows, 24, 40)
+
+
+def test_the_choices_are_the_runtimes():
+    """The model's params list the runtime's policies and budgets (written twice so that the
+    params import without torch)."""
+    assert M.POLICY_CHOICES == rt.POLICIES
+    assert M.BUDGET_CHOICES == rt.EVICTION_BUDGETS and M.QUESTION_BUDGET in M.BUDGET_CHOICES
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_the_prompt_is_real_text_in_the_language(lang):
+    ids = M.eviction_ids(lang)
+    assert len(ids) == rt.EVICTION_PROMPT_TOKENS
+    from explainer.prompts import PROMPTS
+    start = rt.encode(PROMPTS[lang][M.PROMPT_INDEX])
+    assert ids[:len(start)] == start[:len(ids)]
+    assert rt.tokenizer().unk_id not in ids
+
+
+def test_live_jobs_cover_every_policy_and_budget_and_the_sweep():
+    keys = [k for k, _ in M.live_jobs("en")]
+    ids = M.eviction_ids("en")
+    assert M.sweep_key(ids) in keys
+    assert all(M.evict_key(ids, p, b) in keys for p in M.POLICY_CHOICES
+               for b in M.BUDGET_CHOICES)
+    assert len(keys) == len(set(keys))
+
+
+def test_sweep_best_and_at():
+    sw = fake_sweep("sinks")
+    assert sw.best(16) == "sinks" and sw.at("h2o", 16) == (0.5, 0.1) and sw.at("h2o", 7) is None
+    tie = M.Sweep((("window", ((16, 0.5, 0.2),)), ("sinks", ((16, 0.5, 0.1),))), 24, 40)
+    assert tie.best(16) == "sinks" and tie.n_tokens == 64      # same agreement: smaller KL
+
+
+def test_frames_show_the_kept_tokens_by_role_and_hide_the_answer():
+    run = fake_run()
+    fs = T.eviction_frames(run, fake_sweep(), True, EN)
+    assert len(fs) == 4 and fs[0]["pos"] == "Token 1 of 4"
+    f = fs[3]["fig"]
+    assert f["words"] == ["A", "b", "c", "d", "w0", "w1", "w2"]
+    assert f["roles"] == "sxrrrrr" and f["query"] == 6 and f["next"] == "w3"
+    assert f["agree"] is None and all(line["points"] is None for line in f["sweep"]["lines"])
+    cards = {c["key"]: c for c in fs[3]["cards"]}
+    assert cards["evict_agree"]["value"] == cards["evict_kl"]["value"] == "?"
+    assert cards["evict_bytes"]["value"] == "600\u00a0B of 700\u00a0B"
+    assert "Next token" not in fs[3]["caption"]
+    assert fs[3]["caption"] == ("The cache holds 6 of the 7 tokens so far (Sinks + recent "
+                                "tokens (StreamingLLM)). 1 token is gone for good.")
+    assert fs[3]["table"]["rows"][0] == ["Attention sink", "A (0)"]
+    assert fs[3]["table"]["rows"][-1] == ["Dropped (evicted)", "b (1)"]
+    shown = T.eviction_frames(run, fake_sweep(), False, EN)
+    assert shown[2]["fig"]["agree"] is True and "the same choice" in shown[2]["caption"]
+    assert shown[3]["fig"]["agree"] is False and "a different one" in shown[3]["caption"]
+    assert shown[3]["fig"]["sweep"]["lines"][2]["points"][0] == 90.0
+    assert {c["key"]: c for c in shown[3]["cards"]}["evict_kl"]["value"] == "0.030 nats"
+
+
+def test_the_question_names_the_best_policy_and_moves_there():
+    q = T.evict_question(fake_sweep("sinks"), EN)
+    assert q["correct"] == 1 and q["reveal"] == {"policy": "sinks", "budget": 16}
+    assert "may hold only 16." in q["prompt"] and "reads 24 tokens" in q["prompt"]
+    assert "50% of the time with the recent window, 90% with sinks" in q["explain"]
+    assert T.evict_question(fake_sweep("window"), EN)["explain"].endswith(
+        "the most attended ones.")
+
+
+def test_run_cards_wait_for_the_answer():
+    run = fake_run()
+    hidden = {c["key"]: c["value"] for c in T.run_cards(run, EN, True)}
+    assert hidden["evict_agreement"] == "?" and hidden["evict_end_bytes"] == "600\u00a0B of 700\u00a0B"
+    shown = {c["key"]: c["value"] for c in T.run_cards(run, EN, False)}
+    assert shown["evict_agreement"] == "50%" and shown["evict_mean_kl"] == "0.015 nats"
+    assert T.run_cards(None, EN, False) == []
+
+
+def test_notices():
+    assert T.eviction_notices("ready", "", "ready", "", EN, True) == []
+    assert T.eviction_notices("pending", "", "pending", "", EN, False) == [
+        "Measuring this setting on the live model…"]
+    assert "every policy" in T.eviction_notices("ready", "", "pending", "", EN, True)[0]
+    assert "boom" in T.eviction_notices("failed", "boom", "ready", "", EN, True)[0]
+
+
+# -- the controller, on the live model ---------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def part_d():
+    s = Step6("en", saved={"model": {"part": "d"}})
+    yield s
+    s.close()
+
+
+def cards(st) -> dict:
+    return {c["key"]: c for b in st["right"] if b["kind"] == "metrics" for c in b["cards"]}
+
+
+def test_part_d_state_before_and_after_the_answer():
+    step = Step6("en", saved={"model": {"part": "d"}})
+    st = check_step(step.state())
+    assert st["stage"]["figure"] == "strip" and st["tabs"]["active"] == "d"
+    specs = {c["name"]: c for c in st["controls"]}
+    assert not specs["policy"].get("hidden") and not specs["budget"].get("hidden")
+    assert all(specs[n].get("hidden") for n in ("kv_heads", "precision", "window"))
+    assert [v for v, _ in specs["budget"]["options"]] == list(M.BUDGET_CHOICES)
+    frames = json.loads(st["frames"])
+    assert len(frames) == rt.EVICTION_NEW
+    assert st["concealed"] and cards(st)["evict_agreement"]["value"] == "?"
+    assert all(line["points"] is None and f["fig"]["agree"] is None     # nothing measured
+               for f in frames for line in f["fig"]["sweep"]["lines"])  # about quality is sent
+    q = st["question"]
+    assert q["options"] == ["Recent window", "Sinks + recent tokens (StreamingLLM)",
+                            "Heavy hitters + recent tokens (H2O)"]
+    sweep = step.model.sweep.value
+    best = sweep.best(M.QUESTION_BUDGET)
+    assert q["correct"] == M.POLICY_CHOICES.index(best)
+    step.handle({"answer": (q["correct"] + 1) % 3})             # a wrong pick still reveals
+    st = check_step(step.state())
+    assert not st["concealed"]
+    assert st["values"]["policy"] == best and st["values"]["budget"] == M.QUESTION_BUDGET
+    run = step.model.evict.value
+    assert (run.policy, run.budget) == (best, M.QUESTION_BUDGET)
+    assert cards(st)["evict_agreement"]["value"] == EN.pct(run.agreement, 0)
+    assert run.agreement == sweep.at(best, M.QUESTION_BUDGET)[0]    # the same measurement
+    step.close()
+
+
+@pytest.mark.parametrize("policy", M.POLICY_CHOICES)
+def test_each_policy_keeps_at_most_its_budget(part_d, policy):
+    part_d.handle({"set": "policy", "value": policy, "seq": 10 + M.POLICY_CHOICES.index(policy)})
+    st = part_d.state()
+    frames = json.loads(st["frames"])
+    budget = part_d.model.budget
+    for f in frames[1:]:
+        kept = len(f["fig"]["roles"]) - f["fig"]["roles"].count("x")
+        assert kept <= budget
+    roles = frames[-1]["fig"]["roles"]
+    assert ("s" in roles) == (policy == "sinks") and ("h" in roles) == (policy == "h2o")
+
+
+def test_a_full_budget_agrees_everywhere():
+    """The largest budget holds every token: the run is the full cache's, measured."""
+    ids = M.eviction_ids("en")
+    assert M.BUDGET_CHOICES[-1] >= len(ids) + rt.EVICTION_NEW - 1
+    for policy in M.POLICY_CHOICES:
+        r = M.eviction(ids, policy, M.BUDGET_CHOICES[-1])
+        assert r.agreement == 1.0 and r.max_dlogit == 0.0 and r.mean_kl == 0.0
+        # as much as the full cache holds (H2O also its scores: one number per token)
+        assert (r.nbytes > r.full_nbytes) if policy == "h2o" else r.nbytes == r.full_nbytes
+
+
+def test_deep_link_and_bad_values():
+    app = App(query={"step": "6", "part": "d", "policy": "h2o", "budget": "8", "frame": "12"})
+    st = check_step(app.step.state())
+    m = app.step.model
+    assert (m.part, m.policy, m.budget, m.frame, st["frame"]) == ("d", "h2o", 8, 12, 12)
+    assert app.notice_texts(app.state_.tr) == []
+    q = app.url_query()
+    assert "part=d" in q and "policy=h2o" in q and "budget=8" in q and "frame=12" in q
+    app.step.close()
+    bad = App(query={"step": "6", "part": "d", "policy": "lru", "budget": "7", "frame": "999"})
+    m = bad.step.model
+    assert (m.policy, m.budget) == ("window", 16) and len(bad.notices) == 2
+    bad.step.state()
+    assert m.frame == rt.EVICTION_NEW - 1                  # kept within the part's frames
+    bad.step.close()
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_part_d_in_every_language(lang):
+    s = Step6(lang, saved={"model": {"part": "d"}})
+    st = check_step(s.state())
+    assert json.loads(st["frames"]) and st["question"]["prompt"]
+    s.handle({"shown": True})
+    check_step(s.state())
+    s.close()
+
+
+# -- the Go deeper's measurements: positions and where the attention goes ----------------------
+
+def live_section(st) -> list:
+    [b] = [b for b in st["left"] if b["kind"] == "details" and "deeper-live" in b["cls"]]
+    return b["blocks"]
+
+
+def measured_cards(st) -> dict:
+    return {c["key"]: c for b in live_section(st) if b["kind"] == "metrics"
+            for c in b["cards"]}
+
+
+def test_live_jobs_measure_both_numberings_and_the_attention_shares():
+    keys = [k for k, _ in M.live_jobs("en")]
+    ids = M.eviction_ids("en")
+    assert M.shares_key(ids) in keys
+    assert all(M.evict_key(ids, p, b, "cache") in keys for p in M.POLICY_CHOICES
+               for b in M.BUDGET_CHOICES)
+    assert M.evict_key(ids, "h2o", 16, "cache") != M.evict_key(ids, "h2o", 16)
+    assert M.SINKS == rt.EVICTION_SINKS
+
+
+def test_the_attention_shares_are_the_runtimes_with_an_even_spread_beside_them():
+    ids = M.eviction_ids("en")
+    sh = M.shares(ids)
+    a = rt.attention_shares(M.EVICTION_VARIANT, ids, rt.EVICTION_NEW, M.SINKS, M.RECENT_SHARE)
+    assert (sh.first_share, sh.recent_share) == (a.first_share, a.recent_share)
+    assert (sh.first, sh.recent) == (M.SINKS, M.RECENT_SHARE)
+    # the steps read 13 to 63 keys: an even spread gives the first 4 between 4/63 and 4/13
+    assert M.SINKS / 63 < sh.even_first < M.SINKS / 13
+    assert sh.even_recent == pytest.approx(sh.even_first * M.RECENT_SHARE / M.SINKS)
+
+
+@pytest.mark.parametrize("policy", M.POLICY_CHOICES)
+def test_the_go_deeper_shows_both_numberings_measured_once_answered(policy):
+    """The sentence and the cards give the agreement of the run played (original positions)
+    and of the same setting with StreamingLLM's positions, both measured by the runtime;
+    while the question is open they wait."""
+    step = Step6("en", saved={"model": {"part": "d", "policy": policy, "budget": 12}})
+    ids = M.eviction_ids("en")
+    orig = rt.eviction_run(M.EVICTION_VARIANT, ids, rt.EVICTION_NEW, policy, 12)
+    cache = rt.eviction_run(M.EVICTION_VARIANT, ids, rt.EVICTION_NEW, policy, 12,
+                            positions="cache")
+    assert cache.positions == "cache" and orig.positions == "original"
+    st = check_step(step.state())
+    words = " ".join(i for b in live_section(st) for i in b.get("items", []))
+    assert "once you have answered" in words and "agrees with" not in words
+    assert set(measured_cards(st)) == {"first_share", "recent_share"}
+    step.handle({"shown": True})
+    assert step.model.policy == step.model.sweep.value.best(M.QUESTION_BUDGET)
+    step.handle({"set": "policy", "value": policy, "seq": 1})
+    step.handle({"set": "budget", "value": 12, "seq": 2})
+    st = check_step(step.state())
+    words = " ".join(i for b in live_section(st) for i in b.get("items", []))
+    cards = measured_cards(st)
+    assert all(c["kind"] == "measured" for c in cards.values())
+    assert cards["agree_original"]["value"] == EN.pct(orig.agreement, 0)
+    assert cards["agree_cache"]["value"] == EN.pct(cache.agreement, 0)
+    assert f"{EN.pct(orig.agreement, 0)} of the time (mean KL divergence " \
+           f"{T.kl(orig.mean_kl, EN)})" in words or policy == "window"
+    assert f"{EN.pct(cache.agreement, 0)} of the time (mean KL divergence " \
+           f"{T.kl(cache.mean_kl, EN)})" in words or policy == "window"
+    if policy == "window":          # no gaps: the two numberings are the same run
+        assert (orig.agreement, orig.mean_kl) == (cache.agreement, cache.mean_kl)
+        assert "both ways of numbering give the same run" in words
+    sh = M.shares(ids)
+    assert cards["first_share"]["value"] == EN.pct(sh.first_share, 0)
+    assert cards["first_share"]["label"] == "Attention on the first 4 tokens"
+    assert (f"puts {EN.pct(sh.first_share, 0)} of its attention on the first 4 tokens and "
+            f"{EN.pct(sh.recent_share, 0)} on the last 8") in words
+    step.close()
+
+
+def test_a_stale_cache_run_is_not_shown_as_this_settings():
+    run, other = fake_run("sinks", 6), fake_run("h2o", 6)
+    import dataclasses
+    cache = dataclasses.replace(run, positions="cache")
+    assert T.same_setting(run, cache) and not T.same_setting(run, run)
+    assert not T.same_setting(run, dataclasses.replace(other, positions="cache"))
+    d = T.part_d_deeper(None, None, EN, run=run, cache_run=dataclasses.replace(
+        other, positions="cache"), shares=None, concealed=False)
+    assert not any("numbered inside the cache" in x for x in d["live"] if isinstance(x, str))
