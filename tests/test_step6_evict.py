@@ -139,7 +139,10 @@ def test_part_d_state_before_and_after_the_answer():
     specs = {c["name"]: c for c in st["controls"]}
     assert not specs["policy"].get("hidden") and not specs["budget"].get("hidden")
     assert all(specs[n].get("hidden") for n in ("kv_heads", "precision", "window"))
-    assert [v for v, _ in specs["budget"]["options"]] == list(M.BUDGET_CHOICES)
+    assert [o[0] for o in specs["budget"]["options"]] == list(M.BUDGET_CHOICES)
+    # projected, the policies and budgets go by short names (the labels stay for screen readers)
+    assert [o[2] for o in specs["policy"]["options"]] == ["Recent window", "StreamingLLM", "H2O"]
+    assert [o[2] for o in specs["budget"]["options"]] == [str(b) for b in M.BUDGET_CHOICES]
     frames = json.loads(st["frames"])
     assert len(frames) == rt.EVICTION_NEW
     assert st["concealed"] and cards(st)["evict_agreement"]["value"] == "?"
@@ -148,6 +151,9 @@ def test_part_d_state_before_and_after_the_answer():
     q = st["question"]
     assert q["options"] == ["Recent window", "Sinks + recent tokens (StreamingLLM)",
                             "Heavy hitters + recent tokens (H2O)"]
+    # the projected wording: shorter, the same numbers (budget, all the tokens)
+    assert q["projected"] and len(q["projected"]) < 0.8 * len(q["prompt"])
+    assert f"{M.QUESTION_BUDGET} of " in q["projected"]
     sweep = step.model.sweep.value
     best = sweep.best(M.QUESTION_BUDGET)
     assert q["correct"] == M.POLICY_CHOICES.index(best)
@@ -295,3 +301,11 @@ def test_a_stale_cache_run_is_not_shown_as_this_settings():
     d = T.part_d_deeper(None, None, EN, run=run, cache_run=dataclasses.replace(
         other, positions="cache"), shares=None, concealed=False)
     assert not any("numbered inside the cache" in x for x in d["live"] if isinstance(x, str))
+
+
+def test_part_d_player_keeps_its_step_forward_label():
+    """The strip's own “next” word has its own key: the player's button still says Step forward."""
+    from steps.common import translator
+    from steps.step6 import text as T
+    words = T.strip_stage_text(translator("en"))
+    assert words["next"] == "Step forward" and words["next_token"] == "next"

@@ -1,5 +1,6 @@
 """Step 6's words: the only place that translates. Pure functions of (numbers, Translator)."""
 from __future__ import annotations
+import re
 
 from explainer import presets
 from explainer.format import bytes_bin, bytes_dec
@@ -756,6 +757,23 @@ def policy_options(tr: Translator) -> dict:
     return {policy_name(p, tr): p for p in POLICY_CHOICES}
 
 
+def policy_short(tr: Translator) -> dict:
+    """The policies' short names on the projected control (the question's options beside it
+    spell them out): the method's name that ends a policy's full name in brackets
+    (“StreamingLLM”, “H2O”), or the full name where there is none (the recent window)."""
+    out = {}
+    for p in POLICY_CHOICES:
+        full = policy_name(p, tr)
+        named = re.search(r"\(([^()]+)\)\s*$", full)
+        out[p] = named.group(1) if named else full
+    return out
+
+
+def budget_short(tr: Translator) -> dict:
+    """The budgets on the projected control: the numbers alone (its label says tokens)."""
+    return {b: tr.int(b) for b in BUDGET_CHOICES}
+
+
 def budget_options(tr: Translator) -> dict:
     return {tr.n_("{count} token", "{count} tokens", b, count=tr.int(b)): b
             for b in BUDGET_CHOICES}
@@ -903,7 +921,7 @@ def eviction_frames(run, sw: Sweep | None, concealed: bool, tr: Translator) -> l
 
 def strip_stage_text(tr: Translator) -> dict:
     return dict(player_text(tr), figure=tr._("The tokens the live model's cache keeps"),
-                next=tr._("next"), chart=tr._("Top-1 agreement with the full cache (measured)"),
+                next_token=tr._("next"), chart=tr._("Top-1 agreement with the full cache (measured)"),
                 x_axis=tr._("Budget (tokens)"),
                 wait=tr._("The measured agreement of each policy appears once you have "
                           "answered the question."),
@@ -951,6 +969,10 @@ def evict_question(sw: Sweep, tr: Translator) -> dict:
                     "hold only {B}. Which policy keeps its next-token choices closest to the "
                     "full cache's?", P=tr.int(sw.n_prompt),
                     g=tr.int(sw.n_new), B=tr.int(QUESTION_BUDGET)),
+        # projected: the same question in fewer words (the controls and the strip say the rest)
+        projected=tr._("Only {B} of {T} tokens stay in the cache: which policy keeps the next "
+                       "tokens closest to the full cache's?", B=tr.int(QUESTION_BUDGET),
+                       T=tr.int(sw.n_prompt + sw.n_new)),
         options=[policy_name(p, tr) for p in POLICY_CHOICES], correct=correct,
         explain=tr._("Measured over the {g} generated tokens with a budget of {B}: the full "
                      "cache's next token was kept {a} of the time with the recent window, {b} "

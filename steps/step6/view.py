@@ -122,8 +122,8 @@ class Step6(Step):
             segments("kv_heads", options=text.kv_options),
             segments("precision", options=lambda tr: text.precision_options()),
             segments("window", options=text.window_options),
-            segments("policy", options=text.policy_options),
-            segments("budget", options=text.budget_options),
+            segments("policy", options=text.policy_options, short=text.policy_short),
+            segments("budget", options=text.budget_options, short=text.budget_short),
         ]
 
     def control_spec(self, c, tr) -> dict:

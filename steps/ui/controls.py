@@ -29,7 +29,8 @@ class Control:
     set; `shown(target)` replaces the parameter's value as the value shown (it is asked again
     when any of the parameters in `also` changes); `size` is a layout hint (`narrow`,
     `normal`, `wide`); `hidden`: the page does not draw it among the controls (a step's tabs
-    set it)."""
+    set it); `short(tr)` gives a row of radio buttons' {value: short label}, shown instead
+    of the labels on the projected page (the labels stay for screen readers)."""
     name: str
     kind: str
     label: str | Callable[[Translator], str] | None
@@ -44,6 +45,7 @@ class Control:
     shown: Callable[[Any], Any] | None = field(default=None, compare=False)
     also: tuple[str, ...] = ()
     hidden: bool = False
+    short: Callable[[Translator], dict] | None = None
 
 
 def layer_and_head(text) -> list[Control]:

@@ -42,7 +42,8 @@ class ControlSpec(TypedDict, total=False):
     kind: Literal["select", "radio", "range", "text"]
     label: str
     size: str                # narrow / normal / wide
-    options: list            # [[value, label]] for select and radio
+    options: list            # [[value, label]] for select and radio ([value, label, short]:
+                             # a radio's short label on the projected page)
     start: float
     end: float
     step: float
@@ -62,6 +63,7 @@ class QuestionState(TypedDict):
     wrong: str
     show: str
     mark: str                # said after the right option once answered or shown
+    projected: str           # the prompt in presenter mode, shorter ("": the prompt)
     answer: int | None       # the learner's pick
     shown: bool              # “Show me” pressed
 

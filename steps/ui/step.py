@@ -122,6 +122,7 @@ class Step:
             question = {k: q[k] for k in ("key", "lead", "prompt", "options", "correct",
                                           "explain", "right", "wrong", "show")}
             question["mark"] = q.get("mark", "")
+            question["projected"] = q.get("projected", "")
             question.update(answer=self.answer, shown=self.shown)
         frames = page.get("frames")
         frames_text = "" if frames is None else \
@@ -147,7 +148,9 @@ class Step:
         if c.hidden:
             spec["hidden"] = True
         if c.options is not None:
-            spec["options"] = [[v, str(text)] for text, v in c.options(tr).items()]
+            short = c.short(tr) if c.short else {}
+            spec["options"] = [[v, str(text), *([str(short[v])] if v in short else [])]
+                               for text, v in c.options(tr).items()]
         if c.kind == "range":
             spec.update(start=self._bound(c, 0), end=self._bound(c, 1), step=c.step)
         if c.kind == "text":

@@ -293,7 +293,7 @@ def _states(n: int, lang: str):
         if c["kind"] == "range":
             values = [c["start"], c["end"]]
         elif c["kind"] in ("select", "radio"):
-            values = [v for v, _ in c["options"]]
+            values = [o[0] for o in c["options"]]
         elif c["name"] == "text":
             values = [("Frankrijk hoofdstad " * 20)[:c.get("max_length") or 120].strip()]
         else:

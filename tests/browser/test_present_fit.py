@@ -14,24 +14,74 @@ from steps.step6.model import PARTS
 SIZES = [(1280, 720), (1920, 1080)]
 
 
+# the player's buttons: each inside the screen and inside its column (.step-visual)
+PLAYER_INSIDE = """() => {
+  const all = (sel) => { const out = []; const walk = (root) => {
+      out.push(...root.querySelectorAll(sel));
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
+    walk(document); return out; };
+  const out = [];
+  for (const b of all('.stage .player-btn')) {
+    const r = b.getBoundingClientRect();
+    if (!(r.width > 0)) continue;
+    const col = b.closest('.step-visual').getBoundingClientRect();
+    if (r.left < Math.max(0, col.left) - 1 || r.right > Math.min(innerWidth, col.right) + 1 ||
+        r.bottom > innerHeight + 1) out.push([b.textContent, Math.round(r.left), Math.round(r.right)]);
+  }
+  return out;
+}"""
+
+# the picked option's text against its background (right ✓ on dark green, wrong ✗ on dark
+# red): the contrast ratio of their computed colours (WCAG relative luminance)
+MARKED_CONTRAST = """() => {
+  const all = (sel) => { const out = []; const walk = (root) => {
+      out.push(...root.querySelectorAll(sel));
+      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
+    walk(document); return out; };
+  const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  return all('.q-btn.chosen').map((b) => { const s = getComputedStyle(b);
+    const [a, c] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x);
+    return { cls: b.className, ratio: (a + 0.05) / (c + 0.05) }; });
+}"""
+
+
 @pytest.mark.parametrize("size,lang", [((1280, 720), "en"), ((1920, 1080), "en"),
-                                       ((1280, 720), "pl"), ((1280, 720), "id")],
-                         ids=["720p", "1080p", "720p-pl", "720p-id"])
+                                       ((1280, 720), "pl"), ((1280, 720), "id"),
+                                       ((1280, 720), "nl")],
+                         ids=["720p", "1080p", "720p-pl", "720p-id", "720p-nl"])
 @pytest.mark.parametrize("part", PARTS)
 def test_every_part_of_step_6_fits_a_projector(app, page, part, size, lang):
     """Each part, projected: the lead, the question, the controls (part B has only its
-    player) and the figure (part C's: the continuations' table) fit the screen; and still
-    once the question is answered (the answer moves the figure; beside it, the verdict and the
-    explanation's first lines)."""
+    player) and the figure (part C's: the continuations' table) fit the screen, and the
+    player's buttons stay inside their column; and still once the question is answered (the
+    answer moves the figure; beside it, the verdict and the explanation's first lines), the
+    picked option marked in white on dark green or dark red (at least 4.5:1)."""
     wanted = ["lead", "question", "visual"] + (["controls"] if part != "b" else [])
     m = projected(app, page, size, f"?step=6&part={part}&present=1&lang={lang}",
                   wanted, ready=".question-box .q-btn")
     assert m["controls"] <= size[1], m
     assert m["figures"] >= 1 or page.locator(".step-visual table").count() >= 1, m
+    assert page.evaluate(PLAYER_INSIDE) == []
     page.locator(".answers .q-btn").first.click()
     expect(page.locator(".feedback p.right, .feedback p.wrong").first).to_be_visible()
     page.wait_for_timeout(2500)                   # the figure moves to the answer's state
     fits(page.evaluate(PRESENTED), size[1], wanted)
+    assert page.evaluate(PLAYER_INSIDE) == []
+    marked = page.evaluate(MARKED_CONTRAST)
+    assert len(marked) == 1 and ("q-right" in marked[0]["cls"] or "q-wrong" in marked[0]["cls"])
+    assert marked[0]["ratio"] >= 4.5, marked
+
+
+@pytest.mark.parametrize("lang", ["pl", "nl", "id"])
+@pytest.mark.parametrize("step", ["1", "2", "3"])
+def test_the_player_fits_its_column_when_projected(app, page, step, lang):
+    """At 1280×720 in the languages with the longest button labels, the player's buttons stay
+    on the screen and inside the figure's column (icons only when their labels do not fit)."""
+    projected(app, page, (1280, 720), f"?step={step}&present=1&lang={lang}", ())
+    expect(page.locator(".stage .player-btn").first).to_be_visible()
+    assert page.evaluate(PLAYER_INSIDE) == []
 
 
 # the figure's box (.stage-svg) and its drawings, the cards' row, and whether a caption or a

@@ -48,6 +48,42 @@ def test_the_projected_page_shows_the_lead_question_controls_and_figure_only(kv)
     assert [b["kind"] for b in figure] == ["slot", "legend", "html"]   # unless marked to stay
 
 
+def test_controls_marked_with_figure_stay_above_the_figure(kv):
+    """A part whose question is long keeps its controls in the figure's column, first."""
+    right = [{"kind": "slot", "name": "controls", "cls": "with-figure"}, *RIGHT]
+    left = [b for b in LEFT if not (b["kind"] == "slot" and b["name"] == "controls")]
+    words, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [left, right])
+    assert "controls" not in _names(words)
+    assert _names(figure)[:2] == ["controls", "stage"]
+
+
+def test_the_player_shows_icons_only_when_its_labels_do_not_fit(kv):
+    out = kv.evaluate("""() => {
+      const root = document.createElement('div');
+      root.className = 'kv-root present';
+      root.innerHTML = '<div class="player" style="display:flex;flex-wrap:nowrap;gap:8px">' +
+        ['Reset', 'Step back', 'Play', 'następny'].map((w) => '<span><button class="player-btn" ' +
+        'style="flex:none;white-space:nowrap;font-size:18px"><svg class="player-icon" width="14" ' +
+        'height="14"></svg><span class="player-label">' + w + '</span></button></span>').join('') +
+        '<span class="player-pos" style="flex:1 1 auto;min-width:0">Token 1 of 40</span></div>';
+      document.getElementById('root').appendChild(root);
+      const bar = root.querySelector('.player'), P = KV['present.js'];
+      bar.style.width = '900px';
+      const wide = P.fitPlayer(bar);
+      bar.style.width = '260px';
+      const narrow = P.fitPlayer(bar);
+      const title = bar.querySelector('.player-btn').title;
+      bar.style.width = '900px';
+      const back = P.fitPlayer(bar), titled = bar.querySelector('.player-btn').hasAttribute('title');
+      root.className = 'kv-root';
+      const learners = P.fitPlayer(bar);
+      root.remove();
+      return { wide, narrow, title, back, titled, learners };
+    }""")
+    assert out == {"wide": False, "narrow": True, "title": "Reset", "back": False,
+                   "titled": False, "learners": False}
+
+
 def test_the_speaker_view_shows_the_notes_and_every_word_but_no_controls(kv):
     words, figure = kv.evaluate("([l, r]) => KV['present.js'].speakerBlocks(l, r)", [LEFT, RIGHT])
     assert words[0] == {"kind": "slot", "name": "talk"}

@@ -38,11 +38,17 @@ export function createControls(send) {
         const inputs = (c.options || []).map(([value], j) => {
           const l = el("label", { class: "ctl-segment" }, group);
           const r = el("input", { type: "radio", name: id, value: String(j) }, l);
-          el("span", {}, l);
+          // the short label (projected page only) before the label, which screen readers read
+          if ((c.options[j] || [])[2]) {
+            l.classList.add("has-short");
+            el("span", { class: "ctl-short", "aria-hidden": "true" }, l);
+          }
+          el("span", { class: "ctl-full" }, l);
           r.addEventListener("change", () => { if (r.checked) change(c.name, value); });
           return [r, value];
         });
-        parts[c.name] = { label: lab, texts: () => group.querySelectorAll(".ctl-segment span"),
+        parts[c.name] = { label: lab, texts: () => group.querySelectorAll(".ctl-segment .ctl-full"),
+          shorts: () => group.querySelectorAll(".ctl-segment"),
           set: (v) => {
             for (const [r, value] of inputs) {
               r.checked = value === v;
@@ -105,6 +111,10 @@ export function createControls(send) {
       if (p.texts) {
         const texts = (c.options || []).map((o) => o[1]);
         p.texts().forEach((n, j) => { if (n.textContent !== texts[j]) n.textContent = texts[j]; });
+        if (p.shorts) p.shorts().forEach((seg, j) => {
+          const n = seg.querySelector(".ctl-short"), t = ((c.options || [])[j] || [])[2] || "";
+          if (n && n.textContent !== t) n.textContent = t;
+        });
       }
       if (p.input) p.input.placeholder = c.placeholder || "";
       const wait = pending[c.name];

@@ -204,12 +204,10 @@ export function chartPx() {
 export function fitPlayer(bar) {
   if (!bar || !bar.closest || !bar.closest(".kv-root.present:not(.speaker)")) return false;
   bar.classList.remove("icons-only");
-  const over = () => {
-    const r = bar.getBoundingClientRect();
-    return bar.scrollWidth > bar.clientWidth + 1 ||
-      [...bar.querySelectorAll(".player-btn")].some((b) => b.getBoundingClientRect().right > r.right + 1);
-  };
-  if (r0(bar) && over()) bar.classList.add("icons-only");
+  const r = bar.getBoundingClientRect();
+  const over = r.width > 0 && (bar.scrollWidth > bar.clientWidth + 1 ||
+    [...bar.querySelectorAll(".player-btn")].some((b) => b.getBoundingClientRect().right > r.right + 1));
+  if (over) bar.classList.add("icons-only");
   for (const b of bar.querySelectorAll(".player-btn")) {
     const label = b.querySelector(".player-label");
     if (bar.classList.contains("icons-only") && label) b.title = label.textContent;
@@ -217,7 +215,6 @@ export function fitPlayer(bar) {
   }
   return bar.classList.contains("icons-only");
 }
-const r0 = (el) => el.getBoundingClientRect().width > 0;
 
 // The box a figure is laid out for on the projected page: its holder's size in CSS pixels
 // (the stylesheet gives the figure what height is left under its controls and cards), or null

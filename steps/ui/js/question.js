@@ -25,7 +25,12 @@ export function createQuestion(send) {
     const opts = v.options || [];
     const lead = document.createElement("strong");
     lead.textContent = (v.lead || "") + ":";
-    q.replaceChildren(lead, document.createTextNode(" " + (v.prompt || "")));
+    // projected, a question with a shorter wording (`projected`) shows that one; the whole
+    // prompt stays for screen readers (the stylesheet hides it on the projected page only)
+    const full = h("span", v.projected ? "q-prompt has-projected" : "q-prompt");
+    full.textContent = " " + (v.prompt || "");
+    q.replaceChildren(lead, full);
+    if (v.projected) h("span", "q-projected", q, " " + v.projected, { "aria-hidden": "true" });
     if (answers.children.length !== opts.length) {
       answers.replaceChildren();
       opts.forEach((_, i) => {

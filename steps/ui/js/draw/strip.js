@@ -29,7 +29,7 @@ const ROLE_KEY = { s: "sink", h: "heavy", r: "recent", x: "gone" };
 function tokenStrip(holder, fig, ctx, W, P) {
   const words = fig.words || [], roles = fig.roles || "";
   const mark = fig.agree === true ? " ✓" : fig.agree === false ? " ✗" : "";
-  const nextText = `${ctx.text.next || ""}: ${fig.next || ""}${mark}`;
+  const nextText = `${ctx.text.next_token || ""}: ${fig.next || ""}${mark}`;
   const widths = textWidths(holder, "strip-svg", [
     ...words.map((w) => ["tok-text", w]), ["tok-text", nextText]]);
   const { pad, gapX, rowH, cellH, arrowW, base } = P || STRIP;
