@@ -1099,10 +1099,12 @@ def max_sequences(
     n_kv_heads: int | None = None,
     window: WindowLike = None,
     binary_capacity: bool = False,
+    bytes_per_param: float | None = None,
 ) -> int:
     """How many sequences of ``context`` tokens fit in the GPU's cache space.
 
-    Cache space is the memory left after the fp16 weights, or
+    Cache space is the memory left after the weights (:func:`weight_bytes`:
+    as released, or ``bytes_per_param`` per parameter), or
     ``cache_fraction x memory`` when given (the PagedAttention paper's
     OPT-13B example gives ~30 % of an A100 40 GB to the cache).
     Memory is the marketed capacity in decimal bytes (an under-estimate),
@@ -1115,7 +1117,7 @@ def max_sequences(
         raise ValueError(f"GPU preset {g.key!r} has no memory size")
     mem = g.capacity_bytes(binary_capacity)
     if cache_fraction is None:
-        free = mem - weight_bytes(model)
+        free = mem - weight_bytes(model, bytes_per_param)
     else:
         if not 0 < cache_fraction <= 1:
             raise ValueError(f"cache_fraction must be in (0, 1], got {cache_fraction}")
@@ -1168,16 +1170,19 @@ def memory_bill(
     n_kv_heads: int | None = None,
     window: WindowLike = None,
     binary_capacity: bool = False,
+    bytes_per_param: float | None = None,
 ) -> MemoryBill:
     """Weights + cache for ``batch`` sequences of ``context`` tokens.
 
     ``window`` may be per layer (``model.cache_window``). GPU capacities
     are decimal unless ``binary_capacity`` (see :func:`max_sequences`).
+    The weights are as released unless ``bytes_per_param`` is given
+    (:func:`weight_bytes`).
     """
     m = get_model(model)
     per_token = kv_bytes_per_token(m, precision, n_kv_heads)
     kv = kv_cache_bytes(m, context, batch, precision, n_kv_heads, window)
-    weights = weight_bytes(m)
+    weights = weight_bytes(m, bytes_per_param)
     total = weights + kv
     bill = dict(
         kv_per_token=per_token,
@@ -1197,7 +1202,7 @@ def memory_bill(
                 fits_selected=total <= mem,
                 max_sequences=max_sequences(
                     m, g, context, precision, None, n_kv_heads, window,
-                    binary_capacity,
+                    binary_capacity, bytes_per_param,
                 ),
             )
     return MemoryBill(**bill)

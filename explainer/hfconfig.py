@@ -133,6 +133,8 @@ translate. Codes:
 ``experts_range``        more experts per token than experts
 ``unsupported``          a layer type this tool cannot size
 ``params_needed``        the parameter count cannot be derived: enter it
+``params_too_large``     the sizes add up to more than ``MAX_PARAMS``
+                         parameters (``value``, ``limit``)
 ``not_positive_number``  a parameter count that is not a positive number
 ``active_exceeds_total`` active parameters above the total
 ``not_encodable``        a preset that the URL form cannot express
@@ -162,7 +164,8 @@ ERROR_CODES = (
     "not_text", "too_large", "markup", "not_json", "duplicate_key", "not_object",
     "missing", "not_positive_int", "not_nonnegative_int", "not_bool", "bad_value",
     "bad_dtype", "kv_heads_divide", "hidden_divide", "layer_types_length",
-    "experts_range", "unsupported", "params_needed", "not_positive_number",
+    "experts_range", "unsupported", "params_needed", "params_too_large",
+    "not_positive_number",
     "active_exceeds_total", "not_encodable", "no_kv_cache", "encoder_decoder",
     "state_unsized",
 )
@@ -189,7 +192,7 @@ LIMITS: Mapping[str, int] = MappingProxyType(
 """Largest value accepted for each kind of count (far above any real model)."""
 
 MAX_PARAMS = 1e15
-"""Largest parameter count accepted as an override."""
+"""Largest parameter count accepted, entered or counted from a config."""
 
 DTYPES: Mapping[str, str] = MappingProxyType(
     {
@@ -1086,6 +1089,10 @@ def parse_config(
         if total_override is None or e.code != "params_needed":
             raise
         count = None
+    if total_override is None and count.total > MAX_PARAMS:
+        # each size is within its limit, but not together: no link could carry the count
+        raise ConfigError("n_params", "params_too_large", value=float(count.total),
+                          limit=MAX_PARAMS)
     total = total_override if total_override is not None else float(count.total)
     if active_override is not None:
         active: float | None = active_override

@@ -64,7 +64,7 @@ import math
 from dataclasses import dataclass
 
 from . import costs
-from .presets import DEFAULT_PRECISION, WEIGHT_BYTES_PER_PARAM, GiB, GPUPreset
+from .presets import DEFAULT_PRECISION, GiB, GPUPreset
 
 BLOCK_TOKENS = 16
 """Tokens per cache block (vLLM's default ``block_size``)."""
@@ -98,7 +98,7 @@ class Plan:
     context: int                 # the chosen context (tokens per sequence)
     gpus: int
     precision: str               # of the cache
-    bytes_per_param: float       # of the weights
+    bytes_per_param: float       # of the weights (on average, as counted)
     max_context_model: int | None
     # ideal
     memory: float                # gpus x the vendor's capacity (GiB)
@@ -196,9 +196,11 @@ def kv_fraction(model: costs.ModelLike, gpus: int) -> float:
 
 def plan(model: costs.ModelLike, gpu: costs.GPULike, context: int, gpus: int = 1,
          precision: costs.PrecisionLike = DEFAULT_PRECISION,
-         bytes_per_param: float = WEIGHT_BYTES_PER_PARAM, share: float = ENGINE_SHARE,
+         bytes_per_param: float | None = None, share: float = ENGINE_SHARE,
          block: int = BLOCK_TOKENS) -> Plan:
-    """The planner's answers (module docstring): ideal and serving-engine estimate."""
+    """The planner's answers (module docstring): ideal and serving-engine estimate.
+    The weights are as released (:func:`costs.weight_bytes`: 16-bit, or the fp8 or
+    quantized bytes a config gives) unless ``bytes_per_param`` is given."""
     m = costs.get_model(model)
     g: GPUPreset = costs.get_gpu(gpu)
     if g.mem_gib is None:
@@ -230,7 +232,8 @@ def plan(model: costs.ModelLike, gpu: costs.GPULike, context: int, gpus: int = 1
     engine_context, engine_bound = longest(
         lambda t: engine_sequence_bytes(m, t, p, block, grow) * frac, pool, cap)
     return Plan(
-        context=context, gpus=gpus, precision=p.key, bytes_per_param=bytes_per_param,
+        context=context, gpus=gpus, precision=p.key,
+        bytes_per_param=weights / m.n_params,
         max_context_model=cap, memory=memory, weights=weights, free=free,
         per_sequence=per_sequence, max_batch=max_batch, max_context=max_context,
         context_bound=bound, share=share, block_tokens=block, usable=usable, pool=pool,

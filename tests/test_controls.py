@@ -166,7 +166,8 @@ def test_every_step_has_its_controls_in_order():
     for step, names in {"1": ["example", "text", "layer", "head"], "2": ["tokens", "prompt"],
                         "3": ["example", "layer", "head"],
                         "4": ["prompt", "output", "batch", "model", "gpu"],
-                        "5": ["context", "batch", "model", "gpu", "gpus", "share"]}.items():
+                        "5": ["context", "batch", "model", "weights", "precision", "gpu", "gpus",
+                              "share"]}.items():
         app = App(query={"step": step, "lang": "nl"})
         state = app.state()
         assert [e["name"] for e in state["controls"]] == names, step

@@ -157,3 +157,15 @@ def test_usable_memory_is_the_drivers():
     assert g["h100"].usable_gib * 1024 == 81559 and g["h200"].usable_gib * 1024 == 143771
     assert all(x.usable_gib <= x.mem_gib for x in g.values() if x.mem_gib)
     assert g["illustrative"].usable_bytes is None
+
+
+def test_the_weights_are_as_released_unless_chosen():
+    # DeepSeek-V3 is released in fp8: the planner counts what the bill counts (672.9 GB),
+    # not 16-bit weights (1,342 GB), unless told the bytes per parameter
+    p = planner.plan("deepseek-v3", "h200", 4096, gpus=8)
+    assert p.weights == costs.weight_bytes("deepseek-v3") == pytest.approx(672.854e9, rel=1e-5)
+    assert p.weights == costs.memory_bill("deepseek-v3", 4096, 1, "h200").weight_bytes
+    assert p.bytes_per_param == pytest.approx(672.854e9 / 671e9, rel=1e-5)
+    q = planner.plan("deepseek-v3", "h200", 4096, gpus=8, bytes_per_param=2)
+    assert q.weights == 1342e9 and q.max_batch == 0          # 8 x 141 GiB = 1,211 GB
+    assert p.max_batch == math.floor((8 * 141 * GiB - 672.854239744e9) / p.per_sequence)

@@ -11,9 +11,9 @@ import pytest
 from explainer import costs, presets
 from explainer import runtime as rt
 from explainer.prompts import DEFAULT_PROMPTS
-from steps.step5.model import (CUSTOM, GPU_KEYS, LIVE_NEW_TOKENS, MAX_LAYERS, Step5Model,
-                               bill_of, cache_bytes, curve_of, decode, encode, live_of, parse,
-                               spec_of)
+from steps.step5.model import (CACHE_PRECISIONS, CUSTOM, GPU_KEYS, LIVE_NEW_TOKENS, MAX_LAYERS,
+                               WEIGHT_CHOICES, Step5Model, bill_of, cache_bytes, curve_of,
+                               decode, encode, layers_of, live_of, parse, plan_of, spec_of)
 
 GiB = 2**30
 
@@ -314,6 +314,12 @@ def test_a_parameter_count_typed_in():
      "head_dim", "too_large"),
     ('{"model_type": "<img src=x onerror=alert(1)>"}', "model_type", "bad_value"),
     ("x" * 1_000_000, "config", "too_large"),
+    # every size within its limit, the count beyond any model's: the config's fault, not
+    # “the model in the link” (truth2 C-12)
+    ('{"num_hidden_layers": 1024, "num_attention_heads": 32, "num_key_value_heads": 1, '
+     '"head_dim": 65536, "hidden_size": 999999, "vocab_size": 32000, '
+     '"intermediate_size": 14336, "num_local_experts": 8, "num_experts_per_tok": 2}',
+     "n_params", "params_too_large"),
 ])
 def test_bad_configs_say_which_field(text, field, code):
     m = Step5Model()
@@ -393,3 +399,86 @@ def test_your_model_recomputes_only_what_depends_on_it():
     m.gpu = "h100"
     assert m.spec is spec and m.bill is not bill
     assert parse(LLAMA31, None) is m.parsed          # shared by every session
+
+
+# -- the precisions ---------------------------------------------------------------------------
+
+def test_the_precisions_default_to_fp16_cache_and_weights_as_released():
+    m = Step5Model()
+    assert (m.precision, m.weights) == ("fp16", "released")
+    assert m.param.precision.objects == list(CACHE_PRECISIONS) == ["fp16", "fp8"]
+    assert m.param.weights.objects == list(WEIGHT_CHOICES) == ["released", "fp16", "fp8",
+                                                               "int4"]
+    assert spec_of("llama2-7b") == spec_of("llama2-7b", None, "fp16", "released")
+
+
+@pytest.mark.parametrize("weights, bytes_per_param, fmt", [
+    ("released", None, "fp8"), ("fp16", 2, "16-bit"), ("fp8", 1, "8-bit"),
+    ("int4", 0.5, "4-bit")])
+@pytest.mark.parametrize("precision, value_bytes", [("fp16", 2), ("fp8", 1)])
+def test_every_output_counts_with_both_precisions(weights, bytes_per_param, fmt, precision,
+                                                  value_bytes):
+    m = Step5Model(model="deepseek-v3", gpu="h200", gpus=8, context=8192, batch=4,
+                   precision=precision, weights=weights)
+    w = 672_854_239_744 if bytes_per_param is None else 671e9 * bytes_per_param
+    per_token = 61 * 576 * value_bytes                  # MLA: 512 latent + 64 rotary key
+    s, b, c, lm, p = m.spec, m.bill, m.curve, m.layers, m.plan
+    assert (s.weight_format, s.precision, s.weight_choice) == (fmt, precision, weights)
+    assert s.weights == b.weights == c.weights == p.weights == pytest.approx(w)
+    assert s.per_token == b.per_token == per_token and s.bytes_per_value == value_bytes
+    assert b.kv == 4 * 8192 * per_token and c.kv[8192 // 256] == b.kv
+    assert lm.nbytes == p.per_sequence == 8192 * per_token
+    assert s.crossover == pytest.approx(w / per_token)
+    mem = 141 * GiB
+    assert b.max_sequences == max(0, math.floor((mem - w) / (8192 * per_token)))
+    assert p.max_batch == max(0, math.floor((8 * mem - w) / (8192 * per_token)))
+
+
+def test_an_fp8_cache_halves_a_window_capped_cache_and_its_layer_map():
+    full, half = spec_of("mistral-7b"), spec_of("mistral-7b", None, "fp8")
+    assert half.cap * 2 == full.cap and half.per_layer * 2 == full.per_layer
+    g = layers_of("gemma3-27b", 32768, "fp8").groups
+    assert [x.per_token * 2 for x in g] == [x.per_token for x in layers_of("gemma3-27b",
+                                                                          32768).groups]
+
+
+def test_the_precisions_recompute_only_what_they_change():
+    m = Step5Model()
+    spec, live, bill, plan = m.spec, m.live, m.bill, m.plan
+    m.precision = "fp8"
+    assert m.spec is not spec and m.bill is not bill and m.plan is not plan
+    assert m.live is live
+    assert m.plan is plan_of(m.spec.key, m.context, m.gpu, m.gpus, m.share, "fp8", "released")
+    spec = m.spec
+    m.weights = "int4"
+    assert m.spec is not spec and m.spec.weights == m.bill.weights == 6.738e9 / 2
+
+
+def test_what_a_config_reads_the_link_accepts():
+    """A paste either fails as the config's own problem or gives a link that reads back:
+    never “the model in the link is not valid” after a paste (truth2 C-12). Sizes from
+    ordinary to each field's limit, mixed by a fixed seed."""
+    import json
+    import random
+    rng = random.Random(28)
+    sizes = dict(num_hidden_layers=[1, 32, 1024], hidden_size=[64, 4096, 999_999],
+                 num_attention_heads=[1, 32, 100_000], num_key_value_heads=[1, 8, 100_000],
+                 vocab_size=[10, 32000, 10_000_000], intermediate_size=[1, 14336, 10_000_000],
+                 head_dim=[None, 1, 65_536], max_position_embeddings=[1, 4096, 10**9],
+                 sliding_window=[None, 1, 10**9])
+    read = 0
+    for _ in range(300):
+        cfg = {"model_type": "llama"}
+        for k, v in sizes.items():
+            x = rng.choice(v)
+            if x is not None:
+                cfg[k] = x
+        if rng.random() < 0.3:
+            cfg.update(num_local_experts=rng.choice([8, 100_000]), num_experts_per_tok=2)
+        p = parse(json.dumps(cfg))
+        assert p.problem is None or p.problem.source == "config"
+        if p.ok:
+            read += 1
+            back = decode(p.encoded)
+            assert back.problem is None and back.preset.n_params == p.preset.n_params
+    assert read > 30                                   # the property was tested, not skipped

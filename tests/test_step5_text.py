@@ -235,7 +235,8 @@ def test_deep_link_round_trip():
     assert parse_qs(app.url_query()[1:]) == {"step": ["5"], "lang": ["en"], "context": ["2048"],
                                              "batch": ["8"], "model": ["opt-13b"],
                                              "gpu": ["a100-40"], "gpus": ["1"],
-                                             "share": ["90"]}
+                                             "share": ["90"], "weights": ["released"],
+                                             "precision": ["fp16"]}
 
 
 # -- GPU memory, the model's limit, MLA, windows: the truth review's items ----------------------

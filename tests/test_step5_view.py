@@ -60,14 +60,14 @@ def test_the_state_of_the_default_page():
     assert formula["heading"] == "Cache formula"
     assert any(b["kind"] == "legend" for b in s["right"])
     assert "The live model on this server" in texts(live)
-    assert [c["name"] for c in s["controls"]] == ["context", "batch", "model", "gpu", "gpus",
-                                                  "share"]
+    assert [c["name"] for c in s["controls"]] == ["context", "batch", "model", "weights",
+                                                  "precision", "gpu", "gpus", "share"]
     spec = {c["name"]: c for c in s["controls"]}
     assert spec["context"]["kind"] == "range" and spec["context"]["step"] == 256
     assert spec["gpu"]["label"] == "GPU for “how many fit”"
     assert [CUSTOM, "Your model: paste a config.json"] in spec["model"]["options"]
     assert s["values"] == {"context": 4096, "batch": 1, "model": "llama2-7b", "gpu": "a100-80",
-                           "gpus": 1, "share": 90}
+                           "gpus": 1, "share": 90, "precision": "fp16", "weights": "released"}
     assert s["custom"] is None                          # the box waits for “your model”
     assert s["stage"]["figure"] == "bill" and s["stage"]["player"] is False
     assert s["stage"]["text"]["figure"] == "The memory bill"
@@ -76,7 +76,8 @@ def test_the_state_of_the_default_page():
     assert {"kv_cache", "total", "fits", "max_sequences", "live_measured", "live_formula",
             "live_weights"} <= set(c)
     assert step.url_state() == {"context": 4096, "batch": 1, "model": "llama2-7b",
-                                "gpu": "a100-80", "gpus": 1, "share": 90, "custom": ""}
+                                "gpu": "a100-80", "gpus": 1, "share": 90, "custom": "",
+                                "precision": "fp16", "weights": "released"}
 
 
 def test_the_answer_waits_for_the_question():
@@ -207,11 +208,13 @@ def test_deep_links_through_the_shell():
     state = app.state()
     check_page(state)
     assert state["values"] == {"context": 2048, "batch": 8, "model": "opt-13b", "gpu": "a100-40",
-                               "gpus": 1, "share": 90}
+                               "gpus": 1, "share": 90, "precision": "fp16",
+                               "weights": "released"}
     assert state["shell"]["notices"] == []
     assert parse_qs(state["query"][1:]) == {
         "step": ["5"], "lang": ["en"], "context": ["2048"], "batch": ["8"],
-        "model": ["opt-13b"], "gpu": ["a100-40"], "gpus": ["1"], "share": ["90"]}
+        "model": ["opt-13b"], "gpu": ["a100-40"], "gpus": ["1"], "share": ["90"],
+        "precision": ["fp16"], "weights": ["released"]}
     app = App(query={"step": [b"5"], "config": [b"{}"]})     # the config is never in a link
     assert len(app.view_model()["notices"]) == 1 and app.step.model.config == ""
 
@@ -256,7 +259,8 @@ def test_the_planner_answers_in_one_table_ideal_and_engine():
         step.handle({"set": k, "value": v, "seq": i})
     s = check_step(step.state())
     c = cells_of(s)
-    assert c["_heading"] == "The planner's questions on 1 × L4"
+    assert c["_heading"] == ("The planner's questions on 1 × L4 (weights: 16-bit (fp16/bf16); "
+                              "cache: fp16)")
     block = next(b for b in s["right"] if b["kind"] == "html" and b["cls"] == "planner")
     assert "Largest batch at 32,768 tokens" in block["html"]
     # every value is a number with its unit; the qualifier is the note under it
@@ -276,7 +280,7 @@ def test_the_planner_answers_in_one_table_ideal_and_engine():
         ("none", "the weights do not fit", "illustrative")       # 0.5 x 22.5 GiB < 16.06 GB
     step.handle({"set": "gpus", "value": 2, "seq": 10})
     c = cells_of(step.state())
-    assert c["_heading"] == "The planner's questions on 2 × L4"
+    assert c["_heading"].startswith("The planner's questions on 2 × L4 (")
     assert c["plan_context"] == ("131,072 tokens", "the model's limit", "computed")
     # the assumptions are in Go deeper, not in the visible prose
     why = next(b for b in step.state()["left"] if "deeper-why" in b.get("cls", ""))
@@ -323,12 +327,62 @@ def test_the_layer_map_of_gemma_and_its_text_twin():
 
 @pytest.mark.parametrize("query,notice", [
     ({"gpus": [b"3"]}, "“3” of “gpus”"), ({"share": [b"120"]}, "“120” of “share”"),
-    ({"share": [b"nan"]}, "“nan” of “share”"), ({"share": [b"0.9"]}, "“0.9” of “share”")])
+    ({"share": [b"nan"]}, "“nan” of “share”"), ({"share": [b"0.9"]}, "“0.9” of “share”"),
+    ({"precision": [b"int3"]}, "“int3” of “precision”"),
+    ({"weights": [b"<b>"]}, "“<b>” of “weights”")])
 def test_bad_planner_links_fall_back_with_a_notice(query, notice):
     app = App(query={"step": [b"5"], **query})
     m = app.step.model
-    assert (m.gpus, m.share) == (1, 90)
+    assert (m.gpus, m.share, m.precision, m.weights) == (1, 90, "fp16", "released")
     assert any(notice in n for n in app.state()["shell"]["notices"])
+
+
+def test_the_precisions_are_controls_in_the_link_and_in_every_word():
+    app = App(query={"step": [b"5"], "model": [b"deepseek-v3"], "gpu": [b"h200"],
+                     "gpus": [b"8"], "precision": [b"fp8"], "weights": [b"int4"]})
+    m = app.step.model
+    assert (m.precision, m.weights) == ("fp8", "int4")
+    q = app.url_query()
+    assert "precision=fp8" in q and "weights=int4" in q
+    s = check_step(app.step.state())
+    controls = {c["name"]: c for c in s["controls"]}
+    assert controls["precision"]["options"] == [["fp16", "fp16"], ["fp8", "fp8"]]
+    assert controls["weights"]["options"] == [
+        ["released", "as released"], ["fp16", "fp16/bf16"], ["fp8", "fp8"], ["int4", "int4"]]
+    assert controls["weights"]["label"] == "Weight precision"
+    assert controls["precision"]["label"] == "Cache precision"
+    c = cells_of(s)
+    assert c["_heading"] == ("The planner's questions on 8 × H200 SXM (weights: 4-bit (int4); "
+                             "cache: fp8)")
+    k = cards(s)
+    assert norm(k["weights"]["value"]) == "335.5 GB"          # 671 B × 0.5 byte
+    assert norm(k["weights"]["label"]) == "Weights: 4-bit (int4)"
+    formula = next(b for b in s["right"] if "formula-headline" in b.get("cls", ""))
+    assert "× 1 B = 34.3 KiB per token" in norm(formula["items"][0])   # 61 × 576 × 1 B
+    assert "(Your model" not in frame(s)["desc"] and "DeepSeek-V3, fp8)" in frame(s)["desc"]
+    why = next(b for b in s["left"] if "deeper-why" in b.get("cls", ""))
+    assert "half a byte per parameter" in texts(s["left"])          # beside the figure
+    assert "--kv-cache-dtype fp8" in texts(why["blocks"])           # in Go deeper
+    assert "The weights of DeepSeek-V3 take 335.5 GB at 4 bits (int4)" in norm(
+        s["question"]["prompt"])
+    # back to the defaults: the release's fp8, a 16-bit cache
+    app.step.handle({"set": "weights", "value": "released", "seq": 1})
+    app.step.handle({"set": "precision", "value": "fp16", "seq": 2})
+    s = app.step.state()
+    assert norm(cards(s)["weights"]["value"]) == "672.9 GB"
+    assert cells_of(s)["_heading"].endswith("(weights: fp8 as released; cache: fp16)")
+    assert "precision=fp16" in app.url_query() and "weights=released" in app.url_query()
+
+
+def test_a_chosen_weight_precision_overrides_a_config_quantization():
+    step = Step5("en")
+    quant = LLAMA[:-1] + ', "quantization_config": {"quant_method": "fp8"}}'
+    step.custom({"config": quant, "params_b": None})
+    step.handle({"set": "weights", "value": "int4", "seq": 1})
+    box = step.state()["custom"]
+    said = " ".join(box["fields"])
+    assert "quantization_config: “fp8”. The bill counts the weights at the precision you " \
+           "chose: 4.0 GB." in norm(said)
 
 
 def test_planner_link_round_trip():

@@ -6,7 +6,12 @@ Every byte comes from `explainer.costs`. The model is a preset (`presets.ALL_MOD
 numbers, `hfconfig.to_query`, written `layers-32_heads-32_kv-8_hd-128_...`). GPU memory is
 counted as the vendors count it: their “80 GB” is 80 GiB (`binary_capacity`).
 
-Outputs, each recomputed only when what it depends on changes:
+The precisions are the learner's: `precision` for the cache (fp16, or fp8 as a serving
+engine's `--kv-cache-dtype fp8` keeps it) and `weights` for the weights (as released: 16-bit
+unless the config or the preset says fp8 or quantized; or 16-bit, fp8 or int4 by choice). Every
+output below counts with both, so the bill, the curve, the layer map and the planner agree.
+
+Outputs, each recomputed only when what it depends on changes (and on the two precisions):
 
 - `parsed` (config, params_b): what the pasted config said, or why it could not be read;
   when it could, `custom` (and `model`) follow;
@@ -40,8 +45,12 @@ from explainer.memo import memo
 from explainer.prompts import DEFAULT_PROMPTS
 
 D = presets.STEP5
-PRECISION = D["precision"]           # the cache: fp16; the weights: 16-bit unless released
-                                     # otherwise (ModelPreset.weight_format)
+PRECISION = D["precision"]           # the cache by default: fp16
+CACHE_PRECISIONS = ("fp16", "fp8")   # what serving engines keep a cache in without scales
+RELEASED = "released"                # the weights as released (ModelPreset.weight_format)
+# the weights' choices: bytes per parameter (None: as released) and the format they bill as
+WEIGHT_CHOICES = {RELEASED: (None, None), "fp16": (2.0, "16-bit"), "fp8": (1.0, "8-bit"),
+                  "int4": (0.5, "4-bit")}
 LIVE_VARIANT = "mha"
 LIVE_NEW_TOKENS = 8                  # prompt + 7 decode steps: the cache holds P + 7 tokens
 LIVE_PRECISION = "fp32"              # what the live model stores
@@ -134,8 +143,11 @@ class Spec:
     weights: float              # weight bytes: 16-bit, or as released (fp8, quantized)
     crossover: float | None     # tokens at which ONE sequence's cache equals the weights
     cap: int | None             # bytes one sequence's cache stops at (all layers windowed)
-    weight_format: str = "16-bit"   # ModelPreset.weight_format: "16-bit", "fp8", "quantized"
+    weight_format: str = "16-bit"   # as released (ModelPreset.weight_format: "16-bit", "fp8",
+                                    # "quantized") or chosen ("16-bit", "8-bit", "4-bit")
     multimodal: bool = False    # the parameters are a multimodal model's language model's
+    precision: str = PRECISION  # of the cache
+    weight_choice: str = RELEASED   # a WEIGHT_CHOICES key
 
     @property
     def is_mla(self) -> bool:
@@ -318,6 +330,10 @@ def parse(text: str, params_b: float | None = None) -> Parsed:
     except (ValueError, TypeError, OverflowError, RecursionError):    # never a traceback
         return Parsed(None, (), (), None, "",
                       Problem("config", "bad_value", (), "config"), "")
+    back = decode(encoded).problem
+    if back is not None:        # what the link would refuse is the config's fault: say so
+        return Parsed(None, (), (), None, "",
+                      Problem(back.field, back.code, back.values, "config"), "")
     return Parsed(r.preset, tuple(r.fields_read), tuple(r.defaults_used), split, encoded,
                   None, r.params_source)
 
@@ -329,38 +345,45 @@ def layer_counts(m: presets.ModelPreset) -> tuple:
     return tuple(Counter(m.windows).items())
 
 
+def weight_bytes(m: presets.ModelPreset, weights: str = RELEASED) -> float:
+    """The weights' bytes for a WEIGHT_CHOICES key (`costs.weight_bytes`)."""
+    return costs.weight_bytes(m, WEIGHT_CHOICES[weights][0])
+
+
 def cache_bytes(m: presets.ModelPreset, tokens: int, batch: int = 1,
-                counts: tuple | None = None) -> int:
-    """`costs.kv_cache_bytes(m, tokens, batch, fp16, window=m.cache_window)`, summed by
-    window rather than layer by layer (a pasted config may have very many layers);
+                counts: tuple | None = None, precision: str = PRECISION) -> int:
+    """`costs.kv_cache_bytes(m, tokens, batch, precision, window=m.cache_window)`, summed
+    by window rather than layer by layer (a pasted config may have very many layers);
     `counts`: `layer_counts(m)`, when the caller has it already."""
     if m.layer_windows is None:
-        return costs.kv_cache_bytes(m, tokens, batch, PRECISION, window=m.window)
-    per_layer = costs.kv_bytes_per_token_per_layer(m, PRECISION)
+        return costs.kv_cache_bytes(m, tokens, batch, precision, window=m.window)
+    per_layer = costs.kv_bytes_per_token_per_layer(m, precision)
     return batch * per_layer * sum(n * costs.cached_tokens(tokens, w)
                                    for w, n in counts or layer_counts(m))
 
 
-def _crossing(m: presets.ModelPreset, batch: int) -> float | None:
+def _crossing(m: presets.ModelPreset, batch: int, precision: str = PRECISION,
+              weights: str = RELEASED) -> float | None:
     """Context at which `batch` sequences' cache equals the weights; None if it never does
     (a sliding window on every layer caps the cache below them)."""
-    weights = costs.weight_bytes(m)
+    wbytes = weight_bytes(m, weights)
     if m.local_window is None:
-        return weights / (batch * costs.kv_bytes_per_token(m, PRECISION))
+        return wbytes / (batch * costs.kv_bytes_per_token(m, precision))
     counts = layer_counts(m)
-    size = lambda t: cache_bytes(m, t, batch, counts)  # noqa: E731
-    if size(FAR) < weights:
+    size = lambda t: cache_bytes(m, t, batch, counts, precision)  # noqa: E731
+    if size(FAR) < wbytes:
         return None
     lo, hi = 0, FAR                     # smallest whole context whose cache holds the weights
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if size(mid) >= weights else (mid, hi)
+        lo, hi = (lo, mid) if size(mid) >= wbytes else (mid, hi)
     return float(hi)
 
 
 @memo(maxsize=256)
-def spec_of(model, split: tuple | None = None) -> Spec:
-    """A preset key (or a preset: “your model”) -> its Spec."""
+def spec_of(model, split: tuple | None = None, precision: str = PRECISION,
+            weights: str = RELEASED) -> Spec:
+    """A preset key (or a preset: “your model”) and the two precisions -> its Spec."""
     m = preset_of(model)
     split = split or MLA_SPLIT.get(m.key)
     capped = m.local_window is not None and m.n_window_layers == m.n_layers
@@ -369,26 +392,28 @@ def spec_of(model, split: tuple | None = None) -> Spec:
         n_layers=m.n_layers, n_heads=m.n_heads, n_kv_heads=m.n_kv_heads,
         head_dim=m.head_dim, mla_dims=m.mla_dims, mla_split=split if m.is_mla else None,
         window=m.local_window, n_window_layers=m.n_window_layers, max_context=m.max_context,
-        bytes_per_value=presets.PRECISIONS[PRECISION].bytes_per_value,
-        per_token=costs.kv_bytes_per_token(m, PRECISION),
-        per_layer=costs.kv_bytes_per_token_per_layer(m, PRECISION), n_params=m.n_params,
-        dtype=m.dtype, weights=costs.weight_bytes(m), crossover=_crossing(m, 1),
-        cap=cache_bytes(m, FAR) if capped else None, weight_format=m.weight_format,
-        multimodal=m.multimodal)
+        bytes_per_value=presets.PRECISIONS[precision].bytes_per_value,
+        per_token=costs.kv_bytes_per_token(m, precision),
+        per_layer=costs.kv_bytes_per_token_per_layer(m, precision), n_params=m.n_params,
+        dtype=m.dtype, weights=weight_bytes(m, weights),
+        crossover=_crossing(m, 1, precision, weights),
+        cap=cache_bytes(m, FAR, precision=precision) if capped else None,
+        weight_format=WEIGHT_CHOICES[weights][1] or m.weight_format,
+        multimodal=m.multimodal, precision=precision, weight_choice=weights)
 
 
 @memo(maxsize=1024)
-def curve_of(model, batch: int) -> Curve:
+def curve_of(model, batch: int, precision: str = PRECISION, weights: str = RELEASED) -> Curve:
     m = preset_of(model)
     hi = D["context_range"][1]
     ctx = tuple(range(0, hi + 1, CURVE_STEP))
     counts = layer_counts(m)
-    kv = tuple(cache_bytes(m, t, batch, counts) for t in ctx)
-    weights = costs.weight_bytes(m)
-    cross = _crossing(m, batch)
-    return Curve(batch=batch, ctx=ctx, kv=kv, weights=weights,
+    kv = tuple(cache_bytes(m, t, batch, counts, precision) for t in ctx)
+    wbytes = weight_bytes(m, weights)
+    cross = _crossing(m, batch, precision, weights)
+    return Curve(batch=batch, ctx=ctx, kv=kv, weights=wbytes,
                  crossover=cross if cross is not None and cross <= hi else None,
-                 top=max(max(kv), weights))
+                 top=max(max(kv), wbytes))
 
 
 @lru_cache(maxsize=None)
@@ -404,11 +429,12 @@ def capacities() -> tuple:
 
 
 @memo(maxsize=4096)
-def bill_of(model, context: int, batch: int, gpu: str) -> Bill:
+def bill_of(model, context: int, batch: int, gpu: str, precision: str = PRECISION,
+            weights: str = RELEASED) -> Bill:
     m = preset_of(model)
     g = presets.GPUS[gpu]
-    b = costs.memory_bill(m, context, batch, g, PRECISION, window=m.cache_window,
-                          binary_capacity=True)
+    b = costs.memory_bill(m, context, batch, g, precision, window=m.cache_window,
+                          binary_capacity=True, bytes_per_param=WEIGHT_CHOICES[weights][0])
     fits = presets.GPUS[b.fits_gpu] if b.fits_gpu is not None else None
     caps = capacities()
     return Bill(
@@ -416,7 +442,8 @@ def bill_of(model, context: int, batch: int, gpu: str) -> Bill:
         gpu_mem=g.capacity_bytes(binary=True),
         kept=costs.cached_tokens(context, m.cache_window),
         kept_local=costs.cached_tokens(context, m.local_window),
-        per_sequence=cache_bytes(m, context), per_token=b.kv_per_token, kv=b.kv_bytes,
+        per_sequence=cache_bytes(m, context, precision=precision), per_token=b.kv_per_token,
+        kv=b.kv_bytes,
         weights=b.weight_bytes, total=b.total, fits_gpu=b.fits_gpu,
         fits_mem=fits.capacity_bytes(binary=True) if fits else None,
         fits_gib=fits.mem_gib if fits else None,
@@ -428,12 +455,12 @@ def bill_of(model, context: int, batch: int, gpu: str) -> Bill:
 
 
 @memo(maxsize=1024)
-def layers_of(model, context: int) -> LayerMap:
+def layers_of(model, context: int, precision: str = PRECISION) -> LayerMap:
     """The layer map of one sequence at `context`, its layers grouped by (kind, span,
     tokens kept, bytes per token): those that keep the most tokens first, then those whose
     cache does not grow with the text."""
-    uses = costs.layer_map(model, context, PRECISION)
-    grow = planner.growth(model, PRECISION)
+    uses = costs.layer_map(model, context, precision)
+    grow = planner.growth(model, precision)
     groups: dict[tuple, list] = {}
     for u, g in zip(uses, grow):
         k = (u.kind, u.span, u.tokens, g.per_token, u.nbytes)
@@ -449,10 +476,11 @@ def layers_of(model, context: int) -> LayerMap:
 
 
 @memo(maxsize=4096)
-def plan_of(model, context: int, gpu: str, gpus: int, share: int) -> planner.Plan:
-    """The planner's answers (fp16 weights and cache, as the bill); `share` in per cent."""
-    return planner.plan(model, gpu, context, gpus=gpus, precision=PRECISION,
-                        share=share / 100)
+def plan_of(model, context: int, gpu: str, gpus: int, share: int, precision: str = PRECISION,
+            weights: str = RELEASED) -> planner.Plan:
+    """The planner's answers, with the bill's precisions; `share` in per cent."""
+    return planner.plan(model, gpu, context, gpus=gpus, precision=precision,
+                        bytes_per_param=WEIGHT_CHOICES[weights][0], share=share / 100)
 
 
 @lru_cache(maxsize=None)
@@ -486,6 +514,10 @@ class Step5Model(param.Parameterized):
     model = param.Selector(default=D["model"], objects=list(MODEL_KEYS),
                            doc="a model preset, or “custom”: your model")
     gpu = param.Selector(default=D["gpu"], objects=list(GPU_KEYS))
+    precision = param.Selector(default=PRECISION, objects=list(CACHE_PRECISIONS),
+                               doc="what the cache keeps each value in")
+    weights = param.Selector(default=RELEASED, objects=list(WEIGHT_CHOICES),
+                             doc="the weights' precision: as released, or 16-bit, fp8, int4")
     gpus = param.Selector(default=GPU_COUNTS[0], objects=list(GPU_COUNTS),
                           doc="GPUs of the chosen kind the planner splits the model over")
     share = param.Integer(default=SHARE_DEFAULT, bounds=SHARE_RANGE,
@@ -528,26 +560,30 @@ class Step5Model(param.Parameterized):
             return D["model"], None
         return self.model, None
 
-    @param.depends("model", "custom_model", watch=True, on_init=True)
+    @param.depends("model", "custom_model", "precision", "weights", watch=True, on_init=True)
     def _spec(self):
-        self.spec = spec_of(*self._model())
+        self.spec = spec_of(*self._model(), self.precision, self.weights)
 
-    @param.depends("model", "custom_model", "context", "batch", "gpu", watch=True, on_init=True)
+    @param.depends("model", "custom_model", "context", "batch", "gpu", "precision", "weights",
+                   watch=True, on_init=True)
     def _bill(self):
         """The curve and the bill change together (one event: a view bound to both renders
         once); each is cached per process, so one that did not change is the same object
         and triggers nothing."""
         preset = self._model()[0]
-        self.param.update(curve=curve_of(preset, self.batch),
-                          bill=bill_of(preset, self.context, self.batch, self.gpu))
+        p, w = self.precision, self.weights
+        self.param.update(curve=curve_of(preset, self.batch, p, w),
+                          bill=bill_of(preset, self.context, self.batch, self.gpu, p, w))
 
-    @param.depends("model", "custom_model", "context", "gpu", "gpus", "share", watch=True,
-                   on_init=True)
+    @param.depends("model", "custom_model", "context", "gpu", "gpus", "share", "precision",
+                   "weights", watch=True, on_init=True)
     def _plan(self):
         """The layer map and the planner's answers change together (one event)."""
         preset = self._model()[0]
-        self.param.update(layers=layers_of(preset, self.context),
-                          plan=plan_of(preset, self.context, self.gpu, self.gpus, self.share))
+        p, w = self.precision, self.weights
+        self.param.update(layers=layers_of(preset, self.context, p),
+                          plan=plan_of(preset, self.context, self.gpu, self.gpus, self.share,
+                                       p, w))
 
     @param.depends("lang", watch=True, on_init=True)
     def _live(self):

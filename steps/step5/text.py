@@ -10,8 +10,8 @@ from explainer.i18n import N_, Translator
 
 from ..ui import words as w
 from ..ui.words import Card, card_dicts, player_text, question_labels
-from .model import (CUSTOM, GPU_COUNTS, Bill, Curve, Custom, LayerMap, Live, Parsed,
-                    Problem, Spec, round_sig)
+from .model import (CACHE_PRECISIONS, CUSTOM, GPU_COUNTS, RELEASED, Bill, Curve, Custom,
+                    LayerMap, Live, Parsed, Problem, Spec, round_sig)
 
 GB = presets.GB
 X_TICKS = (0, 8192, 16384, 24576, 32768)        # the curve's context axis
@@ -43,17 +43,38 @@ MORE = (
 )
 
 # how the bill counts the weights (Spec.weight_format): in the card, then in the figure
+# (as released: "16-bit", "fp8", "quantized"; chosen: "16-bit", "8-bit", "4-bit")
 WEIGHT_FORMATS = {"16-bit": N_("16-bit (fp16/bf16)"), "fp8": N_("fp8 as released"),
-                  "quantized": N_("quantized as released")}
+                  "quantized": N_("quantized as released"), "8-bit": N_("8-bit (fp8)"),
+                  "4-bit": N_("4-bit (int4)")}
 QUESTION_PROMPTS = {
     "16-bit": N_("The weights of {model} take {weights} at 16 bits (fp16/bf16). At what "
                  "context length does one sequence's KV cache outgrow them?"),
     "fp8": N_("The weights of {model} take {weights} in fp8, as released. At what context "
               "length does one sequence's KV cache outgrow them?"),
     "quantized": N_("The weights of {model} take {weights}, quantized as released. At what "
-                    "context length does one sequence's KV cache outgrow them?")}
+                    "context length does one sequence's KV cache outgrow them?"),
+    "8-bit": N_("The weights of {model} take {weights} at 8 bits (fp8). At what context "
+                "length does one sequence's KV cache outgrow them?"),
+    "4-bit": N_("The weights of {model} take {weights} at 4 bits (int4). At what context "
+                "length does one sequence's KV cache outgrow them?")}
+# how the bill counts the weights, in words ({size}; {full}: at 16 bits; {avg}: bytes each)
+WEIGHT_INFO = {
+    "16-bit": N_("The bill counts its weights at 16 bits (fp16 or bf16, the same 2 bytes per "
+                 "parameter): {size}."),
+    "fp8": N_("Its weights are released in fp8 and the bill counts them so: {size}, about 1 "
+              "byte per parameter (the embeddings and norms at 2), not {full} at 16 bits."),
+    "quantized": N_("Its weights are released quantized and the bill counts them so: {size}, "
+                    "{avg} bytes per parameter on average, not {full} at 16 bits."),
+    "8-bit": N_("The bill counts its weights at 8 bits (fp8, 1 byte per parameter), as a "
+                "serving engine stores them when it quantizes them on loading: {size}, not "
+                "{full} at 16 bits."),
+    "4-bit": N_("The bill counts its weights at 4 bits (int4, half a byte per parameter): "
+                "{size}, not {full} at 16 bits. Real 4-bit formats also store their scales "
+                "and keep some layers at 16 bits: a few per cent more.")}
 WEIGHT_SHORT = {"16-bit": N_("weights (16-bit)"), "fp8": N_("weights (fp8)"),
-                "quantized": N_("weights (quantized)")}
+                "quantized": N_("weights (quantized)"), "8-bit": N_("weights (fp8)"),
+                "4-bit": N_("weights (int4)")}
 
 OPTIONS = (N_("≈ {small} tokens"), N_("≈ {mid} tokens"), N_("≈ {large} tokens"))
 
@@ -83,6 +104,10 @@ PROBLEMS = {
     "unsupported": N_("“{field}” names an attention type this tool cannot size: {value}."),
     "params_needed": N_("The size of the weights cannot be worked out from this config: "
                         "enter the parameter count, in billions, and read it again."),
+    "params_too_large": N_("The sizes in this config add up to {value} billion parameters, "
+                           "more than {limit} billion: no real model is that large. Check "
+                           "hidden_size, intermediate_size, vocab_size and the numbers of "
+                           "layers and experts."),
     "not_positive_number": N_("“{field}” must be a positive number, not {value}."),
     "active_exceeds_total": N_("“{field}”: {active} active parameters are more than the "
                                "{total} in all."),
@@ -325,22 +350,12 @@ def model_info(spec: Spec, tr: Translator) -> str:
 
 
 def weights_info(spec: Spec, tr: Translator) -> str:
-    """How the bill counts the weights: 2 bytes per parameter (fp16 or bf16, the same size),
-    or as released (fp8, or another quantization named by the config); and, for a
-    multimodal model, that the parameters are its language model's."""
-    size = bytes_dec(spec.weights, tr)
-    if spec.weight_format == "fp8":
-        out = tr._("Its weights are released in fp8 and the bill counts them so: {size}, "
-                   "about 1 byte per parameter (the embeddings and norms at 2), not {full} "
-                   "at 16 bits.", size=size, full=bytes_dec(2 * spec.n_params, tr))
-    elif spec.weight_format == "quantized":
-        out = tr._("Its weights are released quantized and the bill counts them so: {size}, "
-                   "{avg} bytes per parameter on average, not {full} at 16 bits.", size=size,
-                   avg=tr.sig(spec.weights / spec.n_params, 2),
-                   full=bytes_dec(2 * spec.n_params, tr))
-    else:
-        out = tr._("The bill counts its weights at 16 bits (fp16 or bf16, the same 2 bytes "
-                   "per parameter): {size}.", size=size)
+    """How the bill counts the weights (WEIGHT_INFO): as released (16-bit, fp8, or another
+    quantization named by the config) or at the precision chosen; and, for a multimodal
+    model, that the parameters are its language model's."""
+    out = tr._(WEIGHT_INFO[spec.weight_format], size=bytes_dec(spec.weights, tr),
+               full=bytes_dec(2 * spec.n_params, tr),
+               avg=tr.sig(spec.weights / spec.n_params, 2))
     if spec.multimodal:
         out += " " + tr._("It is a multimodal model: the parameters counted are its language "
                           "model's, without its image encoder's.")
@@ -540,7 +555,7 @@ def live_spec(live: Live) -> Spec:
                 bytes_per_value=presets.PRECISIONS["fp32"].bytes_per_value,
                 per_token=live.per_token, per_layer=live.per_token // live.n_layers,
                 n_params=live.weights / 4, dtype="fp32", weights=live.weights,
-                crossover=live.crossover, cap=None)
+                crossover=live.crossover, cap=None, precision="fp32")
 
 
 # -- your model: what was read, and why it could not be --------------------------------------
@@ -666,6 +681,10 @@ def quantization_lines(fields: dict, spec: Spec, tr: Translator) -> list[str]:
     if not isinstance(q, dict) or not isinstance(q.get("quant_method"), str):
         return []
     method = q["quant_method"][:20]
+    if spec.weight_choice != RELEASED:
+        return [tr._("quantization_config: “{method}”. The bill counts the weights at the "
+                     "precision you chose: {size}.", method=method,
+                     size=bytes_dec(spec.weights, tr))]
     if spec.weight_format == "16-bit":
         return [tr._("quantization_config names “{method}”, which this tool cannot size: the "
                      "bill counts the weights at 16 bits.", method=method)]
@@ -856,7 +875,7 @@ def gpus_name(plan, bill: Bill, tr: Translator) -> str:
     return tr._("{count} × {gpu}", count=tr.int(plan.gpus), gpu=bill.gpu_name)
 
 
-def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator) -> dict:
+def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator, spec: Spec) -> dict:
     """The planner's answers as one small table (template step5/planner.html.j2): a column
     per question (the cache's memory, the longest context, the largest batch), a row for the
     ideal answer (computed) and one for the engine estimate (illustrative). Each cell is a
@@ -869,7 +888,7 @@ def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator) -> dict:
     blocks = tr.n_("blocks of {count} token", "blocks of {count} tokens", plan.block_tokens,
                    count=tr.int(plan.block_tokens))
     return dict(
-        heading=plan_heading(plan, bill, tr),
+        heading=plan_heading(plan, bill, tr, spec),
         corner=tr._("Answer"),
         columns=[tr._("Memory for the cache"), tr._("Longest context, one sequence"),
                  tr._("Largest batch at {context} tokens", context=tr.int(plan.context))],
@@ -893,8 +912,13 @@ def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator) -> dict:
                   share=tr.pct(plan.share), blocks=blocks))
 
 
-def plan_heading(plan, bill: Bill, tr: Translator) -> str:
-    return tr._("The planner's questions on {gpus}", gpus=gpus_name(plan, bill, tr))
+def plan_heading(plan, bill: Bill, tr: Translator, spec: Spec) -> str:
+    """The planner's heading: the GPUs, and the weights' and the cache's precisions it
+    counts with."""
+    gpus = gpus_name(plan, bill, tr)
+    return tr._("The planner's questions on {gpus} (weights: {weights}; cache: {cache})",
+                gpus=gpus, weights=tr._(WEIGHT_FORMATS[spec.weight_format]),
+                cache=spec.precision)
 
 
 def plan_deeper(plan, bill: Bill, tr: Translator) -> list[str]:
@@ -938,6 +962,25 @@ def gpu_count_options(tr: Translator) -> dict:
     return {tr.int(n): n for n in GPU_COUNTS}
 
 
+def precision_options(tr: Translator) -> dict:
+    """The cache's precisions, by their names (as in step 6)."""
+    return {p: p for p in CACHE_PRECISIONS}
+
+
+def weight_options(tr: Translator) -> dict:
+    """The weights' precisions: as released (16-bit unless the model says otherwise), or
+    a choice, by its name."""
+    return {tr._("as released"): RELEASED, "fp16/bf16": "fp16", "fp8": "fp8", "int4": "int4"}
+
+
+def precision_lines(spec: Spec, tr: Translator) -> list[str]:
+    """What the precisions change (Go deeper: why)."""
+    return [tr._("Precision sets the bytes: a 16-bit cache keeps each key and value in 2 "
+                "bytes, an fp8 cache in 1, as vLLM does with --kv-cache-dtype fp8, so the "
+                "same memory holds twice the tokens. The weights' precision moves the other "
+                "side of the bill: the memory left for the cache.")]
+
+
 CONFIG_PLACEHOLDER = ('{"num_hidden_layers": 32, "num_attention_heads": 32, '
                       '"num_key_value_heads": 8, "head_dim": 128, ...}')   # JSON: not translated
 
@@ -949,7 +992,8 @@ def control_labels(tr: Translator) -> dict[str, str]:
     return dict(context=tr._("Context length (tokens per sequence)"),
                 batch=tr._("Batch size (sequences)"), model=tr._("Model"),
                 gpu=tr._("GPU for “how many fit”"), config=tr._("config.json of your model"),
-                gpus=tr._("GPUs for the planner"),
+                gpus=tr._("GPUs for the planner"), precision=tr._("Cache precision"),
+                weights=tr._("Weight precision"),
                 share=tr._("Serving engine's share of GPU memory (%)"),
                 config_placeholder=CONFIG_PLACEHOLDER, params_b=params_label(tr),
                 read=tr._("Read this config"))
@@ -1093,9 +1137,9 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
                  "{memory} of the {gpu}.", weights=bytes_dec(bill.weights, tr),
                  cache=both(bill.kv, tr), total=bytes_dec(bill.total, tr),
                  memory=gpu_memory(bill, tr), gpu=bill.gpu_name),
-            tr.n_("KV cache for {count} sequence ({model}, fp16)",
-                  "KV cache for {count} sequences ({model}, fp16)", curve.batch,
-                  count=tr.int(curve.batch), model=model) + ".",
+            tr.n_("KV cache for {count} sequence ({model}, {precision})",
+                  "KV cache for {count} sequences ({model}, {precision})", curve.batch,
+                  count=tr.int(curve.batch), model=model, precision=spec.precision) + ".",
             tr._("At {context} tokens the cache takes {cache}; the weights take {weights}.",
                  context=tr.int(bill.context), cache=bytes_dec(bill.kv, tr),
                  weights=bytes_dec(curve.weights, tr)))),

@@ -35,7 +35,8 @@ class Step5(Step):
     number = 5
     model_class = Step5Model
     labels = staticmethod(text.control_labels)
-    url_names = ("context", "batch", "model", "gpu", "gpus", "share", "custom")
+    url_names = ("context", "batch", "model", "weights", "precision", "gpu", "gpus", "share",
+                 "custom")
     kept = ("config", "params_b")     # a pasted config is never in the link
     figure = "bill"
     player = False                    # one still frame
@@ -51,6 +52,8 @@ class Step5(Step):
             slider("context", step=256),
             slider("batch"),
             choice("model", options=text.model_options),
+            choice("weights", options=text.weight_options),
+            segments("precision", options=text.precision_options),
             choice("gpu", options=gpu_options),
             segments("gpus", options=text.gpu_count_options),
             slider("share", step=5),
@@ -67,7 +70,8 @@ class Step5(Step):
                      w.paragraphs([text.model_info(spec, tr)], cls="live-facts"),
                      w.notices(text.notices(spec, bill, tr, waiting=waiting)),
                      w.paragraphs(words["visible"], cls="narration"),   # look, press, idea
-                     *w.deeper(tr, why=[*words["why"], *text.plan_deeper(plan, bill, tr)],
+                     *w.deeper(tr, why=[*words["why"], *text.precision_lines(spec, tr),
+                                        *text.plan_deeper(plan, bill, tr)],
                                live=[
                          w.paragraphs(text.live_lines(m.live, tr),
                                       heading=text.headings(tr)["live"],
@@ -78,7 +82,7 @@ class Step5(Step):
                       w.paragraphs(list(text.bill_formula(spec, bill, tr, lmap)),
                                    heading=text.headings(tr)["formula"], cls="formula-headline"),
                       w.html("step5/planner.html.j2", cls="planner",
-                             **text.planner(plan, bill, lmap, tr))],
+                             **text.planner(plan, bill, lmap, tr, spec))],
             "question": text.question(spec, tr),
             "frames": FRAMES(spec, m.curve, bill, m.live, lmap, tr, self.revealed),
             "stage": text.stage_text(tr),

@@ -182,7 +182,16 @@ WORDS_WHOLE = """() => {
   const planner = []; const walk3 = (root) => { planner.push(...root.querySelectorAll('.planner'));
     for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk3(el.shadowRoot); };
   walk3(document);
-  return { broken, heights: figs.map((s) => s.getBoundingClientRect().height),
+  // a value whose text runs past its card's inner edge
+  const over = [];
+  for (const el of all) {
+    const card = el.closest('.metric'); if (!card || !el.getClientRects().length) continue;
+    const box = card.getBoundingClientRect(); const r = document.createRange();
+    r.selectNodeContents(el);
+    const right = Math.max(...[...r.getClientRects()].map((b) => b.right));
+    if (right > box.right - card.clientLeft + 0.5) over.push(el.textContent);
+  }
+  return { broken, over, heights: figs.map((s) => s.getBoundingClientRect().height),
            planner: planner.filter((e) => e.getClientRects().length > 0).length };
 }"""
 
@@ -198,6 +207,12 @@ def test_step_5_projects_its_bill_and_curve_readably(app, page, size, lang):
                   (), ready=".step-visual svg")
     assert m["chart"] >= 17.9, m
     f = page.evaluate(WORDS_WHOLE)
-    assert f["broken"] == [], f
+    assert f["broken"] == [] and f["over"] == [], f
     assert f["planner"] == 0, f
     assert len(f["heights"]) >= 2 and min(f["heights"][:2]) >= 0.15 * hgt, f
+    # the widest values (“143.9 MB (137.2 MiB)”: an fp8 cache next to int4 weights) stay
+    # inside their cards
+    projected(app, page, size, f"?step=5&present=1&lang={lang}&model=deepseek-v3&weights=int4"
+              "&precision=fp8", (), ready=".step-visual svg")
+    f = page.evaluate(WORDS_WHOLE)
+    assert f["broken"] == [] and f["over"] == [], f

@@ -84,6 +84,37 @@ def test_the_player_shows_icons_only_when_its_labels_do_not_fit(kv):
                    "titled": False, "learners": False}
 
 
+def test_card_values_too_wide_for_their_cards_are_set_smaller(kv):
+    out = kv.evaluate("""() => {
+      const root = document.createElement('div');
+      root.className = 'kv-root present';
+      const card = (v) => '<div class="metric" style="width:170px;padding:0 6px;border:2px solid;' +
+        'box-sizing:border-box"><span class="metric-value">' +
+        v + '</span></div>';
+      root.innerHTML = '<style>.kv-root.present .metric-value { font-size: 39px; ' +
+        'font-weight: 700 }</style><div class="metrics stage-cards" style="display:flex;gap:8px">' +
+        card('143.9\u00a0MB (137.2\u00a0MiB)') + card('0') + '</div>';
+      document.getElementById('root').appendChild(root);
+      const row = root.querySelector('.stage-cards'), P = KV['present.js'];
+      const [wide, short] = row.querySelectorAll('.metric-value');
+      const inside = (v) => { const r = document.createRange(); r.selectNodeContents(v);
+        const c = v.closest('.metric').getBoundingClientRect();
+        return Math.max(...[...r.getClientRects()].map((b) => b.right)) <= c.right - 2 - 6 + 0.5; };
+      const before = inside(wide);
+      const n = P.fitCards(row);
+      const px = parseFloat(getComputedStyle(wide).fontSize);
+      const again = P.fitCards(row);               // idempotent: from the stylesheet's size again
+      root.className = 'kv-root';                  // the learners' page: left as it is
+      wide.style.fontSize = '';
+      const learners = P.fitCards(row);
+      root.remove();
+      return { before, n, after: px, inside: px < 39, again, short: short.style.fontSize,
+               learners, min: P.MIN_VALUE_PX };
+    }""")
+    assert out["before"] is False and out["n"] == 1 and out["again"] == 1
+    assert out["min"] <= out["after"] < 39 and out["short"] == "" and out["learners"] == 0
+
+
 def test_the_speaker_view_shows_the_notes_and_every_word_but_no_controls(kv):
     words, figure = kv.evaluate("([l, r]) => KV['present.js'].speakerBlocks(l, r)", [LEFT, RIGHT])
     assert words[0] == {"kind": "slot", "name": "talk"}

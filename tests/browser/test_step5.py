@@ -252,7 +252,7 @@ def test_step5_layer_map_and_planner_cards_follow_the_controls(app):
     page.get_by_role("radio", name="4", exact=True).check()          # 4 × L4
     wait_url(page, "gpus=4")
     expect(metric(page, "plan_context")).to_have_text("131,072 tokens")
-    expect(page.locator(".planner-heading")).to_have_text("The planner's questions on 4 × L4")
+    expect(page.locator(".planner-heading")).to_contain_text("The planner's questions on 4 × L4 (")
     # a shorter context: every layer keeps every token, the bars as tall as each other
     page.get_by_label("Model", exact=True).select_option(label="Llama 3.1 8B (GQA)")
     wait_url(page, "model=llama3.1-8b")
@@ -299,3 +299,27 @@ def test_step5_layer_map_of_a_pasted_llama4_config(app):
         "36 layers, chunked attention, chunks of 8,192: 8,192 tokens each")
     expect(page.locator(".formula-headline p").nth(1)).to_contain_text(
         "12 full-attention layers × 32,768 tokens + 36 chunked-attention layers × 8,192 tokens")
+
+
+def test_step5_precisions_move_the_bill_and_the_planner_together(app):
+    page = app("?step=5&model=deepseek-v3&gpu=h200&gpus=8&context=8192")
+    expect(metric(page, "weights")).to_have_text("672.9 GB")          # fp8, as released
+    expect(page.get_by_role("radio", name="fp16", exact=True)).to_be_checked()
+    expect(page.locator(".planner-heading")).to_contain_text(
+        "(weights: fp8 as released; cache: fp16)")
+    ideal = metric(page, "plan_batch").inner_text()
+    page.get_by_label("Weight precision").select_option(label="int4")
+    wait_url(page, "weights=int4")
+    expect(metric(page, "weights")).to_have_text("335.5 GB")          # 671 B × half a byte
+    page.get_by_role("radio", name="fp8", exact=True).check()
+    wait_url(page, "precision=fp8")
+    expect(page.locator(".formula-headline p").first).to_contain_text("× 1 B = 34.3 KiB per token")
+    expect(page.locator(".planner-heading")).to_contain_text("(weights: 4-bit (int4); cache: fp8)")
+    expect(metric(page, "plan_batch")).not_to_have_text(ideal)
+    # the link brings both back; a bad value falls back with a notice
+    page = app("?step=5&model=deepseek-v3&gpu=h200&gpus=8&context=8192&weights=int4&precision=fp8")
+    expect(metric(page, "weights")).to_have_text("335.5 GB")
+    expect(page.get_by_role("radio", name="fp8", exact=True)).to_be_checked()
+    page = app("?step=5&precision=fp4")
+    expect(page.locator(".notice").filter(has_text="“fp4” of “precision”")).to_have_count(1)
+    expect(page.get_by_role("radio", name="fp16", exact=True)).to_be_checked()

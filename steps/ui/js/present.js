@@ -17,6 +17,7 @@ import { h, svg } from "./dom.js";
 
 export const CHANNEL = "kv-explainer-present";
 export const MIN_CHART_PX = 18;
+export const MIN_VALUE_PX = 20;
 const PROSE = ["narration", "orientation", "live-facts", "formula-headline"];
 const KEYS = ["PageDown", "PageUp", " ", ".", ",", "ArrowLeft", "ArrowRight"];
 
@@ -214,6 +215,35 @@ export function fitPlayer(bar) {
     else b.removeAttribute("title");
   }
   return bar.classList.contains("icons-only");
+}
+
+// The cards' values inside their cards on the projected page: a value too wide for its card
+// (a size in two units, “143.9 MB (137.2 MiB)”, in a quarter of the figure's width) is set
+// smaller, a pixel at a time, down to MIN_VALUE_PX; the others keep the stylesheet's size.
+// Returns how many values were made smaller.
+export function fitCards(row) {
+  if (!row || !row.closest || !row.closest(".kv-root.present:not(.speaker)")) return 0;
+  let smaller = 0;
+  for (const v of row.querySelectorAll(".metric-value")) {
+    v.style.removeProperty("font-size");
+    const card = v.closest(".metric");
+    if (!card || !v.getClientRects().length) continue;
+    const start = parseFloat(getComputedStyle(v).fontSize);
+    let px = start;
+    while (px > MIN_VALUE_PX && overflows(v, card)) v.style.fontSize = `${--px}px`;
+    if (px < start) smaller += 1;
+  }
+  return smaller;
+}
+
+// The text of `v` runs past the inner edge (border and padding) of its `card`.
+function overflows(v, card) {
+  const r = document.createRange();
+  r.selectNodeContents(v);
+  const right = Math.max(...[...r.getClientRects()].map((b) => b.right));
+  const box = card.getBoundingClientRect();
+  const pad = parseFloat(getComputedStyle(card).paddingRight) || 0;
+  return right > box.right - card.clientLeft - pad + 0.5;
 }
 
 // The box a figure is laid out for on the projected page: its holder's size in CSS pixels

@@ -8,7 +8,7 @@ import { h, icon } from "./dom.js";
 import { drawCards, drawTable } from "./blocks.js";
 import { createPlayer, browserClock } from "./player.js";
 import { FIGURES } from "./figures.js";
-import { fitChartText, fitPlayer } from "./present.js";
+import { fitCards, fitChartText, fitPlayer } from "./present.js";
 
 // the frames arrive as one JSON text (steps/ui/frames.py), parsed once per change
 export function parseFrames(text) {
@@ -106,14 +106,14 @@ export function createStage(send, options) {
       if (r && present && holder.isConnected && fitChartText(holder)) r.draw(holder, f.fig || {}, ctx);
     } catch (err) { console.warn("figure failed", err); }
     scrollable(figure);
-    if (present) fitPlayer(bar);
+    if (present) { fitPlayer(bar); fitCards(cards); }
     onframe(i);
   };
   let boxSeen = "";
   const refit = () => {
     const b = figure.getBoundingClientRect(), seen = `${Math.round(b.width)}x${Math.round(b.height)}`;
     scrollable(figure);
-    if (present) fitPlayer(bar);
+    if (present) { fitPlayer(bar); fitCards(cards); }
     if (present && S && seen !== boxSeen) { boxSeen = seen; if (fitChartText(holder)) show(); }
   };
   if (typeof ResizeObserver !== "undefined")
