@@ -6,7 +6,7 @@ question is answered, and the key ideas fit one
 screen (the takeaways and the formula; the sheet's and the glossary's links stay on the learners'
 page) with every link keeping presenter mode and the language."""
 import pytest
-from helpers import PRESENTED, fits, projected
+from helpers import PRESENTED, fits, projected, wait_url
 from playwright.sync_api import expect
 
 from steps.step6.model import PARTS
@@ -216,3 +216,46 @@ def test_step_5_projects_its_bill_and_curve_readably(app, page, size, lang):
               "&precision=fp8", (), ready=".step-visual svg")
     f = page.evaluate(WORDS_WHOLE)
     assert f["broken"] == [] and f["over"] == [], f
+
+
+NOTICES = """() => { const out = []; const walk = (root) => {
+    for (const n of root.querySelectorAll('.notice')) { const r = n.getBoundingClientRect();
+      if (r.height > 0) out.push([Math.round(r.top), Math.round(r.bottom)]); }
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
+  walk(document); return out; }"""
+CONTROL_TOP = """(name) => { let top = null; const walk = (root) => {
+    for (const el of root.querySelectorAll('.ctl-' + name)) top = el.getBoundingClientRect().top;
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
+  walk(document); return top; }"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_step_5_projected_controls_stay_on_screen_and_in_place_when_notices_come(app, page, size,
+                                                                                lang):
+    """The controls come before the notices on the projected page: a batch too large for the
+    GPU brings notices, and the slider that brought them stays where it was, on the screen;
+    a notice is shown whole or left to the speaker view."""
+    hgt = size[1]
+    query = f"?step=5&present=1&lang={lang}&model=llama2-7b&context=32768"
+    m = projected(app, page, size, query, ("lead", "question", "controls"),
+                  ready=".step-visual svg")
+    before = page.evaluate(CONTROL_TOP, "batch")
+    assert page.evaluate(NOTICES) == []                    # batch 1 fits: no notice yet
+    slider = page.locator(".ctl-batch input[type=range]")
+    slider.focus()
+    slider.press("End")                                      # batch 64: 1.1 TB of cache
+    wait_url(page, "batch=64")
+    page.wait_for_timeout(1500)
+    assert page.evaluate(CONTROL_TOP, "batch") == before
+    assert page.locator(".notice").count() >= 2              # the notices came (shown or not)
+    m = fits(page.evaluate(PRESENTED), hgt, ("lead", "question", "controls"))
+    for top, bottom in page.evaluate(NOTICES):
+        assert bottom <= hgt, (top, bottom, m)
+    # the same page opened from its link: the controls on the screen, the notices whole
+    projected(app, page, size, query.replace("context=", "batch=64&context="),
+              ("lead", "question", "controls"), ready=".step-visual svg")
+    assert all(b <= hgt for _, b in page.evaluate(NOTICES))
+    # the precisions, like the planner, stay on the learners' page
+    assert page.locator(".ctl-weights, .ctl-precision, .ctl-gpus, .ctl-share").evaluate_all(
+        "els => els.filter((e) => e.getClientRects().length).length") == 0

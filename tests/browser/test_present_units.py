@@ -37,11 +37,12 @@ def _names(blocks):
 
 def test_the_projected_page_shows_the_lead_question_controls_and_figure_only(kv):
     words, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [LEFT, RIGHT])
-    assert _names(words) == ["Part A", "question", "Unknown word.", "controls", "custom"]
+    # the notices last: a control never moves when one comes or goes
+    assert _names(words) == ["Part A", "question", "controls", "custom", "Unknown word."]
     assert words[0]["cls"] == "step-lead"                  # a step in parts: the part's title
     words, _ = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)",
                            [[b for b in LEFT if not b.get("heading")], RIGHT])
-    assert _names(words) == ["Lead.", "question", "Unknown word.", "controls", "custom"]
+    assert _names(words) == ["Lead.", "question", "controls", "custom", "Unknown word."]
     assert [b["kind"] for b in figure] == ["slot", "html"]   # the legend is the speaker's
     kept = [*RIGHT[:1], {**RIGHT[1], "cls": "keep-projected"}, *RIGHT[2:]]
     _, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [LEFT, kept])
@@ -113,6 +114,39 @@ def test_card_values_too_wide_for_their_cards_are_set_smaller(kv):
     }""")
     assert out["before"] is False and out["n"] == 1 and out["again"] == 1
     assert out["min"] <= out["after"] < 39 and out["short"] == "" and out["learners"] == 0
+
+
+def test_notices_show_whole_in_their_order_or_not_at_all(kv):
+    out = kv.evaluate("""() => {
+      const root = document.createElement('div');
+      root.className = 'kv-root present';
+      root.style.cssText = 'position:fixed;top:0;left:0;width:400px';
+      root.innerHTML = '<style>.kv-root.present:not(.speaker) .notice.off-screen { display: none }' +
+        '</style><div class="col"><div class="spacer"></div>' +
+        [0, 1, 2].map((i) => '<div class="notice">N' + i + '</div>').join('') + '</div>';
+      document.getElementById('root').appendChild(root);
+      const col = root.querySelector('.col'), P = KV['present.js'];
+      const notes = [...col.querySelectorAll('.notice')];
+      const run = (space, heights) => {
+        col.querySelector('.spacer').style.height = (innerHeight - space) + 'px';
+        notes.forEach((n, i) => { n.style.height = heights[i] + 'px'; });
+        const n = P.fitNotices(col);
+        return [n, notes.map((x) => x.classList.contains('off-screen'))];
+      };
+      const out = {
+        last: run(150, [100, 30, 30]),      // N2 would end 10 px below the screen
+        first: run(150, [170, 30, 30]),     // N0 does not fit: N1 would, after it, but not first
+        all: run(400, [100, 30, 30]),       // room for all again
+      };
+      root.className = 'kv-root present speaker';   // the speaker view shows every notice
+      out.speaker = run(150, [170, 30, 30])[0];
+      root.remove();
+      return out;
+    }""")
+    assert out["last"] == [1, [False, False, True]]
+    assert out["first"] == [3, [True, True, True]]
+    assert out["all"] == [0, [False, False, False]]
+    assert out["speaker"] == 0
 
 
 def test_the_speaker_view_shows_the_notes_and_every_word_but_no_controls(kv):

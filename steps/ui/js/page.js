@@ -10,7 +10,7 @@ import { createQuestion } from "./question.js";
 import { createStage } from "./stage.js";
 import { WIDGETS } from "./figures.js";
 import { presentBlocks, speakerBlocks, createTalk, presentBar, speakerUrl, connect,
-         createFollower, fitChartText, keepModes } from "./present.js";
+         createFollower, fitChartText, fitNotices, keepModes } from "./present.js";
 import { createTerms, placeLegend } from "./terms.js";
 
 const STEP_PARTS = ["number", "classes", "tabs", "left", "right", "question", "controls",
@@ -116,10 +116,12 @@ export function render({ model }) {
   const drawShell = () => { shell.update(model.shell); shell.follow(model.query); drawStep(); };
   // presenting: the charts outside the stage (drawn once by the server's template) get their
   // text at least 18 px on screen too
+  // and the notices show only whole (fitNotices)
   const fitStatic = () => {
     for (const svgEl of right.querySelectorAll("svg")) {
       if (!svgEl.closest(".stage-svg") && !svgEl.closest(".player")) fitChartText(svgEl.parentElement);
     }
+    fitNotices(left);
   };
   let wantFrame = null;               // the speaker view: the projected page's playhead
   const question_ = () => model.question || {};
@@ -150,7 +152,7 @@ export function render({ model }) {
     }
   };
   window.addEventListener("keydown", onkey);
-  const refit = () => stage.redraw();
+  const refit = () => { stage.redraw(); fitNotices(left); };
   if (present) {
     const follow = speaker ? createFollower(send) : null;
     sync = connect({
@@ -166,6 +168,9 @@ export function render({ model }) {
       nav: (d) => send({ nav: d }),
     });
     window.addEventListener("resize", refit);
+    // the words' column grows when an answer's feedback comes: the notices fit again
+    if (!speaker && typeof ResizeObserver !== "undefined")
+      new ResizeObserver(() => fitNotices(left)).observe(left);
   }
   const stopHeight = (model.shell && model.shell.embed) ? postHeight(root) : () => {};
   drawShell();

@@ -27,10 +27,12 @@ const isLead = (b) => classes(b).includes("step-lead");
 const isProse = (b) => b.kind === "details" || b.kind === "table" ||
   classes(b).some((c) => PROSE.includes(c)) || (b.kind === "paragraphs" && !b.cls && !b.heading);
 
-// The projected page's two columns from the step's: [the lead, the question, the notices, the
-// controls] and [the figure: the stage and what goes with it, without the prose]. In a step
-// in parts, the part's title is the lead. A step without a stage keeps its visual column's figures;
-// a page with neither a lead nor a stage (the key ideas) keeps its blocks.
+// The projected page's two columns from the step's: [the lead, the question, the controls, the
+// notices] and [the figure: the stage and what goes with it, without the prose]. The notices
+// come last, so a control never moves when a notice comes or goes (a slider that brings one
+// stays under the lecturer's pointer), and only those that fit whole are shown (`fitNotices`).
+// In a step in parts, the part's title is the lead. A step without a stage keeps its visual
+// column's figures; a page with neither a lead nor a stage (the key ideas) keeps its blocks.
 export function presentBlocks(left, right) {
   left = left || [];
   right = right || [];
@@ -41,14 +43,15 @@ export function presentBlocks(left, right) {
   const words = [];
   for (const b of left) {
     if (isLead(b)) words.push(part ? { kind: "paragraphs", items: [part.heading], cls: b.cls } : b);
-    else if (isSlot(b, "question") || b.kind === "notices") words.push(b);
+    else if (isSlot(b, "question")) words.push(b);
   }
   // the controls go under the question, unless the step marks them to stay with the figure
   // (`with-figure`: a part whose question is long and whose figure leaves room above it)
   const all = [...left, ...right];
   const withFigure = (b) => classes(b).includes("with-figure");
   const controls = all.filter((b) => isSlot(b, "controls"));
-  words.push(...controls.filter((b) => !withFigure(b)), ...all.filter((b) => isSlot(b, "custom")));
+  words.push(...controls.filter((b) => !withFigure(b)), ...all.filter((b) => isSlot(b, "custom")),
+             ...left.filter((b) => b.kind === "notices"));
   // the figure without its legend (the speaker view has it; the figure labels its colours),
   // unless the step marks a legend to keep projected (`keep-projected`: one short line)
   const figure = right.filter((b) => !isSlot(b, "question", "controls", "custom") && !isProse(b) &&
@@ -244,6 +247,20 @@ function overflows(v, card) {
   const box = card.getBoundingClientRect();
   const pad = parseFloat(getComputedStyle(card).paddingRight) || 0;
   return right > box.right - card.clientLeft - pad + 0.5;
+}
+
+// The notices on the projected page, whole or not at all, in their order: the first that
+// would end below the screen and every one after it are hidden there (class `off-screen`; the
+// speaker view shows every notice, and the figure shows what they say). Returns how many are
+// hidden.
+export function fitNotices(column) {
+  if (!column || !column.closest || !column.closest(".kv-root.present:not(.speaker)")) return 0;
+  const notes = [...column.querySelectorAll(".notice")];
+  notes.forEach((n) => n.classList.remove("off-screen"));
+  const first = notes.findIndex((n) => n.getBoundingClientRect().bottom > window.innerHeight);
+  if (first < 0) return 0;
+  notes.slice(first).forEach((n) => n.classList.add("off-screen"));
+  return notes.length - first;
 }
 
 // The box a figure is laid out for on the projected page: its holder's size in CSS pixels
