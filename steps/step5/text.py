@@ -973,7 +973,7 @@ def weight_options(tr: Translator) -> dict:
     return {tr._("as released"): RELEASED, "fp16/bf16": "fp16", "fp8": "fp8", "int4": "int4"}
 
 
-def precision_lines(spec: Spec, tr: Translator) -> list[str]:
+def precision_lines(tr: Translator) -> list[str]:
     """What the precisions change (Go deeper: why)."""
     return [tr._("Precision sets the bytes: a 16-bit cache keeps each key and value in 2 "
                 "bytes, an fp8 cache in 1, as vLLM does with --kv-cache-dtype fp8, so the "

@@ -70,7 +70,7 @@ class Step5(Step):
                      w.paragraphs([text.model_info(spec, tr)], cls="live-facts"),
                      w.notices(text.notices(spec, bill, tr, waiting=waiting)),
                      w.paragraphs(words["visible"], cls="narration"),   # look, press, idea
-                     *w.deeper(tr, why=[*words["why"], *text.precision_lines(spec, tr),
+                     *w.deeper(tr, why=[*words["why"], *text.precision_lines(tr),
                                         *text.plan_deeper(plan, bill, tr)],
                                live=[
                          w.paragraphs(text.live_lines(m.live, tr),

@@ -115,8 +115,7 @@ export function render({ model }) {
   };
   const drawShell = () => { shell.update(model.shell); shell.follow(model.query); drawStep(); };
   // presenting: the charts outside the stage (drawn once by the server's template) get their
-  // text at least 18 px on screen too
-  // and the notices show only whole (fitNotices)
+  // text at least 18 px on screen too, and the notices of the new words show only whole
   const fitStatic = () => {
     for (const svgEl of right.querySelectorAll("svg")) {
       if (!svgEl.closest(".stage-svg") && !svgEl.closest(".player")) fitChartText(svgEl.parentElement);
@@ -152,7 +151,7 @@ export function render({ model }) {
     }
   };
   window.addEventListener("keydown", onkey);
-  const refit = () => { stage.redraw(); fitNotices(left); };
+  const refit = () => stage.redraw();
   if (present) {
     const follow = speaker ? createFollower(send) : null;
     sync = connect({
@@ -168,7 +167,7 @@ export function render({ model }) {
       nav: (d) => send({ nav: d }),
     });
     window.addEventListener("resize", refit);
-    // the words' column grows when an answer's feedback comes: the notices fit again
+    // the words' column changes size (a resize, an answer's feedback): the notices fit again
     if (!speaker && typeof ResizeObserver !== "undefined")
       new ResizeObserver(() => fitNotices(left)).observe(left);
   }
