@@ -131,6 +131,8 @@ def test_the_guards_are_installed_by_the_app():
     assert WSHandler.on_message is guards._on_message
     assert panel_document.dispatch_tornado is guards._dispatch_tornado
     assert guards._ORIGINAL["dispatch_tornado"].__module__ == "panel.io.document"
+    from panel.io.state import state
+    assert state._add_busy_event.__wrapped__ is guards._ORIGINAL["_add_busy_event"]
 
 
 def test_close_after_the_keep_alive_released_the_connection():
@@ -243,3 +245,116 @@ def test_messages_to_an_open_socket_are_written_whole_by_panel():
     closing = FakeConnection(lambda *a: pytest.fail("written to a closing socket"), closing=True)
     assert guards._dispatch_tornado(closing, msg=message()) == []
     assert frames_by(guards._dispatch_tornado, events=[]) == ([], [])
+
+
+# -- Panel's busy counter under --num-threads ---------------------------------------------------
+
+@pytest.fixture
+def busy_interleaved(monkeypatch):
+    """Panel's busy counter from two threads, interleaved as a class's moves can be on a
+    `--num-threads` server. Thread A counts an event of another session
+    (`state._add_busy_event`) and pauses inside `edit_readonly(state)`, which it entered while
+    `busy` was read-only; thread B, a learner's move, runs Panel's `_process_bokeh_event` and
+    pauses inside the `edit_readonly` just before its write of `busy`; A finishes (putting back
+    the flag it saw: read-only); then B writes. The pauses come from `edit_readonly` wrapped
+    where panel/io/state.py looks it up. Gives `run(component, event)`, which returns what B
+    raised (None) and whether A waited in vain for B (B could not enter while A was inside)."""
+    import importlib
+    import sys
+    import threading
+    from contextlib import contextmanager
+
+    from panel.io.state import _state, state
+    panel_state = importlib.import_module("panel.io.state")     # the module, not `pn.state`
+    real = panel_state.edit_readonly
+    a_inside, b_at_write, a_done = threading.Event(), threading.Event(), threading.Event()
+    roles: dict[int, str] = {}
+    seen: dict = {}
+
+    @contextmanager
+    def paused(obj):
+        caller = sys._getframe(2).f_code.co_name     # the method that entered the `with`
+        with real(obj):
+            role = roles.get(threading.get_ident())
+            if role == "A" and caller == "_add_busy_event" and not a_inside.is_set():
+                a_inside.set()
+                seen["a_waited_in_vain"] = not b_at_write.wait(0.5)
+            elif role == "B" and caller == "_update_busy_counter" and not b_at_write.is_set():
+                b_at_write.set()
+                a_done.wait(5)
+            yield
+
+    flags = {n: (p.readonly, p.constant) for n, p in state.param.objects("existing").items()}
+    monkeypatch.setattr(panel_state, "edit_readonly", paused)
+    monkeypatch.setattr(_state, "_busy_cleanup_scheduled", "no periodic cleanup in a test")
+
+    def thread(role, fn, *args):
+        def run():
+            roles[threading.get_ident()] = role
+            try:
+                fn(*args)
+            except Exception as e:       # noqa: BLE001 (what the thread raised is the result)
+                seen[role] = e
+        return threading.Thread(target=run, daemon=True)
+
+    def run(component, event):
+        from bokeh.document import Document
+        a = thread("A", state._add_busy_event, "another-session")
+        b = thread("B", component._process_bokeh_event, Document(), event)
+        a.start()
+        assert a_inside.wait(5)
+        b.start()
+        a.join(5)
+        a_done.set()
+        b.join(5)
+        assert not a.is_alive() and not b.is_alive() and "A" not in seen
+        return seen.get("B"), seen.get("a_waited_in_vain")
+
+    yield run
+    for name, p in state.param.objects("existing").items():
+        p.readonly, p.constant = flags[name]
+    with real(state):
+        state._busy_counter = []
+    assert state.busy is False
+
+
+def learner_page():
+    """A one-message component (as steps/ui/page.py `Page`) and a learner's move to it."""
+    import panel as pn
+    from panel.models.esm import DataEvent
+
+    class Moves(pn.custom.JSComponent):
+        _esm = "export function render() {}"
+
+        def __init__(self, **params):
+            super().__init__(**params)
+            self.handled = []
+
+        def _handle_msg(self, msg):
+            self.handled.append(msg)
+    return Moves(), DataEvent(None, {"set": "batch", "value": 8, "seq": 3})
+
+
+def test_panel_alone_loses_the_move_when_two_threads_count_busy(busy_interleaved, monkeypatch):
+    """The race as Panel ships it (the guard's methods put back): B's write of `busy` meets
+    the flag A put back, `_process_bokeh_event` raises before the move reaches the component.
+    When this fails, Panel no longer races: delete the `busy_counter` piece."""
+    from panel.io.state import _state
+    for name in guards._BUSY_METHODS:
+        monkeypatch.setattr(_state, name, guards._ORIGINAL[name])
+    page, move = learner_page()
+    raised, waited_in_vain = busy_interleaved(page, move)
+    assert isinstance(raised, TypeError)
+    assert str(raised) == "Read-only parameter 'busy' cannot be modified"
+    assert page.handled == [] and waited_in_vain is False
+
+
+def test_with_the_guard_the_busy_counter_takes_one_thread_at_a_time(busy_interleaved):
+    """Installed, B cannot enter the counter while A is inside it (A waits for it in vain),
+    nothing is raised and the move reaches the component."""
+    from panel.io.state import _state
+    assert platform.install("busy_counter")["busy_counter"]
+    assert _state._add_busy_event.__wrapped__ is guards._ORIGINAL["_add_busy_event"]
+    page, move = learner_page()
+    assert busy_interleaved(page, move) == (None, True)
+    assert page.handled == [{"set": "batch", "value": 8, "seq": 3}]

@@ -53,7 +53,7 @@ def piece(written_for: dict[str, str], upstream: str):
 
 def pieces() -> list:
     from . import guards
-    return [guards.ws_teardown, guards.panel_writer]
+    return [guards.ws_teardown, guards.panel_writer, guards.busy_counter]
 
 
 def install(*names: str) -> dict[str, bool]:

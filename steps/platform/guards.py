@@ -1,14 +1,19 @@
-"""Quiet teardown when a whole class closes its tabs while the server is seconds behind.
+"""Quiet teardown when a whole class closes its tabs while the server is seconds behind, and
+Panel's busy counter made safe for `--num-threads`.
 
-Nothing is lost in either case below (the page is already gone); without them the server log
-fills with tracebacks that are not errors, and the real ones drown. Delete each when its
-library handles the case itself (check on every Bokeh/Panel upgrade: the version gate asks).
+Nothing is lost in the teardown cases (the page is already gone); without them the server log
+fills with tracebacks that are not errors, and the real ones drown. The busy counter's race
+loses a learner's move. Delete each when its library handles the case itself (check on every
+Bokeh/Panel upgrade: the version gate asks).
 """
 from __future__ import annotations
 
+import functools
 import logging
+import threading
 
 import panel.io.document as panel_document
+from panel.io.state import _state
 from bokeh.server.views.ws import WSHandler
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
@@ -16,8 +21,10 @@ from tornado.websocket import WebSocketClosedError
 from . import piece
 
 log = logging.getLogger(__name__)
+_BUSY_METHODS = ("_add_busy_event", "_remove_busy_event", "_cleanup_busy_counter")
 _ORIGINAL = {"on_close": WSHandler.on_close, "on_message": WSHandler.on_message,
-             "dispatch_tornado": panel_document.dispatch_tornado}
+             "dispatch_tornado": panel_document.dispatch_tornado,
+             **{name: getattr(_state, name) for name in _BUSY_METHODS}}
 
 
 def _detached(handler: WSHandler) -> bool:
@@ -92,3 +99,36 @@ def panel_writer() -> None:
     frames: if the page leaves in between, the next write raises out of the dispatch task and
     the earlier writes' futures are dropped unawaited ("Task exception was never retrieved")."""
     panel_document.dispatch_tornado = _dispatch_tornado
+
+
+_BUSY = threading.RLock()          # one thread at a time in Panel's busy counter
+
+
+def _one_at_a_time(method):
+    """`method` of Panel's `_state`, run while holding `_BUSY` (re-entrant: the counter's own
+    watcher calls `_cleanup_busy_counter` from inside `_add_busy_event`)."""
+    @functools.wraps(method)
+    def held(self, *args, **kwargs):
+        with _BUSY:
+            return method(self, *args, **kwargs)
+    return held
+
+
+@piece({"panel": "1.9.*", "param": "2.*"},
+       "https://github.com/holoviz/panel/issues/4099 (related: busy under threads; this race "
+       "is not reported upstream, Panel main of 2026-08-21 has the same code)")
+def busy_counter() -> None:
+    """With `--num-threads`, Panel handles each browser event on a worker thread and counts it
+    in `state._busy_counter` there (`reactive.py` `_process_bokeh_event`, `_process_events`:
+    `state._add_busy_event` before, `_remove_busy_event` after). Every change of the counter
+    sets the read-only `state.busy` inside `edit_readonly(state)` (`panel/util/parameters.py`),
+    which clears the `readonly` flag of the shared `busy` Parameter, and on leaving puts back
+    the flag it saw on entering. Two threads interleave: A enters (saw True), B enters (saw
+    False), A leaves (True again), B sets `busy`: `TypeError: Read-only parameter 'busy'
+    cannot be modified`. Raised from `_add_busy_event`, before Panel's `try`, it drops the
+    event: the learner's move is never handled and never answered. The list itself is read,
+    copied and written back unlocked too, so concurrent events lose each other's entries (busy
+    stays True up to the counter's 30 s timeout). Here the three methods that change the
+    counter run one thread at a time; `state.busy` is written only from inside them."""
+    for name in _BUSY_METHODS:
+        setattr(_state, name, _one_at_a_time(_ORIGINAL[name]))
