@@ -116,6 +116,55 @@ def test_controls_send_one_message_per_change(kv):
     assert sent["handled"] == "60" and sent["out"] == "60"
 
 
+def test_controls_send_a_change_again_until_the_server_acknowledges_it(kv):
+    """A change with no acknowledgement `resendMs` after it was sent is sent again with a new
+    seq (the server handles it whether or not it handled the first), until acknowledged; one
+    never acknowledged is sent `resends` more times, then the control shows the server's value
+    again; and a change made on other controls (another step) is not sent to these."""
+    got = kv.evaluate("""async () => {
+      const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+      const sent = [];
+      const c = KV["controls.js"].createControls((m) => sent.push(m), { resendMs: 60, resends: 2 });
+      document.getElementById("root").replaceChildren(c.el);
+      const spec = [{ name: "tokens", kind: "range", label: "T", start: 1, end: 64, step: 1 }];
+      c.update(spec, { tokens: 16 }, "en", {});
+      const r = c.el.querySelector("input[type=range]");
+      const move = (v) => { r.value = String(v); r.dispatchEvent(new Event("change")); };
+      move(64);                                   // its message is lost: no acks
+      await wait(100);
+      const again = sent.slice();
+      c.update(spec, { tokens: 16 }, "en", { tokens: again[0].seq });    // the first, late
+      const kept = r.value;
+      c.update(spec, { tokens: 64 }, "en", { tokens: again[1].seq });    // the copy
+      await wait(200);
+      const acknowledged = sent.length;
+      move(32);                                   // never acknowledged
+      await wait(120);
+      const waiting = r.value;
+      await wait(250);
+      const gaveUp = { sent: sent.length, shown: r.value };
+      move(8);                                    // then the page shows another step's controls
+      c.update([{ name: "tokens", kind: "range", label: "T", start: 1, end: 8, step: 1 },
+                { name: "batch", kind: "range", label: "B", start: 1, end: 8, step: 1 }],
+               { tokens: 2, batch: 1 }, "en", {});
+      await wait(150);
+      return { again, kept, acknowledged, waiting, gaveUp, all: sent,
+               other: c.el.querySelector("input[type=range]").value };
+    }""")
+    first, copy = got["again"]
+    assert first == {"set": "tokens", "value": 64, "seq": first["seq"]}
+    assert copy["set"] == "tokens" and copy["value"] == 64 and copy["seq"] > first["seq"]
+    assert got["kept"] == "64"                  # the first's late ack does not settle the copy
+    assert got["acknowledged"] == 2             # acknowledged: not sent again
+    never = got["all"][2:5]
+    assert [m["value"] for m in never] == [32, 32, 32]        # sent, then `resends` times
+    assert never[0]["seq"] < never[1]["seq"] < never[2]["seq"]
+    assert got["waiting"] == "32"
+    assert got["gaveUp"] == {"sent": 5, "shown": "64"}        # the server's value again
+    assert [m["value"] for m in got["all"][5:]] == [8]        # not sent to the other step
+    assert got["other"] == "2"
+
+
 # a question drawn in the page, with what it sends (`sent`) and its state (`state`)
 QUESTION = """
       const sent = [];

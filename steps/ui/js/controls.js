@@ -3,26 +3,52 @@
 // as one message {set, value, seq}; until the server has handled it (its `acks` reach that
 // seq), older values from the server do not move the control back (a slider moved by several
 // key presses in a row, on a busy server).
+//
+// No change is lost: one the server has not acknowledged `resendMs` after it was sent is sent
+// again, with a new seq (steps/ui/step.py Step.handle drops only a seq at or below the last
+// it handled, so the copy is handled whether or not the first was: setting the same value
+// twice changes nothing), up to `resends` times; then the control shows the server's value
+// again, which the rest of the page already shows. A change is resent only while the page
+// shows the controls it was made on: on another step, a control of the same name is another.
 
 import { h, formatNumber } from "./dom.js";
 
-const el = (tag, attrs, parent) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-};
+// the attributes of `attrs` that have a value (a range's bounds a spec may leave out)
+const given = (attrs) => Object.fromEntries(Object.entries(attrs)
+  .filter(([, v]) => v !== undefined && v !== null));
 
-export function createControls(send) {
+export function createControls(send, { resendMs = 3000, resends = 3 } = {}) {
   const box = h("div", "ctl-row");
   const uid = Math.random().toString(36).slice(2, 8);
-  let built = "", lang = "en";
+  let built = "", lang = "en", names = "", last = {};
   const parts = {};
+  // name -> the change waiting for the server: {value, seq, tries, names, timer}
   const pending = {};
   let seq = 0;
+  const drop = (name) => {
+    clearTimeout(pending[name].timer);
+    delete pending[name];
+  };
+  const transmit = (name, wait) => {
+    wait.seq = ++seq;
+    send({ set: name, value: wait.value, seq: wait.seq });
+    wait.timer = setTimeout(() => overdue(name, wait), resendMs);
+  };
+  // no acknowledgement in time: send it again, or give up and show the server's value
+  const overdue = (name, wait) => {
+    if (pending[name] !== wait) return;             // handled, or a newer change of it waits
+    if (wait.tries < resends && wait.names === names) {
+      wait.tries += 1;
+      transmit(name, wait);
+      return;
+    }
+    drop(name);
+    if (parts[name] && name in last) parts[name].set(last[name]);
+  };
   const change = (name, value) => {
-    pending[name] = [++seq, Date.now()];
-    send({ set: name, value, seq });
+    if (pending[name]) clearTimeout(pending[name].timer);
+    pending[name] = { value, tries: 0, names };
+    transmit(name, pending[name]);
   };
 
   const build = (spec) => {
@@ -30,20 +56,20 @@ export function createControls(send) {
     for (const k of Object.keys(parts)) delete parts[k];
     spec.forEach((c, i) => {
       const id = `ctl-${uid}-${i}`;
-      const wrap = el("div", { class: `ctl ctl-${c.kind} ctl-${c.size || "normal"} ctl-${c.name}` }, box);
+      const wrap = h("div", `ctl ctl-${c.kind} ctl-${c.size || "normal"} ctl-${c.name}`, box);
       if (c.kind === "radio") {
-        const lab = el("span", { id: id + "-label", class: "ctl-label" }, wrap);
-        const group = el("div", { role: "radiogroup", class: "ctl-segments",
-                                  "aria-labelledby": id + "-label" }, wrap);
+        const lab = h("span", "ctl-label", wrap, null, { id: id + "-label" });
+        const group = h("div", "ctl-segments", wrap, null, { role: "radiogroup",
+                                                            "aria-labelledby": id + "-label" });
         const inputs = (c.options || []).map(([value], j) => {
-          const l = el("label", { class: "ctl-segment" }, group);
-          const r = el("input", { type: "radio", name: id, value: String(j) }, l);
+          const l = h("label", "ctl-segment", group);
+          const r = h("input", null, l, null, { type: "radio", name: id, value: String(j) });
           // the short label (projected page only) before the label, which screen readers read
           if ((c.options[j] || [])[2]) {
             l.classList.add("has-short");
-            el("span", { class: "ctl-short", "aria-hidden": "true" }, l);
+            h("span", "ctl-short", l, null, { "aria-hidden": "true" });
           }
-          el("span", { class: "ctl-full" }, l);
+          h("span", "ctl-full", l);
           r.addEventListener("change", () => { if (r.checked) change(c.name, value); });
           return [r, value];
         });
@@ -57,10 +83,10 @@ export function createControls(send) {
           } };
         return;
       }
-      const lab = el("label", { for: id, class: "ctl-label" }, wrap);
+      const lab = h("label", "ctl-label", wrap, null, { for: id });
       if (c.kind === "select") {
-        const s = el("select", { id, class: "ctl-input" }, wrap);
-        (c.options || []).forEach((_, j) => el("option", { value: String(j) }, s));
+        const s = h("select", "ctl-input", wrap, null, { id });
+        (c.options || []).forEach((_, j) => h("option", null, s, null, { value: String(j) }));
         s.addEventListener("change", () => {
           const o = (c.options || [])[Number(s.value)];
           if (o) change(c.name, o[0]);
@@ -69,10 +95,10 @@ export function createControls(send) {
           s.selectedIndex = (c.options || []).findIndex((o) => o[0] === v);
         } };
       } else if (c.kind === "range") {
-        const line = el("div", { class: "ctl-range-line" }, wrap);
-        const r = el("input", { id, type: "range", class: "ctl-input", min: c.start,
-                                max: c.end, step: c.step }, line);
-        const out = el("output", { for: id, class: "ctl-value", "aria-hidden": "true" }, line);
+        const line = h("div", "ctl-range-line", wrap);
+        const r = h("input", "ctl-input", line, null, given({ id, type: "range", min: c.start,
+                                                                max: c.end, step: c.step }));
+        const out = h("output", "ctl-value", line, null, { for: id, "aria-hidden": "true" });
         const show = (v) => {
           out.textContent = formatNumber(v, lang);
           r.setAttribute("aria-valuenow", String(v));
@@ -82,8 +108,8 @@ export function createControls(send) {
         r.addEventListener("change", () => change(c.name, Number(r.value)));
         parts[c.name] = { label: lab, set: (v) => { r.value = String(v); show(v); } };
       } else {
-        const t = el("input", { id, type: "text", class: "ctl-input", autocomplete: "off",
-                                spellcheck: "false" }, wrap);
+        const t = h("input", "ctl-input", wrap, null, { id, type: "text", autocomplete: "off",
+                                                         spellcheck: "false" });
         if (c.max_length) t.maxLength = c.max_length;
         const commit = () => change(c.name, t.value);
         t.addEventListener("change", commit);
@@ -96,11 +122,14 @@ export function createControls(send) {
   };
 
   // spec: [{name, kind, label, options, ...}], values: {name: value}, acks: {name: the last
-  // seq the server handled}; a message lost for a minute counts as handled
+  // seq the server handled}
   const update = (spec, values, language, acks) => {
     acks = acks || {};
     spec = (spec || []).filter((c) => !c.hidden);      // set by other parts of the page (tabs)
     lang = language || lang;
+    last = values;
+    names = JSON.stringify(spec.map((c) => c.name));
+    for (const name of Object.keys(pending)) if (pending[name].names !== names) drop(name);
     const shape = JSON.stringify(spec.map((c) => [c.name, c.kind, c.start, c.end, c.step,
                                                    (c.options || []).map((o) => o[0])]));
     if (shape !== built) { build(spec); built = shape; }
@@ -117,8 +146,7 @@ export function createControls(send) {
         });
       }
       if (p.input) p.input.placeholder = c.placeholder || "";
-      const wait = pending[c.name];
-      if (wait && ((acks[c.name] || 0) >= wait[0] || Date.now() - wait[1] > 60000)) delete pending[c.name];
+      if (pending[c.name] && (acks[c.name] || 0) >= pending[c.name].seq) drop(c.name);
       if (!pending[c.name]) p.set(values[c.name]);
     }
   };
