@@ -65,9 +65,9 @@ S seconds with `--students` seats; RSS is sampled every 60 s and memory growth i
 Targets (the PASS/FAIL column): 100 students arriving within 10 s all get their page, page
 p95 <= 3 s and <= 2x the minimal app; interaction p95 <= 250 ms; Chromium slider -> number
 p95 <= 100 ms alone and <= 2x the minimal app under load; 0 server messages per Play frame;
-<= 1 MiB of server memory per session; 0 errors, 0 failed sessions; after everyone leaves,
-memory within 10 % of before. Soak (an assumption of this script): RSS at the end within
-10 % of the first sample.
+<= 1 MiB of server memory per session; 0 interactions without reply, 0 server tracebacks,
+0 errors, 0 failed sessions; after everyone leaves, memory within 10 % of before. Soak (an
+assumption of this script): RSS at the end within 10 % of the first sample.
 """
 from __future__ import annotations
 
@@ -1424,6 +1424,7 @@ def summarize(r: dict) -> dict:
         "settled_p95_ms": percentile(_ms(m["settled_s"] for m in moves), 95),
         "failed_sessions": len(r.get("failures", [])) + len(r["warm_up"]["failures"]),
         "errors": len(error_lines(r)),
+        "tracebacks": sum(1 for line in r.get("server_log_errors", []) if "Traceback" in line),
     }
     mib = {k: r[k] / MIB for k in ("rss_before_b", "rss_open_b", "rss_after_b") if k in r}
     s.update(rss_before_mib=mib.get("rss_before_b"), rss_open_mib=mib.get("rss_open_b"),
@@ -1512,7 +1513,7 @@ CLASSROOM_ROWS = [
     ("  on the wire, compressed (KiB)", "doc_wire_kib_p50", 0, "", None),
     ("server CPU per session opened (s)", "cpu_s_per_session", 2, "", None),
     ("interactions sent", "interactions", 0, "", None),
-    ("interactions without reply (timeout)", "no_reply", 0, "", None),
+    ("interactions without reply (timeout)", "no_reply", 0, "0", _le("no_reply", 0)),
     ("interaction round trip p50 (ms)", "rtt_p50_ms", 0, "", None),
     ("interaction round trip p95 (ms)", "rtt_p95_ms", 0, "<= 250 ms", _le("rtt_p95_ms", 250)),
     ("  slider moves p95 (ms)", "rtt_slider_p95_ms", 0, "", None),
@@ -1538,6 +1539,7 @@ CLASSROOM_ROWS = [
     ("server memory per session (MiB)", "mem_per_session_mib", 2, "<= 1 MiB",
      _le("mem_per_session_mib", 1.0)),
     ("errors", "errors", 0, "0", _le("errors", 0)),
+    ("  of them, server tracebacks", "tracebacks", 0, "0", _le("tracebacks", 0)),
     ("failed sessions", "failed_sessions", 0, "0", _le("failed_sessions", 0)),
     ("server RSS after everyone left (MiB)", "rss_after_mib", 0, "", None),
     ("  vs before (%)", "mem_after_pct", 1, "within 10 %", _within("mem_after_pct", 10)),
@@ -1547,9 +1549,10 @@ SOAK_ROWS = [
     ("sessions opened", "sessions_opened", 0, "", None),
     ("failed sessions", "failed_sessions", 0, "0", _le("failed_sessions", 0)),
     ("errors", "errors", 0, "0", _le("errors", 0)),
+    ("  of them, server tracebacks", "tracebacks", 0, "0", _le("tracebacks", 0)),
     ("session: page p95 (s)", "page_p95_s", 2, "", None),
     ("interaction round trip p95 (ms)", "rtt_p95_ms", 0, "", None),
-    ("interactions without reply (timeout)", "no_reply", 0, "", None),
+    ("interactions without reply (timeout)", "no_reply", 0, "0", _le("no_reply", 0)),
     ("server RSS before (MiB)", "rss_before_mib", 0, "", None),
     ("server RSS, first sample (MiB)", "rss_first_mib", 0, "", None),
     ("server RSS, last sample (MiB)", "rss_last_mib", 0, "", None),
