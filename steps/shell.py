@@ -30,8 +30,7 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 from .common import AppState, translator
 from .faq import FAQ, REFERENCES
 from .glossary import glossary_state
-from .notes import notes
-from .registry import COUNT, END, END_TITLE, STEP_TITLES, STEPS, module_of
+from .registry import COUNT, END, END_TITLE, STEP_TITLES, STEPS, module_of, notes
 from .ui.words import badges, render
 
 ALWAYS_OK = {"theme"}           # Panel's own query parameters
@@ -291,10 +290,10 @@ class App:
         return self.step.url_names.get("frame") or getattr(self.step, "frame_url", None)
 
     def _talk(self) -> dict:
-        """Presenter mode: the speaker view's words (its notes, the next step's title) and
-        the projected page's hint."""
+        """Presenter mode: the speaker view's words (the page's notes: its package's `NOTES`,
+        found by `registry.notes`; the next step's title) and the projected page's hint."""
         t, n = self.state_.tr, self.state_.step
-        return {"notes_label": t._("Say aloud"), "notes": notes(n, t),
+        return {"notes_label": t._("Say aloud"), "notes": t._(notes(n)),
                 "next_label": t._("Next step"),
                 "next": step_title(t, n + 1) if n < END else "",
                 "answer_label": t._("Answer"), "prose_label": t._("On the learners' page"),

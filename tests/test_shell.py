@@ -112,13 +112,13 @@ def test_one_change_is_heard_once():
 def test_speaker_view_is_a_presenter_mode_with_notes_and_the_next_title():
     """`speaker=1` implies `present=1`; in presenter mode the shell carries the speaker notes
     (one paragraph per step, every language) and the next step's title."""
-    from steps.notes import NOTES
+    from steps.registry import notes
     app = App(query=q(step=2, speaker=1, lang="pl"))
     st = app.app_state
     assert st.speaker and st.present
     s = check_shell(app.shell_state())
     assert s["speaker"] and s["present"] and s["faq"] == ""
-    assert s["talk"]["notes"] and s["talk"]["notes"] != NOTES[2]          # translated
+    assert s["talk"]["notes"] and s["talk"]["notes"] != notes(2)          # translated
     assert s["talk"]["next"] == app.app_state.tr._("Storing keys and values")
     back = parse_qs(app.url_query()[1:])
     assert back["present"] == ["1"] and back["speaker"] == ["1"]

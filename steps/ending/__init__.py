@@ -1,4 +1,9 @@
-"""After the last step: the key ideas of the course on one printable page (`?step=end`)."""
+"""After the last step: the key ideas of the course on one printable page (`?step=end`).
+Below, its speaker notes (what the lecturer says aloud; steps/registry.py `notes`)."""
+from explainer.i18n import N_
+
+NOTES = N_("Sum up with the key ideas on this page. Ask someone to explain in one sentence why "
+           "decoding with a cache waits on memory, and hand out the printed page.")
 
 
 def __getattr__(name):

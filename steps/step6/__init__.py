@@ -7,7 +7,24 @@ the browser over frames computed once.
 
 `Step6` is imported on first use, so that `steps.step6.model` (Part A) can be imported
 without torch.
-"""
+
+Below, what steps/registry.py reads of it: the title, the takeaway (the key-ideas page), the
+speaker notes (what the lecturer says aloud), the parts of the heading's schematic it is
+about. Its exercises are in exercises.py."""
+from explainer.i18n import N_
+
+TITLE = N_("Shrinking the cache")
+TAKEAWAY = N_(
+    "Fewer KV heads (GQA, MQA), fewer bits (fp8, int8, int4), fewer tokens (a sliding "
+    "window) and no reserved waste (paged memory) shrink it, each at a different price.")
+NOTES = N_("Take the levers one part at a time: fewer KV heads (GQA, MQA), fewer bits per "
+           "number, fewer tokens kept (a sliding window) and no reserved waste (paged memory). "
+           "For each one, ask the room what it costs: quality, forgotten context or "
+           "bookkeeping. In part D, let the room guess which tokens a small cache should keep "
+           "before you play it: the latest, the first few (sinks) or the most attended (heavy "
+           "hitters).")
+HIGHLIGHT = ("cache",)
+
 
 __all__ = ["Step6"]
 
