@@ -1,4 +1,5 @@
-"""The exercises (steps/exercises.py) without Panel: every step has two or three, at least one
+"""The exercises (each step's steps/stepN/exercises.py, shown by steps/ui/exercises.py) without
+Panel: every step has two or three, at least one
 on paper and one on the page; every number of a worked answer comes from the cost model (the
 test computes it again from `explainer.costs` and finds no other number in the words); each
 task's check is false at the step's defaults and true for a state that solves it, and the
@@ -13,13 +14,15 @@ from babel.messages.extract import extract
 from explainer import costs, presets
 from explainer.format import bytes_bin
 from explainer.i18n import LANGS, catalog
-from steps import exercises as ex
+from steps import registry
 from steps.common import translator
 from steps.registry import NUMBERS
+from steps.ui import exercises as ex
 from steps.shell import App, step_class
 from steps.ui.state import check_page, check_step
 
-ALL = [e for n in NUMBERS for e in ex.EXERCISES[n]]
+EXERCISES = {n: registry.exercises(n) for n in NUMBERS}
+ALL = [e for n in NUMBERS for e in EXERCISES[n]]
 PAPERS = [e for e in ALL if e.kind == ex.PAPER]
 TASKS = [e for e in ALL if e.kind == ex.TASK]
 GiB = presets.GiB
@@ -30,9 +33,8 @@ def ids(e):
 
 
 def test_every_step_has_two_or_three_of_both_kinds():
-    assert set(ex.EXERCISES) == set(NUMBERS)
     for n in NUMBERS:
-        items = ex.EXERCISES[n]
+        items = EXERCISES[n]
         # step 6 is in four parts: a pair for part A's arithmetic, a pair for part D's
         # dropped tokens
         assert 2 <= len(items) <= (4 if n == 6 else 3), n
@@ -46,24 +48,24 @@ def test_every_step_has_two_or_three_of_both_kinds():
 # -- the numbers come from the cost model -------------------------------------------------
 
 def test_worked_answers_are_the_cost_models_numbers():
-    x = ex.EXERCISES[1][0].numbers()
+    x = EXERCISES[1][0].numbers()
     assert x["total"] == costs.qk_scores_so_far(x["P"], x["n"]) == sum(x["terms"])
     assert x["last"] == x["P"] + x["n"]
-    x = ex.EXERCISES[2][0].numbers()
+    x = EXERCISES[2][0].numbers()
     assert (x["without"], x["with_"]) == (costs.kv_projections_without_cache(10, 20),
                                           costs.kv_projections_with_cache(10, 20)) == (390, 29)
-    x = ex.EXERCISES[3][0].numbers()
+    x = EXERCISES[3][0].numbers()
     assert x["per"] == costs.kv_bytes_per_token("llama3.1-8b") == 128 * 1024
     assert x["seq"] == costs.kv_cache_bytes("llama3.1-8b", 8192) == GiB
-    x = ex.EXERCISES[4][0].numbers()
+    x = EXERCISES[4][0].numbers()
     c = costs.decode_batch_cost("llama2-7b", "h100", 4096, 1)
     assert (x["intensity"], x["bound"], x["tps"]) == (c.intensity, "memory", c.tokens_per_s)
-    x = ex.EXERCISES[5][0].numbers()           # the brief's example: Qwen2.5 72B, 32k x 16, H200
+    x = EXERCISES[5][0].numbers()           # the brief's example: Qwen2.5 72B, 32k x 16, H200
     bill = costs.memory_bill("qwen2.5-72b", 32768, 16, "h200", binary_capacity=True)
     assert x["per"] == bill.kv_per_token == 320 * 1024
     assert x["seq"] == 10 * GiB and x["kv"] == bill.kv_bytes == 160 * GiB
     assert (x["fits"], x["room"]) == (False, bill.max_sequences) == (False, 0)
-    x = ex.EXERCISES[6][0].numbers()
+    x = EXERCISES[6][0].numbers()
     assert (x["base"], x["small"], x["factor"]) == (64 * GiB, 8 * GiB, 8.0)
 
 
@@ -72,7 +74,7 @@ def test_part_d_bytes_on_paper_are_what_the_live_cache_measures():
     bytes the eviction runs measure: the full cache at the end, and a window of B tokens."""
     from explainer import runtime as rt
     from steps.step6 import model as M
-    x = ex.EXERCISES[6][2].numbers()
+    x = EXERCISES[6][2].numbers()
     run = M.eviction(M.eviction_ids("en"), "window", x["B"])
     assert (x["T"], x["B"]) == (len(M.eviction_ids("en")) + rt.EVICTION_NEW - 1, 16)
     assert x["small"] == run.nbytes and x["full"] == run.full_nbytes
@@ -83,12 +85,12 @@ def test_part_d_task_answer_is_measured_per_language():
     """Exercise 6.4's answer is the smallest budget of the measured sweep at which H2O agrees
     with the full cache at every token, on each language's passage."""
     from steps.step6 import model as M
-    x = ex.EXERCISES[6][3].numbers()
+    x = EXERCISES[6][3].numbers()
     for lang, b in zip(x["langs"], x["budgets"]):
         sw = M.sweep(M.eviction_ids(lang))
         assert sw.at("h2o", b)[0] == 1.0
         assert all(sw.at("h2o", s)[0] < 1.0 for s in M.BUDGET_CHOICES if s < b)
-        words = " ".join(ex.EXERCISES[6][3].answer(translator(lang), x))
+        words = " ".join(EXERCISES[6][3].answer(translator(lang), x))
         assert translator(lang).int(b) in words
 
 
@@ -202,9 +204,16 @@ def test_every_part_of_step_6_ends_with_the_exercises(part):
 # -- words ------------------------------------------------------------------------------------
 
 def _msgids() -> list:
+    """Every string of the exercises: the kit's and each step's exercises.py."""
+    import importlib
     kw = {"_": None, "n_": (1, 2), "N_": None}
-    with open(ex.__file__, "rb") as f:
-        return [m for _, m, _, _ in extract("python", f, keywords=kw)]
+    files = [ex.__file__, *(importlib.import_module(registry.module_of(n) + ".exercises").__file__
+                            for n in NUMBERS)]
+    out = []
+    for path in files:
+        with open(path, "rb") as f:
+            out += [m for _, m, _, _ in extract("python", f, keywords=kw)]
+    return out
 
 
 @pytest.mark.parametrize("lang", [l for l in LANGS if l != "en"])

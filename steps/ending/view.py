@@ -1,10 +1,10 @@
 """The key-ideas page on the page: one printable block in the session's language; with
 `?step=end&exercises=1`, every step's exercises as a printable sheet, the answers on a page
-of their own (`steps.exercises`)."""
+of their own (`steps.ui.exercises.sheet`: each step's exercises, found through the registry)."""
 from __future__ import annotations
 
-from .. import exercises
 from ..registry import END
+from ..ui import exercises
 from ..ui import words as w
 from ..ui.step import Step
 from . import text

@@ -9,7 +9,6 @@ from ..ui.controls import choice, layer_and_head, text_field
 from ..ui.frames import shared_frames
 from ..common import translator
 from ..ui.step import Step, every_state
-from ..exercises import with_exercises
 from . import text
 from .model import MAX_CHARS, Step1Model
 
@@ -40,7 +39,6 @@ def answer_frame(run) -> int:
 class Step1(Step):
     number = 1
     model_class = Step1Model
-    labels = staticmethod(text.control_labels)
     url_names = ("example", "text", "frame", "layer", "head")
     figure = "arcs"
     interval = 900
@@ -81,4 +79,4 @@ class Step1(Step):
         }
 
 
-STEP = with_exercises(Step1)     # the step's exercises end its reading column
+STEP = Step1

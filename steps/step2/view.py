@@ -13,7 +13,6 @@ from ..ui.controls import slider
 from ..ui.frames import shared_frames
 from ..ui.step import Step, every_state
 from . import model as mdl
-from ..exercises import with_exercises
 from . import text
 from .model import Step2Model
 
@@ -40,7 +39,6 @@ class Step2(Step):
 
     number = 2
     model_class = Step2Model
-    labels = staticmethod(text.control_labels)
     url_names = ("tokens", "prompt")
     frame_url = "tokens"      # the link's parameter that follows the player (frame = T - T_MIN)
     figure = "grids"
@@ -104,4 +102,4 @@ class Step2(Step):
         self.live.release()
 
 
-STEP = with_exercises(Step2)     # the step's exercises end its reading column
+STEP = Step2

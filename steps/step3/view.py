@@ -10,7 +10,6 @@ from ..ui import words as w
 from ..ui.controls import choice, layer_and_head
 from ..ui.frames import shared_frames
 from ..ui.step import Step, every_state
-from ..exercises import with_exercises
 from . import text
 from .model import N_EXAMPLES, QUESTION_STEPS, Step3Model
 
@@ -36,7 +35,6 @@ def example_options(tr) -> dict:
 class Step3(Step):
     number = 3
     model_class = Step3Model
-    labels = staticmethod(text.control_labels)
     url_names = ("example", "frame", "layer", "head")
     figure = "cache"
     interval = 1100
@@ -73,4 +71,4 @@ class Step3(Step):
         }
 
 
-STEP = with_exercises(Step3)     # the step's exercises end its reading column
+STEP = Step3

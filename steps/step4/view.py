@@ -12,7 +12,6 @@ from ..ui import words as w
 from ..ui.controls import choice, slider
 from ..ui.frames import shared_frames
 from ..ui.step import Step
-from ..exercises import with_exercises
 from . import text
 from .model import Step4Model, job, live_facts
 
@@ -37,7 +36,6 @@ def links_block(b, lang: str, tr) -> dict | None:
 class Step4(Step):
     number = 4
     model_class = Step4Model
-    labels = staticmethod(text.control_labels)
     url_names = ("prompt", "output", "gpu", "model", "batch")
     figure = "roofline"
     player = False           # one still frame
@@ -101,4 +99,4 @@ class Step4(Step):
         self.live.release()
 
 
-STEP = with_exercises(Step4)     # the step's exercises end its reading column
+STEP = Step4

@@ -13,7 +13,6 @@ from ..ui import words as w
 from ..ui.controls import choice, segments, slider
 from ..ui.frames import shared_frames
 from ..ui.step import Step
-from ..exercises import with_exercises
 from . import text
 from .model import CUSTOM, GPU_KEYS, Step5Model, parse
 
@@ -34,7 +33,6 @@ def gpu_options(tr) -> dict:
 class Step5(Step):
     number = 5
     model_class = Step5Model
-    labels = staticmethod(text.control_labels)
     url_names = ("context", "batch", "model", "weights", "precision", "gpu", "gpus", "share",
                  "custom")
     kept = ("config", "params_b")     # a pasted config is never in the link
@@ -120,4 +118,4 @@ class Step5(Step):
             m.param.trigger("config")
 
 
-STEP = with_exercises(Step5)     # the step's exercises end its reading column
+STEP = Step5

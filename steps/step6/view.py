@@ -15,7 +15,6 @@ from ..ui import words as w
 from ..ui.controls import segments
 from ..ui.frames import shared_frames
 from ..ui.step import NOT_ASKED, Step
-from ..exercises import with_exercises
 from . import text
 from .model import PARTS, Step6Model, live_key, live_setting, measure
 
@@ -52,7 +51,6 @@ class _PartQuestion:
 class Step6(Step):
     number = 6
     model_class = Step6Model
-    labels = staticmethod(text.control_labels)
     url_names = {"part": "part", "kv_heads": "heads", "precision": "precision",
                  "window": "window", "policy": "policy", "budget": "budget", "frame": "frame"}
     interval = 1100
@@ -281,4 +279,4 @@ class Step6(Step):
         }
 
 
-STEP = with_exercises(Step6)     # the step's exercises end its reading column
+STEP = Step6

@@ -3,7 +3,10 @@ the page draws (`steps.ui.state.StepState`).
 
 Each step's `view.py` subclasses `Step`: it names the model class, the URL parameters, the
 controls and the figure renderer, and `page(tr)` turns the model's outputs into the blocks,
-question and frames of the step (the words come from the step's `text.py`). The page sends a
+question and frames of the step (the words come from the step's `text.py`). What the base
+adds from the step's package: its exercises at the end of the reading column
+(`exercise_blocks`: the package's exercises.py, found through `steps.registry`) and the labels
+of controls that name none (`labels`: the package's `text.control_labels`). The page sends a
 learner's move as one message; `handle` applies it to the model, and the shell asks for the
 new `state()`, whose unchanged parts are not sent again.
 
@@ -12,13 +15,16 @@ and a later visit builds it again from that.
 """
 from __future__ import annotations
 
+import importlib
 import math
 import threading
 from typing import Any
 
 import param
 
+from .. import registry
 from ..common import translator
+from . import exercises
 from .controls import Control
 from .frames import Frames, frames_json
 from .state import StepState
@@ -41,8 +47,6 @@ class Step:
     url_names: dict[str, str] = {}     # model parameter -> URL query parameter (a tuple of
                                        # names: each parameter under its own name)
     kept: tuple[str, ...] = ()         # more model parameters a later visit restores
-    labels = None                      # tr -> {control name: label}: the text layer's
-                                       # control_labels, for controls that name no label
     figure: str = ""                   # the stage's renderer in js/figures.js ("" = no stage)
     interval: int = 900                # milliseconds between frames while playing
     player: bool = True                # False: the stage is one still frame
@@ -80,6 +84,19 @@ class Step:
         fixed labels for the renderer), "tabs", "custom" and "classes". Reads
         `self.revealed` for whatever waits for the answer."""
         raise NotImplementedError
+
+    def labels(self, tr) -> dict[str, str]:
+        """{control name: label} for the controls that name no label: the step's text layer's
+        `control_labels(tr)`, from the `text` module of the view's own package
+        (steps/stepN/text.py)."""
+        package = type(self).__module__.rpartition(".")[0]
+        return importlib.import_module(f"{package}.text").control_labels(tr)
+
+    def exercise_blocks(self, tr) -> list[dict]:
+        """The step's exercises, the end of its reading column: its package's exercises.py
+        (`registry.exercises` by the step's number) as `steps.ui.exercises.blocks` draws
+        them, each task marked done or not yet from the model as it is now."""
+        return exercises.blocks(registry.exercises(self.number), self.model, tr)
 
     def watched(self) -> list[tuple[param.Parameterized, list[str]]]:
         """The objects and parameters whose change redraws the step."""
@@ -134,7 +151,8 @@ class Step:
                      "text": {**player_text(tr), **page.get("stage", {})}}
         return StepState(
             number=self.number, classes=[f"step-{self.number}", *page.get("classes", [])],
-            tabs=page.get("tabs"), left=page.get("left", []), right=page.get("right", []),
+            tabs=page.get("tabs"), right=page.get("right", []),
+            left=[*page.get("left", []), *self.exercise_blocks(tr)],
             question=question, controls=[self.control_spec(c, tr) for c in self._controls.values()],
             values={n: self.shown_value(c) for n, c in self._controls.items()},
             acks=dict(self._seq),

@@ -8,9 +8,9 @@ from conftest import ARTIFACTS
 from helpers import nudge_slider
 from playwright.sync_api import expect
 
-from steps.exercises import EXERCISES
+from steps.registry import NUMBERS, exercises
 
-COUNT = sum(len(v) for v in EXERCISES.values())
+COUNT = sum(len(exercises(n)) for n in NUMBERS)
 
 
 SCREENS = ARTIFACTS / "screens"

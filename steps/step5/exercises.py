@@ -1,0 +1,102 @@
+"""Step 5's exercises: a batch's memory bill against a GPU (on paper), and the largest batch
+that fits (on the page).
+
+What an exercise is, and how the step and the sheet show it: steps/ui/exercises.py."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from explainer import costs, presets
+from explainer.format import bytes_bin
+
+from ..ui.exercises import PAPER, TASK, Exercise
+from .model import bill_of
+
+
+@lru_cache(maxsize=None)
+def _n5() -> dict:
+    m, g, T, B = presets.ALL_MODELS["qwen2.5-72b"], presets.GPUS["h200"], 32768, 16
+    bill = costs.memory_bill(m, T, B, g, "fp16", binary_capacity=True)
+    return dict(name=m.name, gpu=g.name, L=m.n_layers, H=m.n_kv_heads, d=m.head_dim,
+                params=m.n_params, T=T, B=B, per=bill.kv_per_token,
+                seq=costs.kv_cache_bytes(m, T, 1, "fp16"), kv=bill.kv_bytes,
+                weights=bill.weight_bytes, total=bill.total, mem=bill.gpu_mem_bytes,
+                fits=bill.fits_selected, room=bill.max_sequences,
+                b=presets.PRECISIONS["fp16"].bits // 8, wb=presets.WEIGHT_BYTES_PER_PARAM)
+
+
+def _p5(tr, x):
+    return tr._("{model}: {L} layers, {H} key/value heads of {d} values, {N} billion "
+                "parameters, weights and cache in fp16. How big is the cache of a batch of {B} "
+                "sequences of {T} tokens? Does it fit on an {gpu} next to the weights?",
+                model=x["name"], L=tr.int(x["L"]), H=tr.int(x["H"]), d=tr.int(x["d"]),
+                N=tr.num(x["params"] / 1e9, 1), B=tr.int(x["B"]), T=tr.int(x["T"]),
+                gpu=x["gpu"])
+
+
+def _a5(tr, x):
+    lines = [
+        tr._("Per token: 2 × {L} × {H} × {d} × {b} B = {per}.", b=tr.int(x["b"]),
+             L=tr.int(x["L"]),
+             H=tr.int(x["H"]), d=tr.int(x["d"]), per=bytes_bin(x["per"], tr)),
+        tr._("Per sequence: {T} × {per} = {seq}; the batch: {B} × {seq} = {kv}.",
+             T=tr.int(x["T"]), per=bytes_bin(x["per"], tr), seq=bytes_bin(x["seq"], tr),
+             B=tr.int(x["B"]), kv=bytes_bin(x["kv"], tr)),
+        tr._("Weights: {N} billion × {wb} B = {gb} = {weights}. Weights and cache: {total}.",
+             wb=tr.int(x["wb"]),
+             N=tr.num(x["params"] / 1e9, 1), gb=tr.bytes(x["weights"], "GB", 1),
+             weights=bytes_bin(x["weights"], tr),
+             total=bytes_bin(x["total"], tr)),
+    ]
+    if x["fits"]:                                  # pragma: no cover - not with these presets
+        lines.append(tr._("The {gpu} holds {mem}: it fits.", gpu=x["gpu"],
+                          mem=bytes_bin(x["mem"], tr)))
+    elif x["room"] == 0:
+        lines.append(tr._("The {gpu} holds {mem}: it does not fit. Next to the weights there is "
+                          "no room for even one sequence of {T} tokens.", gpu=x["gpu"],
+                          mem=bytes_bin(x["mem"], tr), T=tr.int(x["T"])))
+    else:                                          # pragma: no cover - not with these presets
+        lines.append(tr.n_("The {gpu} holds {mem}: it does not fit. Next to the weights there "
+                           "is room for {n} sequence of {T} tokens.",
+                           "The {gpu} holds {mem}: it does not fit. Next to the weights there "
+                           "is room for {n} sequences of {T} tokens.", x["room"], gpu=x["gpu"],
+                           mem=bytes_bin(x["mem"], tr), n=tr.int(x["room"]),
+                           T=tr.int(x["T"])))
+    return lines
+
+
+@lru_cache(maxsize=None)
+def _t5_numbers() -> dict:
+    model, context, gpu = "llama3.1-8b", 8192, "a100-40"
+    n = bill_of(model, context, 1, gpu).max_sequences
+    return dict(model=model, name=presets.ALL_MODELS[model].name, context=context, gpu=gpu,
+                gpu_name=presets.GPUS[gpu].name, batch=n,
+                total=bill_of(model, context, n, gpu).total,
+                more=bill_of(model, context, n + 1, gpu).total,
+                mem=presets.GPUS[gpu].capacity_bytes(binary=True))
+
+
+def _t5(tr, x):
+    return tr._("Find the largest batch of {model} at {T} tokens that fits on an {gpu}.",
+                model=x["name"], T=tr.int(x["context"]), gpu=x["gpu_name"])
+
+
+def _t5_check(m) -> bool:
+    x = _t5_numbers()
+    return (m.model == x["model"] and m.context == x["context"] and m.gpu == x["gpu"]
+            and m.bill.fits_selected and m.batch == m.bill.max_sequences)
+
+
+def _t5_answer(tr, x):
+    return [tr._("A batch of {B}: weights and cache take {total} of the {mem}; one sequence "
+                 "more would make it {more}.", B=tr.int(x["batch"]),
+                 total=tr.bytes(x["total"], "GiB", 2), mem=bytes_bin(x["mem"], tr),
+                 more=tr.bytes(x["more"], "GiB", 2))]
+
+
+EXERCISES: tuple[Exercise, ...] = (
+    Exercise(5, 1, PAPER, _n5, _p5, _a5),
+    Exercise(5, 2, TASK, _t5_numbers, _t5, _t5_answer, _t5_check,
+             lambda m: {k: _t5_numbers()[k] for k in ("model", "context", "gpu", "batch")}),
+)
+"""In order; steps.registry.exercises finds them."""
