@@ -1,8 +1,9 @@
 """One-time work per process, before the first visitor: load the models, the tokenizer and
 every catalog, compute each step's numbers for every language's default inputs (the engine
 caches them per process, so a new session only looks them up), run every live-model
-measurement a control can reach (step 2's runs per language and prompt length, step 4's speed
-grid, step 6's paged pool and live settings), so that no session waits for the live model or
+measurement a control can reach (each step's model says which in `warm_jobs()`: step 2's runs
+per language and prompt length, step 4's speed grid, step 6's paged pool and live settings;
+`registry.live_jobs` finds them), so that no session waits for the live model or
 shares the CPU with it, and build the played frames of every step that plays them
 (`StepInfo.warm_frames` in steps/registry.py) for every state.
 
@@ -25,6 +26,7 @@ from explainer import memo
 from explainer import runtime as rt
 from explainer.i18n import LANGS, catalog
 
+from . import registry
 from .common import translator
 from .registry import END, NUMBERS, STEPS, module_of
 
@@ -194,18 +196,10 @@ def warmed_pages() -> tuple[int, ...]:
 
 
 def live_jobs() -> list:
-    """(key, fn) of every live measurement a served page can ask for, the defaults first."""
-    from .step2 import model as step2
-    from .step4 import model as step4
-    from .step6 import model as step6
-    P0 = step2.Step2Model.prompt
-    jobs = [step2.live_job(lang, P0) for lang in LANGS]        # the defaults first
-    for lang in LANGS:
-        jobs += step2.live_jobs(lang)
-    jobs += step4.live_jobs()
-    for lang in LANGS:
-        jobs += step6.live_jobs(lang)
-    return jobs
+    """(key, fn) of every live measurement a served page can ask for: each step's own (its
+    model's `warm_jobs()`, found by `steps.registry.live_jobs`), in the registry's order, so
+    that step 2's defaults come first."""
+    return [job for n in NUMBERS for job in registry.live_jobs(n)]
 
 
 class _Quiet:

@@ -188,6 +188,16 @@ def live_jobs(lang: str) -> list:
     return [live_job(lang, P) for P in range(P_MIN, P_MAX + 1)]
 
 
+def warm_jobs() -> list:
+    """What the warm-up measures for this step before serving (`steps.registry.live_jobs`):
+    every (language, P) the P slider can reach, the defaults of every language first (the
+    first page a class opens)."""
+    jobs = [live_job(lang, Step2Model.prompt) for lang in LANGS]
+    for lang in LANGS:
+        jobs += live_jobs(lang)
+    return jobs
+
+
 # -- the controls ------------------------------------------------------------------------------
 
 class Step2Model(param.Parameterized):

@@ -206,6 +206,12 @@ def live_jobs() -> list:
             if p + o - 1 <= max_len]
 
 
+def warm_jobs() -> list:
+    """What the warm-up measures for this step before serving (`steps.registry.live_jobs`):
+    the whole grid (`live_jobs`)."""
+    return live_jobs()
+
+
 def _point(c: costs.BatchDecodeCost, g: GPUPreset) -> costs.RooflinePoint:
     return costs.roofline_point(c.flops, c.bytes, g, tokens=c.batch)
 

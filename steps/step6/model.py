@@ -422,6 +422,12 @@ def live_jobs(lang: str) -> list:
     return list(out.items())
 
 
+def warm_jobs() -> list:
+    """What the warm-up measures for this step before serving (`steps.registry.live_jobs`):
+    every live run parts B, C and D can show, in every language."""
+    return [job for lang in LANGS for job in live_jobs(lang)]
+
+
 # == Part D: dropping tokens =====================================================================
 
 # The runtime's policies and budgets (explainer.runtime POLICIES, EVICTION_BUDGETS), written
