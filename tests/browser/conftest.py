@@ -46,18 +46,21 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server():
+@contextmanager
+def served(env: dict | None = None, log_name: str = "server.log"):
+    """`panel serve app.py` on a free port of 127.0.0.1, with threads (as a classroom server
+    runs) and `env` added to the environment; yields the app's URL. On the way out it stops
+    the server and fails if its log (test-artifacts/`log_name`) has an error."""
     ARTIFACTS.mkdir(exist_ok=True)
     port = _free_port()
-    log_path = ARTIFACTS / "server.log"
+    log_path = ARTIFACTS / log_name
     log = open(log_path, "w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "panel", "serve", "app.py", "--address", "127.0.0.1",
          "--port", str(port), "--allow-websocket-origin", f"127.0.0.1:{port}",
          "--num-threads", "4", "--websocket-compression-level", "1"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-        env={**os.environ, "KV_EXPLAINER_DEVICE": "cpu", "PYTHONUNBUFFERED": "1"})
+        env={**os.environ, "KV_EXPLAINER_DEVICE": "cpu", "PYTHONUNBUFFERED": "1", **(env or {})})
     url = f"http://127.0.0.1:{port}/app"
     try:
         for _ in range(120):
@@ -67,7 +70,7 @@ def server():
             except OSError:
                 time.sleep(0.5)
         else:
-            raise RuntimeError("panel serve did not answer: see test-artifacts/server.log")
+            raise RuntimeError(f"panel serve did not answer: see test-artifacts/{log_name}")
         yield url
     finally:
         proc.terminate()
@@ -81,6 +84,12 @@ def server():
     bad = [l for l in text.splitlines()
            if re.search(r"Traceback|ERROR|Exception|W-\d{4}", l)]
     assert bad == [], "server log has errors:\n" + "\n".join(bad[:20])
+
+
+@pytest.fixture(scope="session")
+def server():
+    with served() as url:
+        yield url
 
 
 CLOSED = {"tornado.websocket.WebSocketClosedError", "tornado.iostream.StreamClosedError"}
