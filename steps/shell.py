@@ -245,6 +245,7 @@ class App:
         self.state_.step = n
         self.step = step_class(n)(self.state_.lang, saved=self._saved.get(n))
         self.step.unasked = self.state_.figure      # figure-only: no question, nothing hidden
+        self.step.tells_answer = self.state_.speaker   # the speaker view's panel says it
         for obj, names in self.step.watched():
             self._watchers.append((obj, obj.param.watch(self._changed, names)))
 

@@ -56,7 +56,7 @@ def check_app() -> None:
     from explainer.i18n import LANGS
     from steps import registry, warm
     from steps.shell import App
-    from steps.ui.state import check_page
+    from steps.ui.state import check_page, columns
     extra = importlib.import_module(EXTRA)
     view = importlib.import_module(f"{EXTRA}.view")
 
@@ -70,27 +70,27 @@ def check_app() -> None:
         assert st["number"] == 7 and app.url_query() == f"?step=7&lang={lang}&tokens=4"
         assert st["shell"]["nav"]["items"][6] == extra.TITLE   # the stepper; no catalog has it
         assert [c["label"] for c in st["controls"]] == ["Tokens in the cache"]
-        assert st["left"][0]["items"] == [
+        assert st["lead"][0]["items"] == [
             "Every token the cache keeps brings a key row and a value row."]
-        [section] = [b for b in st["left"] if b["cls"] == "exercises"]
-        assert section is st["left"][-1]                        # the reading column's end
+        [section] = st["exercises"]
+        assert section is columns(st)["left"][-1]               # the reading column's end
         headings = [b.get("heading") for b in section["blocks"]]
         tr = app.app_state.tr
         assert headings == [tr._("Exercise {n} · on paper", n="7.1"), None,
                             tr._("Exercise {n} · on the page", n="7.2")]
         assert "not-done" in section["blocks"][2]["cls"]
         app.handle({"set": "tokens", "value": 6, "seq": 1})    # the task's solution
-        [section] = [b for b in app.state()["left"] if b["cls"] == "exercises"]
+        [section] = app.state()["exercises"]
         assert "is-done" in section["blocks"][2]["cls"].split()
         app.handle({"nav": 1})
         assert app.app_state.step == registry.END               # and Next again: key ideas
 
         ideas = App(query={"step": "end", "lang": lang}).state()
-        html = " ".join(b.get("html", "") for b in ideas["left"])
+        html = " ".join(b.get("html", "") for b in ideas["body"])
         assert extra.TAKEAWAY in html
         assert f"?step=7&amp;lang={lang}" in html
         sheet = App(query={"step": "end", "exercises": "1", "lang": lang}).state()
-        [block] = sheet["left"]
+        [block] = sheet["body"]
         answers_at = block["html"].index('class="sheet-answers"')
         for slug in ("ex-7-1", "ex-7-2"):
             assert block["html"].index(f"sheet-exercise {slug}") < answers_at < \

@@ -17,9 +17,9 @@ from explainer.i18n import LANGS, catalog
 from steps import registry
 from steps.common import translator
 from steps.registry import NUMBERS
-from steps.ui import exercises as ex
 from steps.shell import App, step_class
-from steps.ui.state import check_page, check_step
+from steps.ui import exercises as ex
+from steps.ui.state import columns, check_page, check_step
 
 EXERCISES = {n: registry.exercises(n) for n in NUMBERS}
 ALL = [e for n in NUMBERS for e in EXERCISES[n]]
@@ -172,7 +172,7 @@ def test_the_step_shows_a_task_done_once_the_learners_moves_solve_it(e):
 
 def exercises_block(state):
     """The step's exercises: the last block of its reading column."""
-    block = state["left"][-1]
+    block = columns(state)["left"][-1]
     assert block["kind"] == "details" and block["cls"] == "exercises"
     return block
 
@@ -246,7 +246,7 @@ def test_the_sheet_lists_every_exercise_then_every_answer():
     app = App(query={"step": "end", "exercises": "1", "lang": "nl"})
     st = check_page(app.state())
     assert app.url_query() == "?step=end&lang=nl&exercises=1"
-    [block] = st["left"]
+    [block] = columns(st)["left"]
     html = block["html"]
     answers_at = html.index('class="sheet-answers"')
     for e in ALL:
@@ -260,5 +260,5 @@ def test_the_sheet_lists_every_exercise_then_every_answer():
 def test_the_key_ideas_link_to_the_sheet_and_keep_a_short_link():
     app = App(query={"step": "end", "lang": "pl"})
     assert app.url_query() == "?step=end&lang=pl"
-    html = " ".join(b.get("html", "") for b in app.state()["left"])
+    html = " ".join(b.get("html", "") for b in columns(app.state())["left"])
     assert "?step=end&amp;exercises=1&amp;lang=pl" in html

@@ -12,7 +12,7 @@ from steps.glossary import (BADGE_MEANINGS, TERMS, check_glossary, entries, glos
                             names)
 from steps.registry import END
 from steps.shell import App
-from steps.ui.state import check_page
+from steps.ui.state import columns, check_page
 from steps.ui.words import BADGES
 
 MSGIDS = [m for pair in TERMS for m in pair] + list(BADGE_MEANINGS.values())
@@ -75,7 +75,7 @@ def test_the_page_carries_the_glossary_once_and_a_move_leaves_it():
 def test_the_key_ideas_link_to_the_glossary():
     for lang in LANGS:
         app = App(query={"step": [b"end"], "lang": [lang.encode()]})
-        html = " ".join(b.get("html", "") for b in app.state()["left"])
+        html = " ".join(b.get("html", "") for b in columns(app.state())["left"])
         assert f'href="?step=end&amp;glossary=1&amp;lang={lang}"' in html
         assert "glossary" not in app.url_query()        # the key ideas' link stays short
 
@@ -86,7 +86,7 @@ def test_the_glossary_page_lists_every_term_and_the_badges(lang):
     assert app.app_state.step == END and app.view_model()["notices"] == []
     state = check_page(app.state())
     assert "glossary-page" in state["classes"]
-    html = state["left"][0]["html"]
+    html = columns(state)["left"][0]["html"]
     tr = translator(lang)
     listed = re.findall(r"<dt>([^<]*?)</dt>", html)             # the badges' come after
     from markupsafe import escape

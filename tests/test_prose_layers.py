@@ -16,7 +16,7 @@ from steps.step5.text import model_options
 from steps.step5.view import Step5
 from steps.step6.model import KV_CHOICES, PRECISION_CHOICES, WINDOW_CHOICES
 from steps.step6.view import Step6
-from steps.ui.state import check_step
+from steps.ui.state import columns, check_step
 from steps.ui.words import DEEPER, deeper, paragraphs
 
 MAX_WORDS = 130                          # “at most about 120”
@@ -31,14 +31,14 @@ def cheap_measurements(step4_stand_in):
 
 def visible_prose(state: dict) -> list[str]:
     """The paragraphs a learner sees without opening a section."""
-    return [p for side in ("left", "right") for b in state[side]
+    return [p for side in ("left", "right") for b in columns(state)[side]
             if b["kind"] == "paragraphs" and not any(c in b.get("cls", "") for c in NOT_PROSE)
             for p in b["items"]]
 
 
 def sections(state: dict) -> list[str]:
     """The Go deeper sections of the state, by name, in order."""
-    return [b["cls"].split("deeper-")[1] for b in state["left"]
+    return [b["cls"].split("deeper-")[1] for b in columns(state)["left"]
             if b["kind"] == "details" and "deeper" in b.get("cls", "").split()]
 
 
@@ -90,11 +90,11 @@ def test_visible_prose_is_short_and_go_deeper_comes_in_order(name, cls, moves):
         said = visible_prose(state)
         assert said, f"{name}: nothing to read next to the figure"
         assert word_count(said) <= MAX_WORDS, (name, word_count(said), said)
-        assert state["left"][0]["cls"] == "step-lead" and len(state["left"][0]["items"]) == 1
+        assert columns(state)["left"][0]["cls"] == "step-lead" and len(columns(state)["left"][0]["items"]) == 1
         found = sections(state)
         assert found, f"{name}: no Go deeper section"
         assert found == sorted(found, key=ORDER.index) and len(set(found)) == len(found)
-        assert not [b for b in state["right"] if "deeper" in b.get("cls", "")]
+        assert not [b for b in columns(state)["right"] if "deeper" in b.get("cls", "")]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -111,7 +111,7 @@ def test_every_language_has_the_same_sections_under_its_own_titles(lang, cls, mo
     here.close()
     assert sections(a) == sections(b)
     titles = {name: translator(lang)._(title) for name, title in DEEPER}
-    for block in b["left"]:
+    for block in columns(b)["left"]:
         if "deeper" in block.get("cls", "").split():
             assert block["summary"] == titles[block["cls"].split("deeper-")[1]]
             assert block["blocks"]

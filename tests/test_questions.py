@@ -8,9 +8,15 @@ from steps.shell import App
 
 
 def question(step: str, lang: str, **query):
+    """The step's model, its question as first sent and the right option's text, which the
+    page learns only once the question is answered or shown (steps/ui/conceal.py)."""
     app = App(query={"step": step, "lang": lang, **query})
     q = app.state()["question"]
-    return app.step.model, q, q["options"][q["correct"]], Translator(lang)
+    assert q["correct"] is None and q["explain"] == ""
+    app.handle({"shown": True})
+    told = app.state()["question"]
+    assert (told["key"], told["prompt"], told["options"]) == (q["key"], q["prompt"], q["options"])
+    return app.step.model, q, told["options"][told["correct"]], Translator(lang)
 
 
 @pytest.mark.parametrize("lang", list(LANGS))

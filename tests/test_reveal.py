@@ -9,7 +9,7 @@ import pytest
 from explainer.i18n import LANGS, Translator
 from steps.shell import App
 from steps.step1.view import Step1, answer_frame
-from steps.ui.state import check_page
+from steps.ui.state import columns, check_page
 from steps.ui.step import Step
 
 
@@ -88,12 +88,12 @@ def test_step1_moves_to_the_next_token(lang, move):
 def test_step2_formula_waits_for_the_answer():
     app = app_at("2", tokens="16", prompt="5")
     s = check_page(app.state())
-    before = words(s["left"]) + words(s["right"])
+    before = words(columns(s)["left"]) + words(columns(s)["right"])
     assert s["concealed"] and "T(T−1)/2" not in before
     assert all(card(fr, "uncached")["hidden"] for fr in frames_of(s))
     app.handle({"shown": True})
     s = app.state()
-    assert not s["concealed"] and "T(T−1)/2" in words(s["left"]) + words(s["right"])
+    assert not s["concealed"] and "T(T−1)/2" in words(columns(s)["left"]) + words(columns(s)["right"])
 
 
 # -- step 3: decode step 3 -----------------------------------------------------------------------
@@ -163,7 +163,7 @@ def test_step6_part_a_switches_to_gqa(move):
     s = check_page(app.state())
     m = app.step.model
     assert m.kv_heads == 32 and s["concealed"]
-    assert "?" in words(s["right"])
+    assert "?" in words(columns(s)["right"])
     q = s["question"]
     assert "32" in q["prompt"] and "8" in q["prompt"]
     app.handle(move)
@@ -172,7 +172,7 @@ def test_step6_part_a_switches_to_gqa(move):
     assert "heads=8" in s["query"] and not s["concealed"]
     assert s["question"]["key"] == q["key"]          # still answered: the same question
     assert (s["question"]["answer"], s["question"]["shown"]) != (None, False)
-    assert "smaller" in words(s["right"]) and "same size" not in words(s["right"])
+    assert "smaller" in words(columns(s)["right"]) and "same size" not in words(columns(s)["right"])
 
 
 def test_step6_reveal_elsewhere_moves_nothing_in_part_a():

@@ -136,17 +136,19 @@ def test_the_step_state_follows_the_moves():
 
 
 def test_a_server_builds_every_state_at_start(monkeypatch):
-    """`warm` (run by warmup.py) builds the frames of every example, layer and head; a session
-    on any of them then only looks them up (nothing is built again)."""
+    """`warm` (run by warmup.py) builds the frames of every example, layer and head, before
+    and after the question is answered; a session on any of them then only looks them up
+    (nothing is built again)."""
     import steps.ui.frames as frames
     from steps.common import translator
     from steps.step1.model import Step1Model
     from steps.step1.view import FRAMES, warm
-    assert warm("nl") == 4 * 5 * 5
+    assert warm("nl") == 4 * 5 * 5 * 2
     monkeypatch.setattr(frames, "Frames", None)          # building now would fail
     for example, layer, head in ((2, 3, 1), (0, 0, 0), (3, 4, 4)):
         m = Step1Model(lang="nl", example=example, layer=layer, head=head)
-        assert FRAMES(m.run, translator("nl")).json
+        for revealed in (False, True):
+            assert FRAMES(m.run, translator("nl"), revealed).json
 
 
 def test_the_questions_message_answers_it_and_anything_else_is_ignored():

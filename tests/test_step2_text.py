@@ -29,10 +29,10 @@ def tr(lang: str) -> Translator:
     return Translator(lang)
 
 
-def frames(P=5, lang="en", status="ready"):
+def frames(P=5, lang="en", status="ready", revealed=True):
     meas = measure(lang, P) if status == "ready" else None
     return text.frames(counts(P), meas, status, "no weights" if status == "failed" else "",
-                       tr(lang))
+                       tr(lang), revealed)
 
 
 def values(frame, *, more=None):
@@ -49,17 +49,17 @@ def test_reference_figures_at_the_defaults():
     assert (v["measured_uncached"], v["measured_cached"]) == ("200", "20")
     assert (v["measured_uncached_all"], v["measured_cached_all"]) == (str(200 * L), str(20 * L))
     assert v["same_tokens"] == "yes"
-    assert f["more"]["summary"][0] == (
+    assert f["more"]["summary"] == (
         "Over 16 steps: 200 projections against 20, 10.0 times the work, in each of the live "
         f"model's {L} layers.")
-    assert f["more"]["captions"][0][0] == "200 K/V projections per layer, 180 of them recomputed."
+    assert f["more"]["captions"][0] == "200 K/V projections per layer, 180 of them recomputed."
     assert f["more"]["notices"] == []
     out = f["more"]["outputs"]
     assert out["texts"][0] == out["texts"][1] and out["verdict"].startswith(
         "The cache does not change the result")
     assert f["pos"] == "Generated tokens: 16 of 64"
     assert any("removes the recomputation of the earlier positions through the whole network, "
-               "not the growing cost of attention" in p for p in text.narration(tr("en")))
+               "not the growing cost of attention" in p for p in text.narration(tr("en")).values())
 
 
 def test_reference_figures_long_output():
@@ -73,7 +73,7 @@ def test_polish_formats_numbers():
     v = values(f)
     assert sp(v["uncached"]) == "2 336" and v["cached"] == "68" and v["ratio"] == "34,4×"
     assert sp(v["measured_uncached"]) == "2 336"
-    s = f["more"]["summary"][0]
+    s = f["more"]["summary"]
     assert "34,4" in s and "34.4" not in s
     assert "Over" not in s                      # the plural sentence is translated
 
@@ -149,8 +149,11 @@ def test_answer_bearing_numbers_wait_for_the_answer():
         hidden = {c["key"] for c in f["cards"] if c["hidden"]}
         assert hidden >= {"uncached", "cached", "ratio", "recomputed", "measured_uncached",
                           "measured_cached", "measured_uncached_all", "measured_cached_all"}
-        concealed = [f["more"]["summary"][1], *(c[1] for c in f["more"]["captions"])]
+        waiting = frames(revealed=False)[T - 1]
+        concealed = [waiting["more"]["summary"], *waiting["more"]["captions"]]
         assert all("?" in s and answer not in s for s in concealed)
+        assert {k: v for k, v in waiting.items() if k != "more"} == \
+            {k: v for k, v in f.items() if k != "more"}        # the rest as after the answer
         # what shows before the answer: the newest row's caption, the announcement, the figure
         for s in (f["caption"], f["say"], f["desc"]):
             assert answer not in s and values(f)["ratio"] not in s
@@ -171,7 +174,7 @@ def test_live_model_pending_and_failed():
 
 
 def test_narration_starts_with_what_to_look_at_and_press():
-    first = text.narration(tr("en"))[0]
+    first = text.narration(tr("en"))["look"][0]
     assert first.startswith("Look at the two grids") and "Press Play" in first
     assert "Step forward" in first
 

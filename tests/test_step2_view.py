@@ -11,7 +11,7 @@ from steps.common import translator
 from steps.shell import App
 from steps.step2 import text
 from steps.step2.view import STEP, Step2
-from steps.ui.state import check_step
+from steps.ui.state import columns, check_step
 
 KEYS = {"uncached", "cached", "ratio", "recomputed", "measured_uncached", "measured_cached",
         "measured_uncached_all", "measured_cached_all", "time_uncached", "time_cached",
@@ -41,14 +41,14 @@ def test_state_is_well_formed(step):
     assert st["number"] == 2 and "step-2" in st["classes"]
     assert step.url_names == {"tokens": "tokens", "prompt": "prompt"}
     assert step.url_state() == {"tokens": 16, "prompt": 5}
-    kinds = [(b["kind"], b.get("name") or b.get("cls")) for b in st["left"]]
+    kinds = [(b["kind"], b.get("name") or b.get("cls")) for b in columns(st)["left"]]
     assert kinds == [("paragraphs", "step-lead"), ("paragraphs", "narration"),
                      ("slot", "question"), ("paragraphs", "narration"),
                      ("details", "deeper deeper-why"), ("details", "deeper deeper-live"),
                      ("details", "exercises")]                 # the step's exercises end it
-    live = st["left"][-2]["blocks"]
+    live = columns(st)["left"][-2]["blocks"]
     assert [b["cls"] for b in live] == ["live-facts"] and len(live[0]["items"]) == 2
-    assert st["right"] == [{"kind": "slot", "name": "controls"},      # the figure and its controls
+    assert columns(st)["right"] == [{"kind": "slot", "name": "controls"},      # the figure and its controls
                            {"kind": "slot", "name": "stage"}]
     labels = text.control_labels(translator("en"))
     assert [(c["name"], c["kind"], c["label"], c["start"], c["end"]) for c in st["controls"]] \
@@ -62,7 +62,8 @@ def test_state_is_well_formed(step):
     f = frames_of(st)
     assert len(f) == 64 and st["frame"] == 15
     assert {c["key"] for c in f[15]["cards"]} == KEYS
-    assert values(f[15])["measured_uncached"] == "200"     # outside a server: waited for
+    assert values(f[15])["same_tokens"] == "yes"            # outside a server: waited for
+    assert values(f[15])["measured_uncached"] == "?"        # it answers the question: waits
     assert f[15]["more"]["outputs"] and f[15]["more"]["notices"] == []
     assert st["concealed"] and st["question"]["answer"] is None
     assert step.live.status == "ready"
@@ -96,6 +97,7 @@ def test_slider_values_are_checked(step):
 
 
 def test_prompt_length_recomputes_the_frames_and_tokens_do_not(step):
+    step.handle({"shown": True})                    # the counts, not “?”
     before = step.state()["frames"]
     step.handle({"set": "tokens", "value": 20, "seq": 1})
     assert step.state()["frames"] is before                         # T alone: the same text
@@ -109,6 +111,7 @@ def test_prompt_length_recomputes_the_frames_and_tokens_do_not(step):
 
 def test_language_switch_translates_everything():
     app = App(query={"step": "2"})
+    app.handle({"shown": True})                     # the counts, not “?”
     app.handle({"lang": "pl"})
     assert app.step.model.lang == "pl" and app.step.live.value.lang == "pl"
     st = app.state()
@@ -123,11 +126,13 @@ def test_question_asks_about_the_state_and_stays_answered():
     app = App(query={"step": "2", "tokens": "64", "prompt": "5", "lang": "nl"})
     q = app.state()["question"]
     assert "64" in q["prompt"] and "5" in q["prompt"]
-    assert q["options"][q["correct"]] == "2.336"
+    assert q["correct"] is None                      # the page learns it once answered
     assert app.state()["concealed"]
-    app.handle({"answer": q["correct"]})
+    right = q["options"].index("2.336")
+    app.handle({"answer": right})
     st = app.state()
-    assert st["question"]["answer"] == q["correct"] and not st["concealed"]
+    assert st["question"]["answer"] == st["question"]["correct"] == right
+    assert not st["concealed"]
     # once answered, the question stays as answered while the learner explores
     app.handle({"set": "tokens", "value": 10, "seq": 1})
     st = app.state()
@@ -175,6 +180,7 @@ def test_the_live_measurement_pending_failed_ready():
     """The stage shows the formulas with a notice while the measurement is pending or
     failed, and the measured numbers once it is ready; each change reaches the page."""
     app = App(query={"step": "2"})
+    app.handle({"shown": True})                     # the counts, not “?”
     heard = []
     app.on_change(lambda: heard.append(app.state()))
     live, measured = app.step.live, app.step.live.value
@@ -193,6 +199,7 @@ def test_the_live_measurement_pending_failed_ready():
 
 
 def test_a_measurement_of_another_prompt_is_not_shown(step):
+    step.handle({"shown": True})                    # the counts, not “?”
     old = step.live.value
     step.live.param.update(status="pending")
     step.model.param.update(prompt=6)                # asks again: outside a server, waited for
@@ -212,8 +219,9 @@ def test_leaving_gives_the_claim_back(monkeypatch):
 
 
 def test_server_start_builds_each_measured_prompt_length_once(monkeypatch):
-    """`warm` builds and builds the frames of every prompt length whose measurement is done;
-    a session showing that state then gets the very same frames (nothing built)."""
+    """`warm` builds the frames of every prompt length whose measurement is done, before and
+    after the question is answered; a session showing that state then gets the very same
+    frames (nothing built)."""
     from steps.live import LiveJobs
     from steps.step2 import model as mdl
     from steps.step2 import view as v
@@ -221,9 +229,11 @@ def test_server_start_builds_each_measured_prompt_length_once(monkeypatch):
     monkeypatch.setattr(v, "JOBS", jobs)
     key, fn = mdl.live_job("nl", 5)
     measured = jobs.submit(key, fn).result(60)
-    assert v.warm("nl") == 1                      # only P = 5 has been measured
+    assert v.warm("nl") == 2                      # only P = 5 has been measured
     m = mdl.Step2Model(lang="nl", prompt=5)
-    built = v.FRAMES(m.run, measured, "ready", "", translator("nl"))
-    assert v.FRAMES(m.run, measured, "ready", "", translator("nl")) is built
-    assert Step2("nl").state()["frames"] == built.json
+    built = v.FRAMES(m.run, measured, "ready", "", translator("nl"), True)
+    assert v.FRAMES(m.run, measured, "ready", "", translator("nl"), True) is built
+    session = Step2("nl")
+    session.handle({"shown": True})
+    assert session.state()["frames"] is built.json
     jobs.stop()

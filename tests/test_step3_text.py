@@ -50,7 +50,7 @@ def test_reference_figures_in_english(en_run):
     assert cards(fr[3])["cache_length"]["value"] == "8"
     assert cards(fr[1])["cache_length"]["value"] == "6"
     assert fr[9]["fig"]["new_from"] == 13         # only the newest row is new
-    details = " ".join(text.details(en_run, Translator("en")))
+    details = " ".join(sum(text.details(en_run, Translator("en")).values(), []))
     assert "15" in details and "4,096 B" in nb(details)
     assert "MiB" in cards(fr[0])["ref_cache"]["value"]
 
@@ -124,7 +124,8 @@ def test_every_language_formats_and_fills_its_placeholders(lang):
     for f in text.frames(run, tr) + text.frames(run, tr, revealed=False):
         strings += [f["pos"], f["say"], f["desc"], f["caption"]]
         strings += [c["label"] for c in f["cards"]] + f["table"]["head"]
-    strings += text.narration(tr) + text.details(run, tr) + text.figure_note(run, tr)
+    strings += [*sum(text.narration(tr).values(), []), *sum(text.details(run, tr).values(), []),
+                *text.figure_note(run, tr)]
     strings += [text.facts(tr)] + [v for _, v in text.legend(tr)]
     q = text.question(run.prompt_len, tr)
     strings += [q["prompt"], q["explain"]]
@@ -142,7 +143,7 @@ def test_softmax_is_written_the_same_everywhere(en_run):
     notes = (text.figure_note(replace(en_run, q_heads=(2, 2)), tr) +
              text.figure_note(replace(en_run, q_heads=(1, 2)), tr))
     st = text.stage_text(tr)
-    strings = notes + text.narration(tr) + [v for _, v in text.legend(tr)] + [st["weights"],
+    strings = notes + sum(text.narration(tr).values(), []) + [v for _, v in text.legend(tr)] + [st["weights"],
                                                                              st["out"]]
     found = {m for s in strings for m in re.findall(r"softmax\([^)]*\)", s)}
     assert found == {"softmax(q·k/√d)", "softmax(q·Kᵀ/√d)"}

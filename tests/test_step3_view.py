@@ -9,7 +9,8 @@ from steps.shell import App
 from steps.step3 import text
 from steps.step3.model import N_NEW
 from steps.step3.view import FRAMES, Step3, warm
-from steps.ui.state import check_page, check_step
+from steps.ui.conceal import frames_text
+from steps.ui.state import columns, check_page, check_step
 
 OLD_KEYS = {"cache_length", "new_kv", "qk_this_step", "shape", "ref_cache", "live_cache"}
 
@@ -19,20 +20,21 @@ def frames_of(state: dict) -> list:
 
 
 def blocks(state: dict, side: str) -> list:
-    return [b.get("name") or b.get("cls") or b["kind"] for b in state[side]]
+    return [b.get("name") or b.get("cls") or b["kind"] for b in columns(state)[side]]
 
-def test_the_state_has_the_old_page():
+
+def test_the_state_names_its_regions():
     step = Step3("en")
     s = check_step(step.state())
     assert s["number"] == 3 and "step-3" in s["classes"]
     assert blocks(s, "left") == ["step-lead", "question", "narration", "notices",
                                  "deeper deeper-why", "deeper deeper-live", "exercises"]
     assert blocks(s, "right") == ["controls", "stage", "legend"]     # the figure and its controls
-    assert s["left"][0]["items"] == [text.lead(step.tr)]
-    why, live = s["left"][4]["blocks"], s["left"][5]["blocks"]
+    assert s["lead"][0]["items"] == [text.lead(step.tr)]
+    why, live = s["deeper"][0]["blocks"], s["deeper"][1]["blocks"]
     assert "15" in " ".join(why[0]["items"])                        # the prefill's triangle
-    assert s["left"][3]["items"] == []                              # bytes match the formula
-    assert [k for k, _ in s["right"][2]["items"]] == ["ramp-key", "ramp-value", "query", "new"]
+    assert s["notices"][0]["items"] == []                           # bytes match the formula
+    assert [k for k, _ in s["legend"][0]["items"]] == ["ramp-key", "ramp-value", "query", "new"]
     assert [b["cls"] for b in live] == ["narration", "live-facts figure-note", "narration",
                                         "live-facts"]
     assert "key/value head 1" in live[1]["items"][0]
@@ -107,7 +109,7 @@ def test_a_new_prompt_length_asks_again_and_the_language_follows():
     app.handle({"lang": "pl"})
     s = check_page(app.state())
     assert app.step.model.lang == "pl"
-    assert frames_of(s)[0]["cards"][0]["value"] == "3"
+    assert frames_of(s)[0]["cards"][0]["value"] == "?"            # asked again: it waits
     assert s["question"]["options"] == ["3", "6", "12"]
     assert s["concealed"] and s["question"]["answer"] is None       # asked again
     assert s["values"]["example"] == 0
@@ -145,7 +147,8 @@ def test_a_server_builds_every_state_at_start(monkeypatch):
     step.model.param.update(example=1, layer=2, head=4)
     for revealed in (False, True):
         step.shown = revealed
-        assert step.state()["frames"] == FRAMES(step.model.run, step.tr, revealed).json
+        shared = FRAMES(step.model.run, step.tr, revealed)
+        assert step.state()["frames"] == frames_text(shared, concealed=not revealed)
 
 
 @pytest.mark.parametrize("lang", ["en", "id", "pl", "nl"])

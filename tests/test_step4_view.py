@@ -15,7 +15,7 @@ from steps import live as live_mod
 from steps.shell import App
 from steps.step4 import text
 from steps.step4.view import Step4, links_block
-from steps.ui.state import check_step
+from steps.ui.state import columns, check_step
 
 
 
@@ -40,7 +40,7 @@ def card(state: dict, key: str) -> dict:
 
 
 def blocks(state: dict, side: str) -> list:
-    return [b.get("name") or b.get("cls") or b["kind"] for b in state[side]]
+    return [b.get("name") or b.get("cls") or b["kind"] for b in columns(state)[side]]
 
 
 def opened(blocks: list) -> list:
@@ -55,31 +55,31 @@ def opened(blocks: list) -> list:
 
 def said(state: dict, cls: str) -> str:
     """The words of the left column's blocks of class `cls`, Go deeper opened."""
-    return norm(" ".join(" ".join(b.get("items", [])) for b in opened(state["left"])
+    return norm(" ".join(" ".join(b.get("items", [])) for b in opened(columns(state)["left"])
                          if b.get("cls") == cls))
 
 
 def section(state: dict, name: str) -> list:
     """The blocks of a Go deeper section ([] if it is not there)."""
-    return next((b["blocks"] for b in state["left"]
+    return next((b["blocks"] for b in columns(state)["left"]
                  if b.get("cls") == f"deeper deeper-{name}"), [])
 
-def test_the_state_has_the_old_page(fresh):
+def test_the_state_names_its_regions(fresh):
     step = Step4("en")
     s = check_step(step.state())
     assert s["number"] == 4 and "step-4" in s["classes"]
-    assert blocks(s, "left") == ["step-lead", "question", "notices", "narration",
+    assert blocks(s, "left") == ["step-lead", "question", "narration", "notices",
                                  "notices", "deeper deeper-why", "deeper deeper-live",
                                  "exercises"]
     assert blocks(s, "right") == ["controls", "stage", "legend"]     # the figure and its controls
-    assert s["left"][0]["items"] == [text.lead(step.tr)]
-    assert s["left"][2]["items"] == []                    # nothing beyond Llama 2's context
-    assert "ridge: 150 FLOP/byte" in " ".join(s["left"][3]["items"])     # visible
+    assert s["lead"][0]["items"] == [text.lead(step.tr)]
+    assert s["notices"][0]["items"] == []                    # nothing beyond Llama 2's context
+    assert "ridge: 150 FLOP/byte" in " ".join(s["look"][0]["items"])     # visible
     speed = said(s, "live-facts live-speed")
     assert "Python" in speed and "not the GPU roofline" in speed      # the CPU caveat
     assert [b["cls"] for b in section(s, "live")] == ["live-facts live-speed"]
     assert "lower bounds" in " ".join(section(s, "why")[-1]["items"])
-    assert [k for k, _ in s["right"][2]["items"]][:3] == ["text", "compute", "cached"]
+    assert [k for k, _ in s["legend"][0]["items"]][:3] == ["text", "compute", "cached"]
     stage = s["stage"]
     assert stage["figure"] == "roofline" and not stage["player"]      # a still figure
     assert stage["text"]["figure"] == "Roofline" and stage["text"]["table"] == "Show as table"
@@ -112,10 +112,10 @@ def test_the_answer_waits_for_the_learner(fresh):
     step = Step4("en")
     s = step.state()
     assert s["concealed"] and s["question"]["answer"] is None
-    assert s["question"]["options"][s["question"]["correct"]] == "One decode step"
+    assert s["question"]["correct"] is None and s["question"]["explain"] == ""
     assert card(s, "decode_bound")["hidden"] and card(s, "prefill_bound")["hidden"]
     assert "memory-bound" not in said(s, "narration")
-    assert "narration shrink" not in [b.get("cls") for b in opened(s["left"])]  # links wait
+    assert "narration shrink" not in [b.get("cls") for b in opened(columns(s)["left"])]  # links wait
     for junk in ({"answer": -1}, {"answer": 9}, {"answer": True}, {"answer": "1"},
                  {"shown": 1}, {"nonsense": 1}):
         step.handle(junk)
@@ -123,9 +123,10 @@ def test_the_answer_waits_for_the_learner(fresh):
     step.handle({"answer": 1})
     s = check_step(step.state())
     assert not s["concealed"] and s["question"]["answer"] == 1
+    assert s["question"]["options"][s["question"]["correct"]] == "One decode step"
     assert "memory-bound" in said(s, "narration")
     assert "continuous batching" in " ".join(section(s, "literature")[0]["items"])
-    assert blocks(s, "left") == ["step-lead", "question", "notices", "narration",
+    assert blocks(s, "left") == ["step-lead", "question", "narration", "notices",
                                  "notices", "deeper deeper-why", "deeper deeper-live",
                                  "deeper deeper-literature", "exercises"]
     links = next(b for b in section(s, "why") if b.get("cls") == "narration shrink")
@@ -267,11 +268,12 @@ def test_a_failed_measurement_shows_a_dash_and_says_so(fresh, monkeypatch):
 
     monkeypatch.setattr(rt, "throughputs", broken)
     step = Step4("en")
+    step.handle({"shown": True})                    # the formulas' numbers, not “?”
     s = step.state()
     assert step.live.status == "failed"
     assert card(s, "measured_decode")["value"] == "–"
     assert card(s, "prefill_intensity")["value"] == "502"     # the formulas stay
-    notes = [b for b in s["left"] if b["kind"] == "notices"][1]["items"]
+    notes = s["notices"][1]["items"]
     assert any("could not be measured" in n for n in notes)
 
 

@@ -10,7 +10,7 @@ from explainer.hfconfig import MAX_CONFIG_CHARS
 from steps.shell import App
 from steps.step5.model import CUSTOM
 from steps.step5.view import Step5
-from steps.ui.state import check_page, check_step
+from steps.ui.state import columns, check_page, check_step
 
 LLAMA = ('{"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, '
          '"num_key_value_heads": 8, "hidden_size": 4096, "intermediate_size": 14336, '
@@ -47,18 +47,18 @@ def test_the_state_of_the_default_page():
     step = Step5()
     s = check_step(step.state())
     assert s["number"] == 5 and "step-5" in s["classes"]
-    assert [b["name"] for b in s["left"] if b["kind"] == "slot"] == ["question"]
-    assert [b["name"] for b in s["right"] if b["kind"] == "slot"] == ["controls", "custom",
-                                                                     "stage"]
-    classes = [b.get("cls") for b in s["left"] + s["right"] if b["kind"] != "slot"]
+    assert [b["name"] for b in columns(s)["left"] if b["kind"] == "slot"] == ["question"]
+    # no box of your own until "your model" is chosen
+    assert [b["name"] for b in columns(s)["right"] if b["kind"] == "slot"] == ["controls", "stage"]
+    classes = [b.get("cls") for b in columns(s)["left"] + columns(s)["right"] if b["kind"] != "slot"]
     assert {"step-lead", "live-facts", "narration", "deeper deeper-why", "deeper deeper-live",
             "formula-headline"} <= set(classes)
-    live = next(b for b in s["left"] if b.get("cls") == "deeper deeper-live")["blocks"]
+    live = next(b for b in columns(s)["left"] if b.get("cls") == "deeper deeper-live")["blocks"]
     assert [b["cls"] for b in live] == ["live-facts live-cache"]
-    formula = next(b for b in s["right"] if b.get("cls") == "formula-headline")
+    formula = next(b for b in columns(s)["right"] if b.get("cls") == "formula-headline")
     assert norm(formula["items"][0]) == "2 × 32 layers × 32 KV heads × 128 × 2 B = 512 KiB per token"
     assert formula["heading"] == "Cache formula"
-    assert any(b["kind"] == "legend" for b in s["right"])
+    assert any(b["kind"] == "legend" for b in columns(s)["right"])
     assert "The live model on this server" in texts(live)
     assert [c["name"] for c in s["controls"]] == ["context", "batch", "model", "weights",
                                                   "precision", "gpu", "gpus", "share"]
@@ -128,7 +128,7 @@ def test_your_model_reads_a_config_in_one_message():
     assert box["placeholder"].startswith('{"num_hidden_layers": 32')
     assert box["max_length"] == MAX_CONFIG_CHARS + 1
     assert box["problems"] == [] and box["fields"] == []
-    assert any("No model of yours yet" in n for b in s["left"] if b["kind"] == "notices"
+    assert any("No model of yours yet" in n for b in columns(s)["left"] if b["kind"] == "notices"
                for n in b["items"])
     read(step, '{"num_hidden_layers": 3')
     box = step.state()["custom"]
@@ -189,7 +189,7 @@ def test_markup_never_reaches_the_page_as_markup():
     read(step, '{"model_type": "<img src=x onerror=alert(1)>", "num_hidden_layers": 2}')
     s = step.state()
     assert "<img src=x onerror=alert(1)>" in s["custom"]["problems"][0]     # as text
-    html = " ".join(b["html"] for b in s["left"] + s["right"] if b["kind"] == "html")
+    html = " ".join(b["html"] for b in columns(s)["left"] + columns(s)["right"] if b["kind"] == "html")
     assert "<img" not in html
 
 
@@ -242,7 +242,7 @@ def cells_of(state: dict) -> dict:
     (value, note, the row's badge), and "_heading"."""
     import html
     import re
-    block = next(b for b in state["right"] if b["kind"] == "html" and b["cls"] == "planner")
+    block = next(b for b in columns(state)["right"] if b["kind"] == "html" and b["cls"] == "planner")
     out = {"_heading": html.unescape(re.search(r'<h3 class="planner-heading">(.*?)</h3>',
                                                block["html"]).group(1))}
     for row in re.findall(r'<tr class="plan-(\w+)">(.*?)</tr>', block["html"], re.S):
@@ -261,7 +261,7 @@ def test_the_planner_answers_in_one_table_ideal_and_engine():
     c = cells_of(s)
     assert c["_heading"] == ("The planner's questions on 1 × L4 (weights: 16-bit (fp16/bf16); "
                               "cache: fp16)")
-    block = next(b for b in s["right"] if b["kind"] == "html" and b["cls"] == "planner")
+    block = next(b for b in columns(s)["right"] if b["kind"] == "html" and b["cls"] == "planner")
     assert "Largest batch at 32,768 tokens" in block["html"]
     # every value is a number with its unit; the qualifier is the note under it
     # by hand: 24 GiB - 16.06 GB = 9.7 GB; / 131,072 B = 74,079 tokens; 2 sequences of 32,768
@@ -283,7 +283,7 @@ def test_the_planner_answers_in_one_table_ideal_and_engine():
     assert c["_heading"].startswith("The planner's questions on 2 × L4 (")
     assert c["plan_context"] == ("131,072 tokens", "the model's limit", "computed")
     # the assumptions are in Go deeper, not in the visible prose
-    why = next(b for b in step.state()["left"] if "deeper-why" in b.get("cls", ""))
+    why = next(b for b in columns(step.state())["left"] if "deeper-why" in b.get("cls", ""))
     said = " ".join(p for blk in why["blocks"] for p in blk.get("items", []))
     assert "blocks of 16 tokens" in said and "50%" in said and "activations" in said
 
@@ -310,12 +310,12 @@ def test_the_layer_map_of_gemma_and_its_text_twin():
         "10 layers, full attention: 32,768 tokens each",
         "52 layers, sliding window of 1,024: 1,024 tokens each"]
     # the strip's text twin is in the stage's collapsed “Show as table”, not open on the page
-    assert not any(b["kind"] == "table" for b in s["right"])
+    assert not any(b["kind"] == "table" for b in columns(s)["right"])
     table = json.loads(s["frames"])[0]["tables"][0]
     assert table["cls"] == "layer-table"
     assert [r[:3] for r in table["rows"]] == [["10", "full attention", "32,768 tokens"],
                                              ["52", "sliding window of 1,024", "1,024 tokens"]]
-    formula = next(b for b in s["right"] if "formula-headline" in b.get("cls", ""))
+    formula = next(b for b in columns(s)["right"] if "formula-headline" in b.get("cls", ""))
     assert norm(formula["items"][1]).startswith(
         "× (10 full-attention layers × 32,768 tokens + 52 sliding-window layers × 1,024 "
         "tokens) × 1 sequence")
@@ -357,11 +357,11 @@ def test_the_precisions_are_controls_in_the_link_and_in_every_word():
     k = cards(s)
     assert norm(k["weights"]["value"]) == "335.5 GB"          # 671 B × 0.5 byte
     assert norm(k["weights"]["label"]) == "Weights: 4-bit (int4)"
-    formula = next(b for b in s["right"] if "formula-headline" in b.get("cls", ""))
+    formula = next(b for b in columns(s)["right"] if "formula-headline" in b.get("cls", ""))
     assert "× 1 B = 34.3 KiB per token" in norm(formula["items"][0])   # 61 × 576 × 1 B
     assert "(Your model" not in frame(s)["desc"] and "DeepSeek-V3, fp8)" in frame(s)["desc"]
-    why = next(b for b in s["left"] if "deeper-why" in b.get("cls", ""))
-    assert "half a byte per parameter" in texts(s["left"])          # beside the figure
+    why = next(b for b in columns(s)["left"] if "deeper-why" in b.get("cls", ""))
+    assert "half a byte per parameter" in texts(columns(s)["left"])          # beside the figure
     assert "--kv-cache-dtype fp8" in texts(why["blocks"])           # in Go deeper
     assert "The weights of DeepSeek-V3 take 335.5 GB at 4 bits (int4)" in norm(
         s["question"]["prompt"])

@@ -13,7 +13,9 @@ from steps.shell import App
 from steps.step6 import model as M
 from steps.step6 import text as T
 from steps.step6.view import Step6
-from steps.ui.state import check_step
+from steps.ui.conceal import conceal
+from steps.ui.state import columns, check_step
+
 
 EN = Translator("en")
 
@@ -78,7 +80,7 @@ def test_frames_show_the_kept_tokens_by_role_and_hide_the_answer():
     assert f["words"] == ["A", "b", "c", "d", "w0", "w1", "w2"]
     assert f["roles"] == "sxrrrrr" and f["query"] == 6 and f["next"] == "w3"
     assert f["agree"] is None and all(line["points"] is None for line in f["sweep"]["lines"])
-    cards = {c["key"]: c for c in fs[3]["cards"]}
+    cards = {c["key"]: c for c in conceal(fs)[3]["cards"]}     # as the page's state sends them
     assert cards["evict_agree"]["value"] == cards["evict_kl"]["value"] == "?"
     assert cards["evict_bytes"]["value"] == "600\u00a0B of 700\u00a0B"
     assert "Next token" not in fs[3]["caption"]
@@ -104,11 +106,11 @@ def test_the_question_names_the_best_policy_and_moves_there():
 
 def test_run_cards_wait_for_the_answer():
     run = fake_run()
-    hidden = {c["key"]: c["value"] for c in T.run_cards(run, EN, True)}
+    hidden = {c["key"]: c["value"] for c in conceal(T.run_cards(run, EN))}   # as sent
     assert hidden["evict_agreement"] == "?" and hidden["evict_end_bytes"] == "600\u00a0B of 700\u00a0B"
-    shown = {c["key"]: c["value"] for c in T.run_cards(run, EN, False)}
+    shown = {c["key"]: c["value"] for c in T.run_cards(run, EN)}
     assert shown["evict_agreement"] == "50%" and shown["evict_mean_kl"] == "0.015 nats"
-    assert T.run_cards(None, EN, False) == []
+    assert T.run_cards(None, EN) == []
 
 
 def test_notices():
@@ -129,7 +131,7 @@ def part_d():
 
 
 def cards(st) -> dict:
-    return {c["key"]: c for b in st["right"] if b["kind"] == "metrics" for c in b["cards"]}
+    return {c["key"]: c for b in columns(st)["right"] if b["kind"] == "metrics" for c in b["cards"]}
 
 
 def test_part_d_state_before_and_after_the_answer():
@@ -156,10 +158,11 @@ def test_part_d_state_before_and_after_the_answer():
     assert f"{M.QUESTION_BUDGET} of " in q["projected"]
     sweep = step.model.sweep.value
     best = sweep.best(M.QUESTION_BUDGET)
-    assert q["correct"] == M.POLICY_CHOICES.index(best)
-    step.handle({"answer": (q["correct"] + 1) % 3})             # a wrong pick still reveals
+    right = M.POLICY_CHOICES.index(best)
+    assert q["correct"] is None and q["explain"] == ""          # told once answered
+    step.handle({"answer": (right + 1) % 3})                    # a wrong pick still reveals
     st = check_step(step.state())
-    assert not st["concealed"]
+    assert not st["concealed"] and st["question"]["correct"] == right
     assert st["values"]["policy"] == best and st["values"]["budget"] == M.QUESTION_BUDGET
     run = step.model.evict.value
     assert (run.policy, run.budget) == (best, M.QUESTION_BUDGET)
@@ -222,7 +225,7 @@ def test_part_d_in_every_language(lang):
 # -- the Go deeper's measurements: positions and where the attention goes ----------------------
 
 def live_section(st) -> list:
-    [b] = [b for b in st["left"] if b["kind"] == "details" and "deeper-live" in b["cls"]]
+    [b] = [b for b in columns(st)["left"] if b["kind"] == "details" and "deeper-live" in b["cls"]]
     return b["blocks"]
 
 

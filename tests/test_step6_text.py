@@ -129,7 +129,7 @@ def test_the_words_name_a_model_that_can_process_the_context():
 
 
 def test_narration_states_the_caveats():
-    paras = [norm(p) for p in T.part_a_narration(M.shrink(32, "fp16", 0), EN)]
+    paras = [norm(p) for p in sum(T.part_a_narration(M.shrink(32, "fp16", 0), EN).values(), [])]
     text = " ".join(paras)
     # H2O: 29× against DeepSpeed Zero-Inference and HF Accelerate, 3× against FlexGen
     assert ("up to 29× higher throughput than DeepSpeed Zero-Inference and Hugging Face "
@@ -232,7 +232,7 @@ def test_reservation_numbers(paged):
     assert v["reserved"] == "12 MiB"
     labels = {c["key"]: c["label"] for c in frame["cards"]}
     assert labels["reserved"] == "Reserving 1,024 tokens for each of 3 requests"
-    text = " ".join(T.part_b_narration(paged, EN))
+    text = " ".join(sum(T.part_b_narration(paged, EN).values(), []))
     assert "20.4%" in text and "38.2%" in text and "1,024" in text
 
 
@@ -276,12 +276,17 @@ def setting(kv=8, prec="fp16", win=0, W=None, kind="fp16"):
                          "window" if W else kind, W, 4, {32: 4, 8: 2, 1: 1}[kv])
 
 
+def mapping_lines(s) -> list[str]:
+    said = T.live_mapping(s, EN)
+    return [*said["look"], *said["live"]]
+
+
 def test_live_mapping_in_plain_words():
-    lines = T.live_mapping(setting(8), EN)
+    lines = mapping_lines(setting(8))
     assert "4 query heads" in lines[0] and "“gqa”" in lines[0] and "2 key/value heads" in \
         lines[0]
     assert "→" not in " ".join(lines)
-    lines = T.live_mapping(setting(32, win=4096, W=12), EN)
+    lines = mapping_lines(setting(32, win=4096, W=12))
     assert "W = 12" in lines[1] and "25%" in lines[1]
     assert "47 tokens" in lines[2]
 
@@ -290,12 +295,11 @@ def test_live_mapping_says_what_the_bytes_count():
     """int8/int4: the bytes are the stored cache (values + scales); the demo also keeps
     dequantized fp32 copies. And the head count is not fixed forever (GQA uptraining)."""
     for kind in ("int8", "int4"):
-        lines = T.live_mapping(setting(8, kind, kind=kind), EN)
+        lines = mapping_lines(setting(8, kind, kind=kind))
         note = next(l for l in lines if "dequantized" in l)
         assert note.startswith(f"With {kind}, the bytes counted are what the cache has to store")
         assert "holds more memory than the exact cache" in note
-    for lines in (T.live_mapping(setting(8), EN),
-                  T.live_mapping(setting(32, win=4096, W=12), EN)):
+    for lines in (mapping_lines(setting(8)), mapping_lines(setting(32, win=4096, W=12))):
         assert not any("dequantized" in l for l in lines)
         assert lines[-1].startswith("The live MHA, GQA and MQA models were trained separately")
         assert "fixed before training" not in " ".join(lines)

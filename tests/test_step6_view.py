@@ -12,7 +12,7 @@ from steps import live as live_mod
 from steps.shell import App
 from steps.step6.model import PARTS
 from steps.step6.view import Step6
-from steps.ui.state import check_step
+from steps.ui.state import columns, check_step
 
 PART_A = {"per_token", "tokens_kept", "cache_gb", "factor"}
 MORE_A = {"cache_gib", "baseline_gb", "scales_per_token"}
@@ -32,7 +32,7 @@ def blocks(state, side=None):
             if b["kind"] == "details":
                 walk(b["blocks"])
     for s in ([side] if side else ["left", "right"]):
-        walk(state[s])
+        walk(columns(state)[s])
     return out
 
 
@@ -42,7 +42,7 @@ def cards(state, side="right") -> dict:
 
 
 def details_cards(state) -> set:
-    return {c["key"] for b in state["right"] if b["kind"] == "details"
+    return {c["key"] for b in columns(state)["right"] if b["kind"] == "details"
             for m in b["blocks"] for c in m["cards"]}
 
 
@@ -56,7 +56,7 @@ def words(state) -> str:
 
 
 def slots(state, side) -> list:
-    return [b["name"] for b in state[side] if b["kind"] == "slot"]
+    return [b["name"] for b in columns(state)[side] if b["kind"] == "slot"]
 
 
 def frames(state) -> list:
@@ -89,9 +89,9 @@ def test_part_a_state(step):
                                     ["d", "D. Dropping tokens"]]}
     assert st["stage"] is None and st["frames"] == ""          # no stage outside Part B
     assert slots(st, "left") == ["question"] and slots(st, "right") == ["controls"]
-    assert st["left"][0]["cls"] == "step-lead"
+    assert columns(st)["left"][0]["cls"] == "step-lead"
     assert set(cards(st)) == PART_A | MORE_A and details_cards(st) == MORE_A
-    details = [b for b in st["right"] if b["kind"] == "details"]
+    details = [b for b in columns(st)["right"] if b["kind"] == "details"]
     assert details[0]["summary"] == "All numbers" and details[0]["cls"] == "all-numbers"
     assert norm(cards(st)["cache_gb"]["value"]) == "68.7 GB"
     assert "kv-groups" in html(st) and "bars-svg" in html(st)
@@ -169,7 +169,7 @@ def test_part_b_stage_frames_and_player(step):
         "slots_wasted", "copies_on_write", "bytes_in_use", "reserved"}
     assert fs[0]["pos"].startswith("Event 1 of") and fs[0]["table"]["rows"]
     assert len(fs[0]["fig"]["blocks"]) == 24
-    assert {b["kind"] for b in st["right"]} == {"slot", "legend"}
+    assert {b["kind"] for b in columns(st)["right"]} == {"slot", "legend"}
     assert "B. No waste: paged memory" in words(st)
     assert not cards(st)                                          # Part A is not in the state
     step.handle({"frame": 4})                                     # playback stopped there
@@ -191,7 +191,7 @@ def test_part_c_keys_and_escaped_texts(step):
     assert "continuations" in html(st) and "<script" not in html(st)
     assert "C. The same choices, run for real" in words(st)
     assert "The live model has" in words(st)                    # how the choices map
-    assert not [b for b in st["left"] if b["kind"] == "notices" and b["items"]]
+    assert not [b for b in columns(st)["left"] if b["kind"] == "notices" and b["items"]]
     step.handle({"set": "precision", "value": "fp8"})
     assert "no fp8 cache" in words(step.state())
 
@@ -276,7 +276,7 @@ def test_every_part_in_every_language(lang, part):
     else:
         assert cards(st)
     if lang == "pl" and part == "a":
-        assert "16 384" in norm(" ".join(b["items"][0] for b in st["left"][1:2]))
+        assert "16 384" in norm(st["idea"][0]["items"][0])
         assert st["tabs"]["items"][1][1] != "B. Paged memory"
 
 
@@ -301,11 +301,15 @@ def test_part_b_asks_what_a_reservation_holds_and_the_answer_goes_to_its_event(s
     assert "1,024 tokens for every request" in q["prompt"] and f"event {i + 1}," in q["prompt"]
     # the card that answers it waits on every event; its value is the right option
     assert all(frame_card(f, "reserved_share")["hidden"] for f in fs)
-    assert q["options"][q["correct"]] == frame_card(fs[i], "reserved_share")["value"]
+    assert all(frame_card(f, "reserved_share")["value"] == "?" for f in fs)
+    assert q["correct"] is None                               # sent once answered
+    right = step.page(step.tr)["question"]["correct"]
     assert len(set(q["options"])) == 3
-    step.handle({"answer": (q["correct"] + 1) % 3})          # a wrong pick
+    step.handle({"answer": (right + 1) % 3})                  # a wrong pick
     st = check_step(step.state())
-    assert not st["concealed"] and st["question"]["answer"] == (q["correct"] + 1) % 3
+    assert not st["concealed"] and st["question"]["answer"] == (right + 1) % 3
+    assert st["question"]["correct"] == right
+    assert q["options"][right] == frame_card(frames(st)[i], "reserved_share")["value"]
     assert step.model.frame == st["frame"] == i               # the figure at that event
     assert step.url_state()["frame"] == i
 
@@ -321,7 +325,7 @@ def test_part_c_asks_which_setting_changes_the_output_most(step):
     assert [r.kind for r in runs] == ["int8", "int4", "window"]
     assert len({r.variant for r in runs}) == 1 and runs[0].variant in q["prompt"]
     worst = min(range(3), key=lambda i: (runs[i].top1, -runs[i].dlogit))
-    assert q["correct"] == worst
+    assert q["correct"] is None and step.page(step.tr)["question"]["correct"] == worst
     # the default setting (fp16, full context) gives nothing away: its numbers show
     assert not cards(st)["live_top1"]["hidden"] and "continuations" in html(st)
     step.handle({"set": "precision", "value": "int4"})        # a setting it asks about
@@ -329,11 +333,11 @@ def test_part_c_asks_which_setting_changes_the_output_most(step):
     assert cards(st)["live_top1"]["hidden"] and cards(st)["live_dlogit"]["hidden"]
     assert not cards(st)["live_bytes"]["hidden"]
     assert "continuations" not in html(st) and "appear once you have answered" in words(st)
-    step.handle({"answer": q["correct"]})
+    step.handle({"answer": worst})
     st = check_step(step.state())
     assert not st["concealed"] and "continuations" in html(st)
     assert (step.model.precision, step.model.window) == text.QUESTION_C[worst]
-    assert st["question"]["key"] == q["key"] and st["question"]["answer"] == q["correct"]
+    assert st["question"]["key"] == q["key"] and st["question"]["answer"] == worst
 
 
 def test_each_part_keeps_its_own_answer_across_tabs_and_a_later_visit():
@@ -374,6 +378,8 @@ def test_a_question_waiting_for_the_live_model_keeps_its_answer(step):
 def test_parts_b_and_c_ask_in_every_language(lang):
     for part in ("b", "c"):
         step = Step6(lang, saved={"model": {"part": part}})
+        assert check_step(step.state())["question"]["correct"] is None    # not sent yet
+        step.handle({"shown": True})
         q = check_step(step.state())["question"]
         step.close()
         assert len(q["options"]) == 3 and 0 <= q["correct"] < 3

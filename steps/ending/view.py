@@ -18,14 +18,14 @@ class KeyIdeas(Step):
 
     def page(self, tr) -> dict:
         if self.model.glossary:                 # ?step=end&glossary=1: every term, defined
-            return {"left": [w.html("ending/glossary.html.j2", cls="glossary-box",
+            return {"body": [w.html("ending/glossary.html.j2", cls="glossary-box",
                                     **text.glossary_page(tr, self.lang))],
                     "classes": ["ending", "glossary-page"]}
         if self.model.exercises:
-            return {"left": [w.html("ending/sheet.html.j2", cls="exercise-sheet-box",
+            return {"body": [w.html("ending/sheet.html.j2", cls="exercise-sheet-box",
                                     **exercises.sheet(tr, self.lang))],
                     "classes": ["ending", "exercise-sheet-page"]}
-        return {"left": [w.html("ending.html.j2", cls="key-ideas", heading=text.heading(tr),
+        return {"body": [w.html("ending.html.j2", cls="key-ideas", heading=text.heading(tr),
                                 intro=text.intro(tr), items=text.takeaways(tr, self.lang),
                                 formula=text.formula(worked_example(), tr)),
                          w.html("ending/sheet_link.html.j2", cls="sheet-link no-print",

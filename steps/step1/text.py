@@ -1,6 +1,8 @@
 """Step 1's words: the only place that translates. Pure functions of (numbers, Translator)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from explainer.i18n import N_, Translator
 from explainer.tokenizer import UNK
 
@@ -13,6 +15,10 @@ CARDS = (
     Card("next", N_("Next token"), "measured"),
     Card("scores", N_("q·k scores computed so far (newest queries)"), "measured", hidden=True),
 )
+# from the first decode step on, the sequence's length is the answer (P + 1) and then one more
+# a step: it waits for the answer with the keys read
+DECODE_CARDS = (replace(CARDS[0], hidden=True), *CARDS[1:])
+UNKNOWN = 0                     # the plural form of a count that waits for the answer (“?”)
 
 NOTICES = {
     "empty": N_("The prompt has no words; showing the example prompt."),
@@ -51,10 +57,12 @@ def stage_text(tr: Translator) -> dict:
                 cached=tr._("cached"), own=tr._("own key"), prefill=tr._("prefill"))
 
 
-def frames(run: Run, tr: Translator) -> list[dict]:
+def frames(run: Run, tr: Translator, revealed: bool = True) -> list[dict]:
     """Every frame, in words and numbers, for the browser's player. Frame 0 is the prefill:
     the whole prompt goes through the model in one pass (in step 3's words); each later frame
-    is one decode step, one token."""
+    is one decode step, one token. Until the question is answered (`revealed` False) no decode
+    step counts keys or tokens: its sequence length, keys and scores are answer-bearing cards
+    (“?”), its sentences say “?” and the table leaves out the positions; the arcs stay."""
     P, n_frames = run.prompt_len, len(run.frames)
     out = []
     for f, fr in enumerate(run.frames):
@@ -62,6 +70,9 @@ def frames(run: Run, tr: Translator) -> list[dict]:
         newest = fr.tokens[-1]
         w = [float(x) for x in fr.weights]
         best = max(range(n), key=lambda k: w[k])
+        # a decode step's counts, as said before the answer: “?”, in the plural
+        count = (lambda v: tr.int(v)) if revealed or f == 0 else (lambda v: "?")  # noqa: E731
+        plural = (lambda v: v) if revealed or f == 0 else (lambda v: UNKNOWN)     # noqa: E731
         if f == 0:
             caption = tr.n_("Prefill: the {n} prompt token went through the model in one pass, "
                             "and its key and value went into the cache. Its query reads that "
@@ -74,14 +85,18 @@ def frames(run: Run, tr: Translator) -> list[dict]:
         else:
             caption = tr._("Decode step {s}: only “{tok}” went through the model. Its query "
                            "reads {n} keys, {c} of them from the cache, and predicts “{next}”.",
-                           s=tr.int(f), tok=newest, n=tr.int(n), c=tr.int(n - 1), next=fr.next)
+                           s=tr.int(f), tok=newest, n=count(n), c=count(n - 1), next=fr.next)
             say = tr.n_("Token {n}: the query of “{tok}” reads {k} key and predicts “{next}”.",
                         "Token {n}: the query of “{tok}” reads {k} keys and predicts “{next}”.",
-                        fr.keys_read, n=tr.int(n), tok=newest, k=tr.int(fr.keys_read),
+                        plural(fr.keys_read), n=count(n), tok=newest, k=count(fr.keys_read),
                         next=fr.next)
         values = dict(seq_len=tr.int(n), keys_read=tr.int(fr.keys_read),
                       next=tr._("“{token}”", token=fr.next), scores=tr.int(fr.scores))
         role = [tr._("prompt") if k < P else tr._("generated") for k in range(n)]
+        head = [tr._("Key of token"), tr._("Position"), tr._("Attention weight")]
+        rows = [[fr.tokens[k], tr.int(k + 1), tr.pct(w[k], 1)] for k in range(n)]
+        if not revealed:                             # the positions count the tokens
+            head, rows = [head[0], head[2]], [[r[0], r[2]] for r in rows]
         out.append(dict(
             pos=tr._("Decode step {i} of {n} (0 = prefill)", i=tr.int(f),
                      n=tr.int(n_frames - 1)),
@@ -89,13 +104,11 @@ def frames(run: Run, tr: Translator) -> list[dict]:
             desc=tr.n_("An arc from the query of “{tok}” to the {n} key it reads: “{best}” "
                        "({pct}).",
                        "Arcs from the query of “{tok}” to the {n} keys it reads; the strongest "
-                       "goes to “{best}” ({pct}).", n, tok=newest, n=tr.int(n),
+                       "goes to “{best}” ({pct}).", plural(n), tok=newest, n=count(n),
                        best=fr.tokens[best], pct=tr.pct(w[best], 0)),
             caption=caption,
-            cards=card_dicts(CARDS, values, tr),
-            table=dict(head=[tr._("Key of token"), tr._("Position"), tr._("Attention weight")],
-                       rows=[[fr.tokens[k], tr.int(k + 1), tr.pct(w[k], 1)]
-                             for k in range(n)]),
+            cards=card_dicts(DECODE_CARDS if f else CARDS, values, tr),
+            table=dict(head=head, rows=rows),
             fig=dict(tokens=list(fr.tokens), next=fr.next, weights=w,
                      pct=[tr.pct(x, 0) for x in w], prompt_len=P, role=role,
                      prefill=f == 0, unk=[t == UNK for t in fr.tokens])))

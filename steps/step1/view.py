@@ -12,16 +12,17 @@ from ..ui.step import Step, every_state
 from . import text
 from .model import MAX_CHARS, Step1Model
 
-FRAMES = shared_frames(text.frames, maxsize=512)    # built once per process, for every session
+FRAMES = shared_frames(text.frames, maxsize=1024)   # built once per process, for every session
 
 
 def warm(lang: str) -> int:
-    """Server start: the frames of every example, layer and head in `lang`, built and
-    as a session shows them. Returns how many sets."""
+    """Server start: the frames of every example, layer and head in `lang`, before and after
+    the question is answered, built as a session shows them. Returns how many sets."""
     m, n = Step1Model(lang=lang), 0
     for _ in every_state(m, "example", "layer", "head"):
-        FRAMES(m.run, translator(lang))
-        n += 1
+        for revealed in (False, True):
+            FRAMES(m.run, translator(lang), revealed)
+            n += 1
     return n
 
 
@@ -64,17 +65,15 @@ class Step1(Step):
     def page(self, tr) -> dict:
         run = self.model.run
         return {
-            "left": [w.paragraphs([text.lead(tr)], cls="step-lead"),
-                     w.paragraphs(text.orientation(tr), cls="narration orientation"),
-                     w.slot("question"),
-                     w.paragraphs(text.narration(tr), cls="narration"),
-                     w.notices(text.notices(run, tr)),
-                     *w.deeper(tr, why=text.why(tr), live=[
-                         *text.live(tr), w.paragraphs([text.facts(tr)], cls="live-facts")])],
-            "right": [w.slot("controls"), w.slot("stage"),      # the figure and its controls
-                      w.legend(text.legend(tr))],
+            "lead": w.lead(text.lead(tr)),
+            "idea": w.paragraphs(text.orientation(tr), cls="narration orientation"),
+            "look": w.paragraphs(text.narration(tr), cls="narration"),
+            "notices": w.notices(text.notices(run, tr)),
+            "deeper": w.deeper(tr, why=text.why(tr), live=[
+                *text.live(tr), w.paragraphs([text.facts(tr)], cls="live-facts")]),
+            "legend": w.legend(text.legend(tr)),
             "question": text.question(run.prompt_len, tr),
-            "frames": FRAMES(run, tr),
+            "frames": FRAMES(run, tr, self.revealed),
             "stage": text.stage_text(tr),
         }
 

@@ -168,8 +168,10 @@ def card_labels(tr: Translator) -> dict:
 
 
 def frame(c: Counts, meas: Measurement | None, status: str, error: str,
-          tr: Translator) -> dict:
-    """One frame (T tokens): words and numbers for the browser's player."""
+          tr: Translator, revealed: bool = True) -> dict:
+    """One frame (T tokens): words and numbers for the browser's player. Until the question is
+    answered (`revealed` False) the totals under the grids read “?” (`summary`,
+    `grid_captions`), as the cards that hold them (`hidden`) do."""
     m = meas.at(c.T) if meas is not None else None
     v = values(c, m, status, tr)
     cap = caption(c, tr)
@@ -194,20 +196,20 @@ def frame(c: Counts, meas: Measurement | None, status: str, error: str,
                  xt=[[x, tr.int(x)] for x in int_ticks(1, c.width)],
                  yt=[[y, tr.int(y)] for y in int_ticks(1, c.T)]),
         more=dict(
-            summary=[summary(c, tr), summary(c, tr, concealed=True)],
-            captions=[[a, b] for a, b in zip(grid_captions(c, tr),
-                                             grid_captions(c, tr, concealed=True))],
+            summary=summary(c, tr, concealed=not revealed),
+            captions=grid_captions(c, tr, concealed=not revealed),
             notices=live_notices(c, m, status, error, tr),
             outputs=outputs))
 
 
 def frames(run: Run, meas: Measurement | None, status: str, error: str,
-           tr: Translator) -> list[dict]:
-    """Every frame of the current P. `meas` is used only when it is the measurement of this
-    prompt (the view passes None while a new one is pending)."""
+           tr: Translator, revealed: bool = True) -> list[dict]:
+    """Every frame of the current P (`revealed`: whether the question is answered). `meas` is
+    used only when it is the measurement of this prompt (the view passes None while a new one
+    is pending)."""
     if meas is not None and meas.P != run.P:
         meas = None
-    return [frame(c, meas, status, error, tr) for c in run.frames]
+    return [frame(c, meas, status, error, tr, revealed) for c in run.frames]
 
 
 def lead(tr: Translator) -> str:
@@ -221,13 +223,17 @@ def definition(tr: Translator) -> str:
                 "weights: it computes that position's key and value.")
 
 
-def narration(tr: Translator) -> list[str]:
-    """[0] what to look at and press (visible); the rest goes deeper (`why`)."""
-    return [
+def narration(tr: Translator) -> dict:
+    """{"look": [what to look at and press] (visible); for Go deeper (`why`): "projection"
+    (what one is), "without" and "with" (the two sums: "without" is the answer's formula),
+    "not_saved" (what the cache does not save)}."""
+    look = [
         tr._("Look at the two grids: each row is one generation step, each cell one position "
              "whose key and value that step needs. Press Play, or Step forward (the “.” key), "
              "to generate one more token; the T slider jumps to any length, and the P slider "
              "sets the prompt length."),
+    ]
+    projection, without, with_cache, not_saved = [
         tr._("A K/V projection is one position passing through one layer's key and value "
              "weights (x·W_K and x·W_V, all heads at once). Without a cache, the earlier "
              "positions also pass through every other weight matrix of the layer again, so the "
@@ -244,13 +250,16 @@ def narration(tr: Translator) -> list[str]:
              "query still reads every cached key, so each step still costs a little more than "
              "the one before."),
     ]
+    return {"look": look, "projection": projection, "without": without, "with": with_cache,
+            "not_saved": not_saved}
 
 
 def why(tr: Translator, revealed: bool) -> list[str]:
     """Go deeper, why it works: the projections' arithmetic (its sum only once the question is
     answered: it is the answer's formula), and what the cache does not save."""
-    paras = narration(tr)[1:]
-    return paras if revealed else [p for k, p in enumerate(paras) if k != 1]
+    said = narration(tr)
+    return [said["projection"], *([said["without"]] if revealed else []), said["with"],
+            said["not_saved"]]
 
 
 def facts(tr: Translator) -> list[str]:

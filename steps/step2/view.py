@@ -21,15 +21,16 @@ FRAMES = shared_frames(text.frames)    # built once per process, for every sessi
 
 def warm(lang: str) -> int:
     """Server start: the frames of every prompt length in `lang` with its measurement (run
-    just before by `steps.warm.precompute`), built and packed as a session shows them.
-    Returns how many sets."""
+    just before by `steps.warm.precompute`), before and after the question is answered, built
+    and packed as a session shows them. Returns how many sets."""
     m, n = Step2Model(lang=lang), 0
     for _ in every_state(m, "prompt"):
         fut = JOBS.get(mdl.live_job(lang, m.prompt)[0])
         if fut is None or not fut.done() or fut.cancelled() or fut.exception() is not None:
             continue
-        FRAMES(m.run, fut.result(), "ready", "", translator(lang))
-        n += 1
+        for revealed in (False, True):
+            FRAMES(m.run, fut.result(), "ready", "", translator(lang), revealed)
+            n += 1
     return n
 
 
@@ -80,15 +81,14 @@ class Step2(Step):
         if not self.revealed:
             self._q_state = (m.prompt, m.tokens)
         return {
-            "left": [w.paragraphs([text.lead(tr)], cls="step-lead"),
-                     w.paragraphs([text.definition(tr)], cls="narration"),
-                     w.slot("question"),
-                     w.paragraphs(text.narration(tr)[:1], cls="narration"),  # what to look at
-                     *w.deeper(tr, why=text.why(tr, self.revealed),
-                               live=[w.paragraphs(text.facts(tr), cls="live-facts")])],
-            "right": [w.slot("controls"), w.slot("stage")],    # the figure and its controls
+            "lead": w.lead(text.lead(tr)),
+            "idea": w.paragraphs([text.definition(tr)], cls="narration"),
+            "look": w.paragraphs(text.narration(tr)["look"], cls="narration"),     # what to look at
+            "deeper": w.deeper(tr, why=text.why(tr, self.revealed),
+                               live=[w.paragraphs(text.facts(tr), cls="live-facts")]),
             "question": text.question(*self._q_state, tr),
-            "frames": FRAMES(m.run, self.measured(), self.live.status, self.live.error, tr),
+            "frames": FRAMES(m.run, self.measured(), self.live.status, self.live.error, tr,
+                             self.revealed),
             "stage": text.stage_text(tr),
         }
 

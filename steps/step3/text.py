@@ -181,10 +181,10 @@ def figure_note(run: Run, tr: Translator) -> list[str]:
     return [who + " " + strips]
 
 
-def narration(tr: Translator) -> list[str]:
-    """What to look at and what to press, then what it means (visible, above the controls);
-    then the heads to try (Go deeper: the live model)."""
-    return [
+def narration(tr: Translator) -> dict[str, list[str]]:
+    """{"look": what to look at and what to press, then what it means (visible); "live": the
+    heads to try (Go deeper: the live model)}."""
+    look = [
         tr._("Each row of the figure is one cached token: its key k (blue strip) and its value "
              "v (orange strip) in one layer and head. Press Step forward (the “.” key) or Play: "
              "the prefill writes every prompt row at once, then each decode step appends "
@@ -193,20 +193,22 @@ def narration(tr: Translator) -> list[str]:
              "key. The bottom row is what the values are for: the attention output, the value "
              "rows added up with those weights. Keys are cached so that each new query can "
              "score them, values so that it can mix them."),
+    ]
+    live = [
         tr._("Layer {l}, head {h} (the default) spreads its weight over several tokens; other "
              "heads put almost all of it on one token (try layer {sl}, head {sh}). The cache "
              "keeps every row either way: no one knows in advance which keys a later query "
              "will need.", l=tr.int(DEFAULT_LAYER), h=tr.int(DEFAULT_HEAD),
              sl=tr.int(SELF_LAYER), sh=tr.int(SELF_HEAD)),
     ]
+    return {"look": look, "live": live}
 
 
-def details(run: Run, tr: Translator) -> list[str]:
-    """The rest of the explanation (Go deeper): the prefill's triangle, the tensor and RoPE
-    (why it works), then the bytes, with the live model's numbers filled in (the live
-    model)."""
+def details(run: Run, tr: Translator) -> dict[str, list[str]]:
+    """The rest of the explanation (Go deeper): {"why": the prefill's triangle, the tensor and
+    RoPE; "live": the bytes, with the live model's numbers filled in}."""
     P = run.prompt_len
-    paras = [
+    why = [
         tr.n_("The prompt token's query scores {P} key, its own, and that is the prefill's "
               "whole causal triangle: {tri} dot product per head.",
               "The newest prompt token's query scores {P} keys, but the prefill scores the "
@@ -227,8 +229,7 @@ def details(run: Run, tr: Translator) -> list[str]:
     if not mismatches(run):
         formula += " " + tr._("The measured cache tensors hold exactly that much per token "
                               "at every step.")
-    paras.append(formula)
-    return paras
+    return {"why": why, "live": [formula]}
 
 
 def mismatches(run: Run) -> list[Frame]:

@@ -53,18 +53,17 @@ class Step3(Step):
 
     def page(self, tr) -> dict:
         run = self.model.run
+        said, details = text.narration(tr), text.details(run, tr)
         return {
-            "left": [w.paragraphs([text.lead(tr)], cls="step-lead"),
-                     w.slot("question"),
-                     w.paragraphs(text.narration(tr)[:2], cls="narration"),  # look, press, idea
-                     w.notices(text.notices(run, tr)),
-                     *w.deeper(tr, why=text.details(run, tr)[:3], live=[
-                         *text.narration(tr)[2:],
-                         w.paragraphs(text.figure_note(run, tr), cls="live-facts figure-note"),
-                         *text.details(run, tr)[3:],
-                         w.paragraphs([text.facts(tr)], cls="live-facts")])],
-            "right": [w.slot("controls"), w.slot("stage"),      # the figure and its controls
-                      w.legend(text.legend(tr))],
+            "lead": w.lead(text.lead(tr)),
+            "look": w.paragraphs(said["look"], cls="narration"),     # look, press, idea
+            "notices": w.notices(text.notices(run, tr)),
+            "deeper": w.deeper(tr, why=details["why"], live=[
+                *said["live"],
+                w.paragraphs(text.figure_note(run, tr), cls="live-facts figure-note"),
+                *details["live"],
+                w.paragraphs([text.facts(tr)], cls="live-facts")]),
+            "legend": w.legend(text.legend(tr)),
             "question": text.question(run.prompt_len, tr),
             "frames": FRAMES(run, tr, self.revealed),
             "stage": text.stage_text(tr),

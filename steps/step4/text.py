@@ -723,7 +723,7 @@ def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = No
     """The one still frame. Until the question is answered (`revealed` false) every FLOP/byte
     and attainable TFLOP/s it holds reads “?”: the decode point's label in the batch chart,
     both ceilings, the text twin's two columns and the description, which names no phase's
-    intensity; the points stay where they are."""
+    intensity; the roofline names neither region; the points stay where they are."""
     g = r.gpu
     lo, hi = r.y_range
     pts = [("prefill", r.prefill, "prefill")]
@@ -757,7 +757,10 @@ def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = No
         xaxis=tr._("FLOP per byte moved to or from memory (log scale)"),
         yaxis=tr._("Attainable TFLOP/s (log scale)"),
         ridge_label=tr._("ridge ≈ {r} FLOP/byte", r=tr.int(g.ridge)),
-        memory=tr._(BOUNDS["memory"]), compute=tr._(BOUNDS["compute"]),
+        # the regions' names (and the shaded memory-bound one) say which phase is bound by
+        # what: the answer
+        memory=tr._(BOUNDS["memory"]) if revealed else None,
+        compute=tr._(BOUNDS["compute"]) if revealed else None,
         points=[dict(x=p.intensity, y=p.attainable_flops / TFLOPS, cls=cls,
                      label=labels[phase]) for phase, p, cls in pts],
         trail=[], ceiling=None, batch=None)

@@ -77,19 +77,15 @@ class Step4(Step):
                                            live.value, live_facts(), tr)
         words = text.layers(r, shown, tr, b)
         links = links_block(b, self.lang, tr) if shown else None      # the links wait too
-        left = [w.paragraphs([text.lead(tr)], cls="step-lead"),
-                w.slot("question"),
-                w.notices(text.notices(r, b, tr)),
-                w.paragraphs(words["visible"], cls="narration"),      # look, press, idea
-                w.notices(notes),
-                *w.deeper(tr, why=[*words["why"], links,
-                                   w.paragraphs(text.model_note(r, tr), cls="live-facts")],
-                          live=[w.paragraphs(paras, cls="live-facts live-speed")],
-                          literature=words["literature"])]
         return {
-            "left": left,
-            "right": [w.slot("controls"), w.slot("stage"),      # the figure and its controls
-                      w.legend(text.legend(tr))],
+            "lead": w.lead(text.lead(tr)),
+            "look": w.paragraphs(words["visible"], cls="narration"),      # look, press, idea
+            "notices": [w.notices(text.notices(r, b, tr)), w.notices(notes)],
+            "deeper": w.deeper(tr, why=[*words["why"], links,
+                                        w.paragraphs(text.model_note(r, tr), cls="live-facts")],
+                               live=[w.paragraphs(paras, cls="live-facts live-speed")],
+                               literature=words["literature"]),
+            "legend": w.legend(text.legend(tr)),
             "question": text.question(r, tr),
             "frames": FRAMES(r, b, live.status, live.value, tr, shown),
             "stage": text.stage_text(tr),

@@ -1120,7 +1120,7 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
           revealed: bool = True, lmap: LayerMap | None = None) -> dict:
     """The stage's one frame: cards, both charts, their words and their table twin. Until
     the question is answered (`revealed` False), the curve and its table end at this
-    context."""
+    context, and neither the chart nor the sentence under it says where it crosses."""
     step = max(1, len(curve.ctx) // 8)
     rows = [[tr.int(t), bytes_dec(v, tr)] for t, v in list(zip(curve.ctx, curve.kv))[::step]
             if revealed or t <= bill.context]
@@ -1129,7 +1129,7 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
         pos="", cards=card_dicts(CARDS + MORE, values(spec, bill, live, tr), tr,
                                  labels(bill, tr, spec)),
         caption="", lines=[gpu_lines(bill, tr), binary_note(bill, tr)],
-        said=crossing(spec, curve, tr),
+        said=crossing(spec, curve, tr) if revealed else "",     # where it crosses: the answer
         desc=" ".join((
             tr._("{model}, {context} tokens × {batch}", model=model,
                  context=tr.int(bill.context), batch=sequences(bill.batch, tr)) + ".",

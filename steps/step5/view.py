@@ -63,24 +63,20 @@ class Step5(Step):
         waiting = m.model == CUSTOM and m.custom_model.preset is None
         words = text.layers(spec, bill, tr)
         return {
-            "left": [w.paragraphs([text.lead(tr)], cls="step-lead"),
-                     w.slot("question"),
-                     w.paragraphs([text.model_info(spec, tr)], cls="live-facts"),
-                     w.notices(text.notices(spec, bill, tr, waiting=waiting)),
-                     w.paragraphs(words["visible"], cls="narration"),   # look, press, idea
-                     *w.deeper(tr, why=[*words["why"], *text.precision_lines(tr),
+            "lead": w.lead(text.lead(tr)),
+            "look": w.paragraphs(words["visible"], cls="narration"),   # look, press, idea
+            "facts": w.paragraphs([text.model_info(spec, tr)], cls="live-facts"),
+            "notices": w.notices(text.notices(spec, bill, tr, waiting=waiting)),
+            "deeper": w.deeper(tr, why=[*words["why"], *text.precision_lines(tr),
                                         *text.plan_deeper(plan, bill, tr)],
-                               live=[
-                         w.paragraphs(text.live_lines(m.live, tr),
-                                      heading=text.headings(tr)["live"],
-                                      cls="live-facts live-cache")])],
-            "right": [w.slot("controls"), w.slot("custom"),    # the figure and its controls
-                      w.slot("stage"),
-                      w.legend(text.legend(spec, tr)),
-                      w.paragraphs(list(text.bill_formula(spec, bill, tr, lmap)),
-                                   heading=text.headings(tr)["formula"], cls="formula-headline"),
-                      w.html("step5/planner.html.j2", cls="planner",
-                             **text.planner(plan, bill, lmap, tr, spec))],
+                               live=[w.paragraphs(text.live_lines(m.live, tr),
+                                                  heading=text.headings(tr)["live"],
+                                                  cls="live-facts live-cache")]),
+            "legend": w.legend(text.legend(spec, tr)),
+            "extras": [w.paragraphs(list(text.bill_formula(spec, bill, tr, lmap)),
+                                    heading=text.headings(tr)["formula"], cls="formula-headline"),
+                       w.html("step5/planner.html.j2", cls="planner",
+                              **text.planner(plan, bill, lmap, tr, spec))],
             "question": text.question(spec, tr),
             "frames": FRAMES(spec, m.curve, bill, m.live, lmap, tr, self.revealed),
             "stage": text.stage_text(tr),

@@ -217,10 +217,10 @@ def part_a_look(tr: Translator) -> str:
                 "setting's cache with the baseline.")
 
 
-def part_a_narration(a: Shrink, tr: Translator) -> list[str]:
-    """Part A's papers and real models ([:4], Go deeper: in the literature), then the
-    baseline against the weights ([4], why it works)."""
-    return [
+def part_a_narration(a: Shrink, tr: Translator) -> dict[str, list[str]]:
+    """Part A's {"literature": papers and real models (Go deeper: in the literature), "why":
+    the baseline against the weights (why it works)}."""
+    literature = [
         tr._("Multi-query attention (MQA, Shazeer 2019) lets all query heads read one "
              "shared key/value head. Grouped-query attention (GQA, Ainslie et al. 2023) "
              "sits in between: the query heads form a few groups, and each group shares "
@@ -248,10 +248,11 @@ def part_a_narration(a: Shrink, tr: Translator) -> list[str]:
              "three, on OPT-6.7B and OPT-30B with part of the model and cache offloaded "
              "from the GPU.", share=tr.pct(H2O_SHARE), x=tr.times(H2O_SPEEDUP, 0),
              y=tr.times(H2O_FLEXGEN, 0)),
-        tr._("For scale: the baseline cache of {gb} is {r} times the {w} of the model's "
-             "16-bit (bf16) weights.", gb=bytes_dec(a.baseline, tr),
-             r=tr.num(a.baseline / a.weights, 1), w=tr.bytes(a.weights, "GB", 1)),
     ]
+    why = [tr._("For scale: the baseline cache of {gb} is {r} times the {w} of the model's "
+                "16-bit (bf16) weights.", gb=bytes_dec(a.baseline, tr),
+                r=tr.num(a.baseline / a.weights, 1), w=tr.bytes(a.weights, "GB", 1))]
+    return {"literature": literature, "why": why}
 
 
 def question(q: HeadsQuestion, tr: Translator) -> dict:
@@ -303,33 +304,35 @@ def part_b_idea(tr: Translator) -> str:
                 "sequence a request might reach.")
 
 
-def part_b_narration(p: Paged | None, tr: Translator) -> list[str]:
-    """[0] the paper's idea and [3] its measurements (Go deeper: in the literature); [1]
-    what to press and [2] what a cell is (visible)."""
-    out = [
+def part_b_narration(p: Paged | None, tr: Translator) -> dict[str, list[str]]:
+    """{"look": what to press and what a cell is (visible), "literature": the paper's idea and
+    its measurements (Go deeper: in the literature)}."""
+    literature = [
         tr._("PagedAttention (vLLM, Kwon et al. 2023) removes another waste. Instead of "
              "reserving one buffer per request for the longest sequence it might reach, "
              "the cache is cut into fixed-size blocks taken from a shared pool only when "
              "a sequence needs them. A block table maps each sequence's blocks to "
              "physical blocks, and requests that start with the same prefix share its "
              "blocks."),
+    ]
+    look = [
         tr._("In the figure, a real block pool of the live model: a shared prefix is "
              "prefilled once, requests A, B and C start from it, add their own words and "
              "then generate in turns; every number is read from the pool. Press Play, or "
              "Step forward (the “.” key), to go through it one event at a time."),
     ]
     if p is not None:
-        out.append(tr._("Each cell is one physical block of {bs} token slots; filled slots "
-                        "hold a token, white slots are reserved but still empty.",
-                        bs=tr.int(p.block_size)))
-        out.append(tr._("Without paging, a server reserves room for the longest sequence a "
-                        "request might reach: here the live model's full context of {max} "
-                        "tokens each. Kwon et al. (2023) measured that earlier serving "
-                        "systems used only {lo} to {hi} of their reserved KV memory for real "
-                        "tokens; vLLM, with paged blocks, reached 2–4× their throughput at "
-                        "the same latency.", max=tr.int(p.max_len), lo=tr.pct(KWON_LO, 1),
-                        hi=tr.pct(KWON_HI, 1)))
-    return out
+        look.append(tr._("Each cell is one physical block of {bs} token slots; filled slots "
+                         "hold a token, white slots are reserved but still empty.",
+                         bs=tr.int(p.block_size)))
+        literature.append(tr._(
+            "Without paging, a server reserves room for the longest sequence a request might "
+            "reach: here the live model's full context of {max} tokens each. Kwon et al. (2023) "
+            "measured that earlier serving systems used only {lo} to {hi} of their reserved KV "
+            "memory for real tokens; vLLM, with paged blocks, reached 2–4× their throughput at "
+            "the same latency.", max=tr.int(p.max_len), lo=tr.pct(KWON_LO, 1),
+            hi=tr.pct(KWON_HI, 1)))
+    return {"look": look, "literature": literature}
 
 
 def live_notices(status: str, error: str, tr: Translator, *, kind: str, shown: bool) -> list:
@@ -587,9 +590,10 @@ def live_more(r: LiveRun | None, tr: Translator) -> list[dict]:
     return card_dicts(MORE_C, live_values(r, tr), tr)
 
 
-def live_mapping(s: LiveSetting, tr: Translator) -> list[str]:
+def live_mapping(s: LiveSetting, tr: Translator) -> dict[str, list[str]]:
     """How the learner's choices for the reference model map onto the live run, in plain
-    sentences."""
+    sentences: {"look": which live model runs, and its window or its cache's precision
+    (visible); "live": what the bytes count, the prompt, how the models were trained}."""
     P = len(s.ids)
     lines = [tr._("The live model has {q} query heads and was trained three times: as MHA, "
                   "GQA and MQA. {kind} runs its “{variant}” version, with {kv}.",
@@ -597,6 +601,7 @@ def live_mapping(s: LiveSetting, tr: Translator) -> list[str]:
                   variant=s.variant,
                   kv=tr.n_("{count} key/value head", "{count} key/value heads", s.n_kv_heads,
                            count=tr.int(s.n_kv_heads)))]
+    live = []
     if s.W:
         lines.append(tr._(
             "Window {w} keeps {share} of each {ctx}-token sequence; the live run keeps "
@@ -606,21 +611,21 @@ def live_mapping(s: LiveSetting, tr: Translator) -> list[str]:
     else:
         lines.append(tr._("The live cache stores its keys and values in {p}.", p=s.kind))
         if s.kind in ("int8", "int4"):
-            lines.append(tr._(
+            live.append(tr._(
                 "With {p}, the bytes counted are what the cache has to store: the quantized "
                 "values and their fp16 scales. To compute with them, this simple implementation "
                 "also keeps every row dequantized to fp32, so the live process holds more "
                 "memory than the exact cache; an optimized kernel reads the quantized values "
                 "directly.", p=s.kind))
-    lines.append(tr._(
+    live.append(tr._(
         "Prompt: the first {P} tokens of a passage, then {n} generated tokens; the cache "
         "ends with {t} tokens (the last generated token is never fed back).",
         P=tr.int(P), n=tr.int(N_NEW), t=tr.int(P + N_NEW - 1)))
-    lines.append(tr._(
+    live.append(tr._(
         "The live MHA, GQA and MQA models were trained separately, each with its number of "
         "key/value heads from the start. So compare their bytes, and judge each one's output "
         "only against its own exact (fp32) cache."))
-    return lines
+    return {"look": lines, "live": live}
 
 
 def part_c_look(tr: Translator) -> str:
@@ -807,28 +812,24 @@ def of_full(nbytes: int, full: int, tr: Translator) -> str:
                 total=bytes_bin(full, tr, precise=True))
 
 
-def _hide(cards: list[dict], concealed: bool) -> list[dict]:
-    """While the question is open, the numbers that would answer it are not even sent."""
-    return [dict(c, value="?") if concealed and c["hidden"] else c for c in cards]
-
-
-def run_cards(run, tr: Translator, concealed: bool) -> list[dict]:
-    """The whole run's cards (right column)."""
+def run_cards(run, tr: Translator) -> list[dict]:
+    """The whole run's cards (right column); those that answer the question are marked
+    (`hidden`): the page's state sends them as “?” until it is answered (steps/ui/conceal.py)."""
     if run is None:
         return []
     values = dict(evict_agreement=tr.pct(run.agreement, 0), evict_mean_kl=kl(run.mean_kl, tr),
                   evict_max_dlogit=tr.sig(run.max_dlogit, 3),
                   evict_end_bytes=of_full(run.nbytes, run.full_nbytes, tr))
-    return _hide(card_dicts(RUN_D, values, tr), concealed)
+    return card_dicts(RUN_D, values, tr)
 
 
-def frame_cards(f, seen: int, tr: Translator, concealed: bool) -> list[dict]:
+def frame_cards(f, seen: int, tr: Translator) -> list[dict]:
     values = dict(evict_agree=tr._("yes") if f.agree else tr._("no"), evict_kl=kl(f.kl, tr),
                   evict_bytes=of_full(f.nbytes, f.full_nbytes, tr),
                   evict_dlogit=tr.sig(f.max_dlogit, 3),
                   evict_kept=tr._("{used} of {total}", used=tr.int(len(f.kept)),
                                   total=tr.int(seen)))
-    return _hide(card_dicts(CARDS_D, values, tr), concealed)
+    return card_dicts(CARDS_D, values, tr)
 
 
 def role_name(role: str, tr: Translator) -> str:
@@ -912,7 +913,7 @@ def eviction_frames(run, sw: Sweep | None, concealed: bool, tr: Translator) -> l
                       seen=tr.int(seen), sinks=tr.int(count["sink"]),
                       heavy=tr.int(count["heavy"]), recent=tr.int(count["recent"]),
                       gone=tr.int(count["gone"])),
-            cards=frame_cards(f, seen, tr, concealed),
+            cards=frame_cards(f, seen, tr),
             table=dict(head=[tr._("In the cache as"), tr._("Tokens (position)")], rows=rows),
             fig=dict(words=words[:seen], roles=roles, query=seen - 1, next=f.token,
                      agree=None if concealed else bool(f.agree), sweep=chart)))

@@ -83,14 +83,6 @@ class Step6(Step):
     shown = _PartQuestion("shown")        # `Step` reads and writes, per part
     _asked_key = _PartQuestion("key")
 
-    def state(self):
-        asked = dict(self._part_asked())
-        st = super().state()
-        if st["question"] is None and asked["key"] is not NOT_ASKED:
-            # the part's question waits for the live model: its answer waits with it
-            self._part_asked().update(asked)
-            st["concealed"] = not self.revealed
-        return st
 
     def saved(self) -> dict:
         return {**super().saved(), "parts": {p: dict(q) for p, q in self._asked.items()}}
@@ -162,10 +154,9 @@ class Step6(Step):
         m = self.model
         part = {"a": self._part_a, "b": self._part_b, "c": self._part_c,
                 "d": self._part_d}[m.part](tr)
-        lead = w.paragraphs([text.lead(tr)], cls="step-lead")
         return {
             **part,
-            "left": [lead, *part["left"]],
+            "lead": w.lead(text.lead(tr)),
             "tabs": {"name": "part", "label": text.parts_label(tr), "active": m.part,
                      "items": [[p, t] for p, t in zip(PARTS, text.part_titles(tr))]},
             "question": part.get("question"),     # the part's own (None while it waits)
@@ -177,17 +168,16 @@ class Step6(Step):
         heading, intro = text.part_a_heading(tr)
         said = text.part_a_narration(a, tr)
         return {
-            "left": [w.paragraphs([intro], heading=heading),
-                     w.slot("question"),
-                     w.paragraphs([text.part_a_look(tr)], cls="narration"),   # look, press
-                     *w.deeper(tr, why=text.part_a_explain(a, tr) + said[4:],
-                               literature=said[:4])],
-            "right": [w.slot("controls"),                         # the figure and its controls
-                      w.html("step6/heads.html.j2", cls="step6-heads", **text.heads(a, tr)),
-                      w.html("step6/bars.html.j2", cls="step6-bars",
-                             **text.bars(a, tr, not self.revealed)),
-                      w.metrics(text.part_a_cards(a, tr)),
-                      *all_numbers(text.part_a_more(a, tr), tr)],
+            "part": w.part_title(heading),
+            "idea": w.paragraphs([intro]),
+            "look": w.paragraphs([text.part_a_look(tr)], cls="narration"),   # look, press
+            "deeper": w.deeper(tr, why=text.part_a_explain(a, tr) + said["why"],
+                               literature=said["literature"]),
+            "figure": [w.html("step6/heads.html.j2", cls="step6-heads", **text.heads(a, tr)),
+                       w.html("step6/bars.html.j2", cls="step6-bars",
+                              **text.bars(a, tr, not self.revealed))],
+            "cards": w.metrics(text.part_a_cards(a, tr)),
+            "more": all_numbers(text.part_a_more(a, tr), tr),
             "question": text.question(self.model.question, tr),
         }
 
@@ -197,14 +187,13 @@ class Step6(Step):
         p = paged.value
         said = text.part_b_narration(p, tr)
         return {
-            "left": [w.paragraphs([], heading=text.part_b_heading(tr)),
-                     w.paragraphs([text.part_b_idea(tr)], cls="narration"),
-                     w.slot("question"),
-                     w.paragraphs(said[1:3], cls="narration"),
-                     w.notices(text.live_notices(paged.status, paged.error, tr, kind="paged",
-                                                 shown=False)),
-                     *w.deeper(tr, literature=[said[0], *said[3:]])],
-            "right": [w.slot("stage"), w.legend(text.pool_legend(tr))],
+            "part": w.part_title(text.part_b_heading(tr)),
+            "idea": w.paragraphs([text.part_b_idea(tr)], cls="narration"),
+            "look": w.paragraphs(said["look"], cls="narration"),
+            "notices": w.notices(text.live_notices(paged.status, paged.error, tr, kind="paged",
+                                                   shown=False)),
+            "deeper": w.deeper(tr, literature=said["literature"]),
+            "legend": w.legend(text.pool_legend(tr)),
             "frames": FRAMES(p, tr) if p is not None else [],
             "stage": text.pool_stage_text(tr),
             "question": text.pool_question(p, tr) if p is not None else None,
@@ -219,25 +208,26 @@ class Step6(Step):
         # a setting the question asks about shows how much it changes the output only
         # once the question is answered
         conceal = not self.revealed and s is not None and s.kind != "fp16"
-        # projected, the three controls stay above the cards (the question is long)
-        right = [w.slot("controls", cls="with-figure"), w.metrics(text.live_cards(r, tr, conceal)),
-                 *all_numbers(text.live_more(r, tr), tr)]
+        figure = []
         if r is not None and conceal:
-            right.append(w.paragraphs([text.continuations_wait(tr)], cls="narration"))
+            figure = [w.paragraphs([text.continuations_wait(tr)], cls="narration")]
         elif r is not None:
-            right.append(w.html("step6/continuations.html.j2", cls="step6-continuations",
-                                **text.continuations(r, tr)))
+            figure = [w.html("step6/continuations.html.j2", cls="step6-continuations",
+                             **text.continuations(r, tr))]
         runs = [v.value for v in self._question_runs or ()]
-        mapping = text.live_mapping(s, tr) if s else []
+        mapping = text.live_mapping(s, tr) if s else {"look": [], "live": []}
         return {
-            "left": [w.paragraphs([], heading=text.part_c_heading(tr)),
-                     w.slot("question"),
-                     w.paragraphs([text.part_c_look(tr), *mapping[:2]], cls="narration"),
-                     w.notices(notices),
-                     *w.deeper(tr, live=[*mapping[2:], w.paragraphs(
-                         [text.live_facts(r, tr)] if r is not None else [],
-                         cls="live-facts")])],
-            "right": right,
+            "part": w.part_title(text.part_c_heading(tr)),
+            "look": w.paragraphs([text.part_c_look(tr), *mapping["look"]], cls="narration"),
+            "notices": w.notices(notices),
+            "deeper": w.deeper(tr, live=[*mapping["live"], w.paragraphs(
+                [text.live_facts(r, tr)] if r is not None else [], cls="live-facts")]),
+            "cards": w.metrics(text.live_cards(r, tr, conceal)),
+            "more": all_numbers(text.live_more(r, tr), tr),
+            "figure": figure,
+            # the cards first, then the continuations; projected, the three controls stay
+            # above the cards (the question is long)
+            "variant": "cards-first",
             "question": (text.live_question(runs, tr)
                          if runs and None not in runs else None),
             "classes": ["part-c"],          # presenter mode lays this part out (app.css)
@@ -258,20 +248,18 @@ class Step6(Step):
         deeper = text.part_d_deeper(sw, facts, tr, run=run, cache_run=m.evict_cache.value,
                                     shares=m.shares.value, concealed=concealed)
         chart = text.sweep_table(sw, tr, concealed)
-        right = [w.slot("controls"), w.slot("stage"), w.legend(text.strip_legend(tr)),
-                 w.metrics(text.run_cards(run, tr, concealed))]
-        if chart is not None:
-            right.append(w.details(text.sweep_table_title(tr),
-                                   [w.table(chart["head"], chart["rows"])], cls="sweep-twin"))
         return {
-            "left": [w.paragraphs([], heading=text.part_d_heading(tr)),
-                     w.paragraphs([text.part_d_idea(tr)], cls="narration"),
-                     w.slot("question"),
-                     w.paragraphs([text.part_d_look(tr)], cls="narration"),
-                     w.notices(text.eviction_notices(evict.status, evict.error, swept.status,
-                                                     swept.error, tr, shown=run is not None)),
-                     *w.deeper(tr, **deeper)],
-            "right": right,
+            "part": w.part_title(text.part_d_heading(tr)),
+            "idea": w.paragraphs([text.part_d_idea(tr)], cls="narration"),
+            "look": w.paragraphs([text.part_d_look(tr)], cls="narration"),
+            "notices": w.notices(text.eviction_notices(evict.status, evict.error, swept.status,
+                                                       swept.error, tr, shown=run is not None)),
+            "deeper": w.deeper(tr, **deeper),
+            "legend": w.legend(text.strip_legend(tr)),
+            "cards": w.metrics(text.run_cards(run, tr)),
+            "extras": [] if chart is None else w.details(
+                text.sweep_table_title(tr), [w.table(chart["head"], chart["rows"])],
+                cls="sweep-twin"),
             "frames": STRIP_FRAMES(run, sw, concealed, tr) if run is not None else [],
             "stage": text.strip_stage_text(tr),
             "question": text.evict_question(sw, tr) if sw is not None else None,

@@ -13,32 +13,42 @@ from pathlib import Path
 import panel as pn
 import param
 
+from typing import get_type_hints
+
 from . import bundle
+from .state import STEP_KEYS, StepState
 
 bundle.build()              # the modules of js/ joined into the file the browser loads
 
 
+def _part(name: str, kind) -> param.Parameter:
+    """The component's parameter for one part of the state, from its annotation in
+    `state.StepState` (a list, a dict, a dict or None, a string, an int, a bool)."""
+    doc = f"the step's {name} (steps.ui.state.StepState)"
+    text = str(kind)
+    if text.startswith("list"):
+        return param.List(default=[], doc=doc)
+    if "None" in text:                       # dict | None, a TypedDict | None
+        return param.Dict(default=None, allow_None=True, doc=doc)
+    if text.startswith("dict"):
+        return param.Dict(default={}, doc=doc)
+    return {str: param.String(default="", doc=doc), int: param.Integer(default=0, doc=doc),
+            bool: param.Boolean(default=True, doc=doc)}[kind]
+
+
 class Page(pn.custom.JSComponent):
-    """A session's page (see the module doc and js/page.js)."""
+    """A session's page (see the module doc and js/page.js). Besides `shell`, `query` and
+    `glossary`, it has one parameter per part of `state.StepState` (made below from its
+    annotations: the regions, the question, the controls, the stage, …); `parts` names them
+    for the page, which listens to each."""
 
     shell = param.Dict(default={}, doc="the page around the step (state.ShellState)")
     query = param.String(default="", doc="the address bar's query string")
     glossary = param.Dict(default={}, doc="the glossary in the session's language "
                                           "(steps.glossary.glossary_state): sent once per language")
-    number = param.Integer(default=0, doc="the step on screen (0 before one is)")
-    classes = param.List(default=[], doc="CSS classes of the step")
-    tabs = param.Dict(default=None, allow_None=True, doc="the step's parts, when it has some")
-    left = param.List(default=[], doc="the reading column's blocks")
-    right = param.List(default=[], doc="the visual column's blocks")
-    question = param.Dict(default=None, allow_None=True, doc="predict first (state.QuestionState)")
-    controls = param.List(default=[], doc="the step's controls (state.ControlSpec)")
-    values = param.Dict(default={}, doc="the value each control shows")
-    acks = param.Dict(default={}, doc="per control, the last change the server handled")
-    custom = param.Dict(default=None, allow_None=True, doc="a step's own widget group")
-    stage = param.Dict(default=None, allow_None=True, doc="the figure's renderer and labels")
-    frames = param.String(default="", doc="the stage's frames, JSON")
-    frame = param.Integer(default=0, doc="where playback stands")
-    concealed = param.Boolean(default=True, doc="answer-bearing numbers show “?”")
+    parts = param.List(default=list(STEP_KEYS), constant=True,
+                       doc="the names of the step's parts (state.STEP_KEYS), for the page")
+    locals().update({name: _part(name, kind) for name, kind in get_type_hints(StepState).items()})
 
     _esm = Path(bundle.OUT)
     _bundle = Path(bundle.OUT)

@@ -12,10 +12,13 @@ them (`check_step`, `check_shell`).
 """
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal, TypedDict
 
-BLOCK_KINDS = ("paragraphs", "notices", "legend", "metrics", "table", "details", "html", "slot")
-SLOTS = ("question", "controls", "stage", "custom", "tabs")
+BLOCK_KINDS = ("paragraphs", "notices", "legend", "metrics", "table", "details", "html")
+LIVE = ("tabs", "question", "controls", "custom", "stage", "talk")   # the page's live elements
 CONTROL_KINDS = ("select", "radio", "range", "text")
 
 
@@ -23,7 +26,7 @@ class Block(TypedDict, total=False):
     """A block of the page (`steps.ui.words` builds them): `kind` is one of BLOCK_KINDS;
     `cls` extra CSS classes. paragraphs: items, heading; notices: items; legend: items
     [[palette key, label]]; metrics: cards, label; table: head, rows, caption; details:
-    summary, blocks; html: html (autoescaped template output); slot: name (one of SLOTS)."""
+    summary, blocks; html: html (autoescaped template output)."""
     kind: str
     cls: str
 
@@ -86,13 +89,35 @@ class Frame(TypedDict, total=False):
     fig: dict                # whatever the stage's renderer reads
 
 
-class StepState(TypedDict):
-    """A step on screen (`steps.ui.step.Step.state`)."""
+class Regions(TypedDict):
+    """A step's words and figures by what they are for, each a list of blocks: the page lays
+    them out by its mode's row of `steps/ui/js/layout.js` (`LAYOUT`), and redraws a region only
+    when it changed. A step leaves out what it has nothing for (an empty list)."""
+    part: list[Block]        # a step in parts: the part's title (projected: stands for the lead)
+    lead: list[Block]        # the lead sentence
+    idea: list[Block]        # what the question needs first: a definition, the part's idea
+    look: list[Block]        # what to look at and what to press, and the one idea
+    facts: list[Block]       # the live model or the chosen model, in a line
+    notices: list[Block]     # what the inputs brought about (a limit passed, a wait)
+    deeper: list[Block]      # the collapsed “Go deeper” sections (words.deeper)
+    exercises: list[Block]   # the step's exercises (its package's exercises.py)
+    figure: list[Block]      # a figure drawn once by the server (html), beside or without a stage
+    legend: list[Block]      # the figure's colours, named
+    cards: list[Block]       # number cards outside a stage
+    more: list[Block]        # “All numbers”: the cards that are not headline numbers, collapsed
+    extras: list[Block]      # more beside the figure: a formula, a planner, a chart's twin
+    body: list[Block]        # a page without a figure (the key ideas, the sheet): all of it
+
+
+REGIONS = tuple(Regions.__annotations__)
+
+
+class StepState(Regions):
+    """A step on screen (`steps.ui.step.Step.state`): its regions and its live parts."""
     number: int
     classes: list[str]       # on the step's root: e.g. ["step-5"]
+    variant: str             # a row variant of the layout table ("" = the mode's row)
     tabs: dict | None        # {"label", "items": [[value, title]], "active"} (a step in parts)
-    left: list[Block]        # the reading column: lead, question, words, controls
-    right: list[Block]       # the visual column: the stage and what goes with it
     question: QuestionState | None
     controls: list[ControlSpec]
     values: dict[str, Any]   # control name -> the value shown
@@ -131,17 +156,61 @@ class ShellState(TypedDict):
                              # "modes": the page modes the copied link leaves out}
 
 
-STEP_KEYS = tuple(StepState.__annotations__)
+STEP_KEYS = (*REGIONS, *(k for k in StepState.__annotations__ if k not in REGIONS))
 SHELL_KEYS = tuple(ShellState.__annotations__)
 
 
 def _check_blocks(blocks: list, where: str) -> None:
     for b in blocks:
         assert isinstance(b, dict) and b.get("kind") in BLOCK_KINDS, f"{where}: bad block {b!r}"
-        if b["kind"] == "slot":
-            assert b["name"] in SLOTS, f"{where}: unknown slot {b['name']!r}"
         if b["kind"] == "details":
             _check_blocks(b["blocks"], where)
+
+
+LAYOUT_JS = Path(__file__).resolve().parent / "js" / "layout.js"
+
+
+@lru_cache(maxsize=1)
+def layout_table() -> dict:
+    """The page's layout table (`LAYOUT` in js/layout.js, the strict JSON between its markers):
+    {mode: {columns, tabs, left, right, variants?}}."""
+    text = LAYOUT_JS.read_text(encoding="utf-8")
+    body = text.split("// LAYOUT-JSON-START", 1)[1].split("// LAYOUT-JSON-END", 1)[0]
+    body = body.strip().removeprefix("export const LAYOUT =").strip().removesuffix(";")
+    return json.loads(body)
+
+
+def layout_variants() -> set[str]:
+    return {v for row in layout_table().values() for v in row.get("variants", {})}
+
+
+def placed(state: dict, mode: str = "normal") -> dict[str, list[str]]:
+    """The names of the regions and live elements that `state`'s step shows in `mode`, per
+    column, as the page places them (js/layout.js `rowOf` and `placeRegions`): an entry that
+    is a list takes its first filled name; what is empty is left out (the page hides it)."""
+    row = layout_table()[mode]
+    v = row.get("variants", {}).get(state.get("variant") or "", {})
+    live = {"tabs": None, "question": state.get("question"),
+            "controls": [c for c in state.get("controls", []) if not c.get("hidden")],
+            "custom": state.get("custom"), "stage": state.get("stage"), "talk": None}
+
+    def filled(name):
+        return bool(live[name]) if name in live else bool(state.get(name))
+
+    def side(names):
+        picked = (next((n for n in e if filled(n)), None) if isinstance(e, list) else e
+                  for e in names)
+        return [n for n in picked if n is not None and filled(n)]
+    return {"left": side(v.get("left", row["left"])), "right": side(v.get("right", row["right"]))}
+
+
+def columns(state: dict, mode: str = "normal") -> dict[str, list[dict]]:
+    """The blocks of `state`'s step as the page lays them out in `mode` (`placed`):
+    {"left": [...], "right": [...]}, a live element as {"kind": "slot", "name": ...} where it
+    goes. For tests and tools: the browser does this itself."""
+    return {side: [b for n in names for b in ([{"kind": "slot", "name": n}] if n in LIVE
+                                               else state[n])]
+            for side, names in placed(state, mode).items()}
 
 
 def check_step(state: dict) -> dict:
@@ -149,8 +218,9 @@ def check_step(state: dict) -> dict:
     it is JSON (an AssertionError says what is wrong). Returns it."""
     import json
     assert set(state) == set(STEP_KEYS), f"keys: {sorted(set(state) ^ set(STEP_KEYS))}"
-    _check_blocks(state["left"], "left")
-    _check_blocks(state["right"], "right")
+    for r in REGIONS:
+        _check_blocks(state[r], r)
+    assert not state["variant"] or state["variant"] in layout_variants(), state["variant"]
     for c in state["controls"]:
         assert c["kind"] in CONTROL_KINDS and c["name"] in state["values"], c
     json.dumps(state)

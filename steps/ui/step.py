@@ -24,10 +24,23 @@ import param
 
 from .. import registry
 from ..common import translator
-from . import exercises
+from . import conceal, exercises
 from .controls import Control
-from .frames import Frames, frames_json
-from .state import StepState
+from .state import REGIONS, StepState
+
+PAGE_KEYS = {*REGIONS, "question", "frames", "stage", "tabs", "custom", "classes", "variant"}
+
+
+def regions(page: dict) -> dict:
+    """A `page()`'s regions, every one of REGIONS, each a list of blocks (a single block is
+    a list of one; what says nothing is left out). A key `page()` may not return fails."""
+    unknown = set(page) - PAGE_KEYS
+    assert not unknown, f"page() returned unknown parts: {sorted(unknown)}"
+    out = {}
+    for r in REGIONS:
+        blocks = page.get(r) or []
+        out[r] = [b for b in ([blocks] if isinstance(blocks, dict) else blocks) if b]
+    return out
 
 NOT_ASKED = object()          # no question has been shown yet in this visit
 
@@ -52,6 +65,9 @@ class Step:
     player: bool = True                # False: the stage is one still frame
     unasked: bool = False              # True: no question on the page (a figure-only embed):
                                        # nothing waits for an answer
+    tells_answer: bool = False         # True: the speaker's own view, whose panel says the
+                                       # answer before the class has answered (only the
+                                       # question's answer: the rest waits as projected)
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -79,10 +95,12 @@ class Step:
         return []
 
     def page(self, tr) -> dict:
-        """The step in words and figures: a dict with some of "left", "right", "question"
-        (the text layer's content, or None), "frames" (a list, or `Frames` shared by the sessions), "stage" (extra
-        fixed labels for the renderer), "tabs", "custom" and "classes". Reads
-        `self.revealed` for whatever waits for the answer."""
+        """The step in words and figures: a dict with its regions (`state.REGIONS`: "lead",
+        "look", "figure", …, each a list of blocks, or one block), "question" (the text
+        layer's content, or None), "frames" (a list, or `Frames` shared by the sessions),
+        "stage" (extra fixed labels for the renderer), "tabs", "custom", "classes" and
+        "variant" (a row variant of the layout table). Reads `self.revealed` for whatever
+        waits for the answer."""
         raise NotImplementedError
 
     def labels(self, tr) -> dict[str, str]:
@@ -126,7 +144,9 @@ class Step:
         page = self.page(tr)
         q = page.get("question")
         key = q.get("key") if q else None
-        if self._asked_key is NOT_ASKED:
+        if q is None:
+            pass        # no question now (one that waits for the live model): its record stays
+        elif self._asked_key is NOT_ASKED:
             self._asked_key = key
         elif key != self._asked_key:                 # the state the question is about changed
             self._asked_key = key
@@ -134,30 +154,27 @@ class Step:
                 self.answer, self.shown = None, False
                 page = self.page(tr)
                 q = page.get("question")
-        question = None
-        if q:
-            question = {k: q[k] for k in ("key", "lead", "prompt", "options", "correct",
-                                          "explain", "right", "wrong", "show")}
-            question["mark"] = q.get("mark", "")
-            question["projected"] = q.get("projected", "")
-            question.update(answer=self.answer, shown=self.shown)
-        frames = page.get("frames")
-        frames_text = "" if frames is None else \
-            frames.json if isinstance(frames, Frames) else frames_json(frames)
+        # what waits for the answer (steps/ui/conceal.py): the question's answer, the
+        # answer-bearing cards; the presenter has built the rest from `self.revealed`
+        concealed = not self.revealed
+        question = conceal.question(q, self.answer, self.shown,
+                                    told=not concealed or self.tells_answer)
+        frames_text = conceal.frames_text(page.get("frames"), concealed)
+        page = {**page, "exercises": self.exercise_blocks(tr)}     # the package's, not page()'s
         stage = None
         if self.figure:
             from .words import player_text
             stage = {"figure": self.figure, "interval": self.interval, "player": self.player,
                      "text": {**player_text(tr), **page.get("stage", {})}}
         return StepState(
+            **(conceal.conceal(regions(page)) if concealed else regions(page)),
             number=self.number, classes=[f"step-{self.number}", *page.get("classes", [])],
-            tabs=page.get("tabs"), right=page.get("right", []),
-            left=[*page.get("left", []), *self.exercise_blocks(tr)],
+            variant=page.get("variant", ""), tabs=page.get("tabs"),
             question=question, controls=[self.control_spec(c, tr) for c in self._controls.values()],
             values={n: self.shown_value(c) for n, c in self._controls.items()},
             acks=dict(self._seq),
             custom=page.get("custom"), stage=stage, frames=frames_text,
-            frame=int(getattr(self.model, "frame", 0) or 0), concealed=not self.revealed)
+            frame=int(getattr(self.model, "frame", 0) or 0), concealed=concealed)
 
     def control_spec(self, c: Control, tr) -> dict:
         label = c.label(tr) if callable(c.label) else tr._(c.label) if c.label else \

@@ -139,9 +139,12 @@ def html(template: str, cls: str = "", **context) -> dict:
     return {"kind": "html", "html": render(template, **context), "cls": cls}
 
 
-def slot(name: str, cls: str = "") -> dict:
-    """Where the page puts one of its live parts: "question", "controls", "stage" or
-    "custom" (a step's own widget group). `cls`: how presenter mode places it
-    ("with-figure": projected controls stay in the figure's column, above it, instead of
-    going under the question)."""
-    return {"kind": "slot", "name": name, **({"cls": cls} if cls else {})}
+def lead(sentence: str) -> dict:
+    """The step's lead sentence (the `lead` region)."""
+    return paragraphs([sentence], cls="step-lead")
+
+
+def part_title(title: str) -> dict:
+    """A step in parts: the part's title (the `part` region; projected, it stands for the
+    step's lead)."""
+    return paragraphs([], heading=title, cls="part-title")

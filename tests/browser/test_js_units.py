@@ -15,6 +15,7 @@ from steps.ui import bundle
 from steps.ui.frames import frames_json
 
 from conftest import PAGE  # noqa: F401  (other tests import it from here)
+from steps.ui.state import columns
 
 
 
@@ -66,25 +67,21 @@ def test_the_stage_reads_the_frames_the_server_writes(kv):
     assert kv.evaluate("(t) => KV['stage.js'].parseFrames(t)", "") == []
 
 
-def test_blocks_escape_text_and_fill_slots(kv):
+def test_blocks_escape_text(kv):
     html = kv.evaluate("""() => {
       const root = document.getElementById("root");
-      const slot = document.createElement("i"); slot.className = "the-slot";
-      KV["blocks.js"].drawBlocks(root, [
+      root.replaceChildren(...KV["blocks.js"].buildBlocks([
         { kind: "paragraphs", items: ["<b>not bold</b>"], heading: "H", cls: "narration" },
         { kind: "notices", items: [] },
-        { kind: "slot", name: "question" },
-        { kind: "metrics", cards: [{ key: "k", label: "L", value: "42", kind: "measured",
+        { kind: "metrics", cards: [{ key: "k", label: "L", value: "?", kind: "measured",
                                      hidden: true, more: false }] },
         { kind: "details", summary: "More", blocks: [{ kind: "table", head: ["a", "b"],
                                                         rows: [["1", "2"]], caption: "" }] },
-      ], { concealed: true, badges: { measured: ["measured", "tip"] },
-           slots: { question: slot } });
+      ], { concealed: true, badges: { measured: ["measured", "tip"] } }));
       return root.innerHTML;
     }""")
     assert "&lt;b&gt;not bold&lt;/b&gt;" in html
-    assert 'class="the-slot"' in html
-    assert 'data-metric="k"' in html and ">?<" in html and "42" not in html
+    assert 'data-metric="k"' in html and ">?<" in html and "answer-bearing" in html
     assert "notice" not in html            # an empty block leaves nothing
     assert ">More</summary>" in html and "<th scope=\"row\">1</th>" in html
 
@@ -165,15 +162,18 @@ def test_controls_send_a_change_again_until_the_server_acknowledges_it(kv):
     assert got["other"] == "2"
 
 
-# a question drawn in the page, with what it sends (`sent`) and its state (`state`)
+# a question drawn in the page, with what it sends (`sent`) and its state (`state`): before it
+# is answered the server sends no answer (`correct`, `explain`); `told` is the state it sends
+# back once the question is answered or shown
 QUESTION = """
       const sent = [];
       const q = KV["question.js"].createQuestion((m) => sent.push(m));
       document.getElementById("root").replaceChildren(q.el);
       const state = { key: ["k", 1], lead: "Predict first", prompt: "How many?",
-                      options: ["1", "5", "6"], correct: 2, explain: "Six.", right: "Right.",
+                      options: ["1", "5", "6"], correct: null, explain: "", right: "Right.",
                       wrong: "Not quite.", show: "Show me", mark: "the right answer",
                       answer: null, shown: false };
+      const told = (s) => ({ ...state, correct: 2, explain: "Six.", ...s });
 """
 
 
@@ -181,13 +181,18 @@ def test_question_marks_the_pick_and_sends_it(kv):
     got = kv.evaluate("() => {" + QUESTION + """      q.update(state);
       const before = q.el.querySelector(".feedback").textContent;
       q.el.querySelectorAll(".answer button")[1].click();
+      const waiting = q.el.querySelector(".feedback").textContent;
+      const picked = q.el.querySelector(".answer-1 button").getAttribute("aria-pressed");
+      q.update(told({ answer: 1 }));                  // the server's verdict
       const after = q.el.querySelector(".feedback").textContent;
       const wrong = q.el.querySelector(".answer-1 button").className;
       q.update({ ...state, key: ["k", 2] });          // a new question asks again
-      return { sent, before, after, wrong, again: q.el.querySelector(".feedback").textContent };
+      return { sent, before, waiting, picked, after, wrong,
+               again: q.el.querySelector(".feedback").textContent };
     }""")
     assert got["sent"] == [{"answer": 1}]
-    assert got["before"] == "" and got["after"] == "Not quite. Six."
+    assert got["before"] == "" and got["waiting"] == "" and got["picked"] == "true"
+    assert got["after"] == "Not quite. Six."
     assert "q-wrong" in got["wrong"]
     assert got["again"] == ""
 
@@ -205,28 +210,40 @@ def test_question_keeps_the_pick_and_marks_the_right_option_not_by_colour_alone(
       const picked = look();
       q.el.querySelectorAll(".answer button")[2].click();      // a second click changes nothing
       const kept = look();
-      q.update({ ...state, answer: 0 });                       // the server's echo
+      q.update(state);                       // a state sent before the server heard the pick
+      const early = look();
+      q.update(told({ answer: 0 }));                           // the server's verdict
+      const told0 = look();
+      q.update(told({ answer: 0 }));                           // and again: nothing moves
       const echoed = look();
       // “Show me” on a fresh question: the right option is marked, nothing is picked
       const q2 = KV["question.js"].createQuestion((m) => sent.push(m));
       document.getElementById("root").replaceChildren(q2.el);
       q2.update({ ...state, key: ["k", 2] });
       q2.el.querySelector(".show-me button").click();
+      const waiting = q2.el.querySelector(".show-me").hidden;
+      q2.update(told({ key: ["k", 2], shown: true }));
       const shown = [...q2.el.querySelectorAll(".answer button")].map((b) => ({
         cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed") }));
-      return { sent, before, picked, kept, echoed, shown,
+      return { sent, before, picked, kept, early, told: told0, echoed, waiting, shown,
                feedback: q2.el.querySelector(".feedback").textContent };
     }""")
     assert got["sent"] == [{"answer": 0}, {"shown": True}]
     assert all(b["sign"] == "" and b["disabled"] is None for b in got["before"])
-    wrong, _, right = got["picked"]
+    # the pick, at once: pressed, the options closed; right or wrong waits for the server
+    assert [b["pressed"] for b in got["picked"]] == ["true", "false", "false"]
+    assert all(b["disabled"] == "true" and b["sign"] == "" for b in got["picked"])
+    assert not any("q-wrong" in b["cls"] or "q-right" in b["cls"] for b in got["picked"])
+    assert got["kept"] == got["early"] == got["picked"]
+    wrong, _, right = got["told"]
     assert "q-wrong" in wrong["cls"] and wrong["pressed"] == "true" and wrong["sign"] == "✗"
     assert "q-right" in right["cls"] and right["pressed"] == "false" and right["sign"] == "✓"
     assert right["text"] == "6✓, the right answer"          # said, not only coloured
     assert wrong["signHidden"] == "true" and right["signHidden"] == "true"
-    assert all(b["disabled"] == "true" for b in got["picked"])
-    assert wrong["bg"] != right["bg"] != got["picked"][1]["bg"]
-    assert got["kept"] == got["picked"] == got["echoed"]
+    assert all(b["disabled"] == "true" for b in got["told"])
+    assert wrong["bg"] != right["bg"] != got["told"][1]["bg"]
+    assert got["echoed"] == got["told"]
+    assert got["waiting"] is True                             # “Show me” goes at once
     assert ["q-right" in b["cls"] for b in got["shown"]] == [False, False, True]
     assert [b["pressed"] for b in got["shown"]] == ["false"] * 3
     assert got["shown"][2]["text"].endswith("the right answer")
@@ -246,7 +263,7 @@ OVERLAPS = """([stage, frames, width]) => {
     for (const concealed of [true, false]) {
       const ctx = { text: stage.text, index: i, count: F.length, reduced: true, concealed,
                     badges: stage.text.badges };
-      fig.draw(holder, f.fig || {}, ctx);
+      KV["stage.js"].drawFigure(fig, holder, f.fig, ctx, "normal");
       const boxes = [...holder.querySelectorAll("text")]
         .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0)
         .map((t) => [t.textContent, t.getBoundingClientRect()]);
@@ -280,7 +297,7 @@ READABLE = """([cases, widths]) => {
         for (const concealed of [true, false]) {
           const ctx = { text: stage.text, index: i, count: F.length, reduced: true, concealed,
                         badges: stage.text.badges };
-          fig.draw(holder, F[i].fig || {}, ctx);
+          KV["stage.js"].drawFigure(fig, holder, F[i].fig, ctx, "normal");
           const where = `${label} @${width}px frame ${i}`;
           bad.push(...KV.__readable(holder, where));
         }
@@ -406,7 +423,7 @@ def test_figures_draw_every_frame_without_overlapping_or_small_labels(readable, 
 # text boxes overlap and none is drawn under 18 px. `boxes`: [width, height] of the figure's
 # box (.stage-svg), the viewport's height (fitChartText's minimum follows it); `n`: the step,
 # whose class the page carries (step 4's two charts side by side). A renderer that lays out for
-# its projected box (present.js projectedBox) is drawn at scale 1 in it.
+# its projected box (ctx.box, measured by stage.js drawFigure) is drawn at scale 1 in it.
 PRESENTED = """([cases, boxes, n]) => {
   const bad = [];
   const root = document.getElementById("root");
@@ -423,7 +440,8 @@ PRESENTED = """([cases, boxes, n]) => {
   step.append(visual);
   visual.append(holder);
   root.replaceChildren(page);
-  const { fitChartText, MIN_CHART_PX } = KV["present.js"];
+  const { MIN_CHART_PX } = KV["present.js"];
+  const { drawFigure } = KV["stage.js"];
   for (const [label, stage, frames, only] of cases) {
     const F = KV["stage.js"].parseFrames(frames);
     const fig = KV["figures.js"].FIGURES[stage.figure];
@@ -436,8 +454,8 @@ PRESENTED = """([cases, boxes, n]) => {
                         badges: stage.text.badges };
           holder.removeAttribute("style");
           Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
-          fig.draw(holder, F[i].fig || {}, ctx);
-          for (let k = 0; k < 4 && KV.__fit(holder, vh); k++) fig.draw(holder, F[i].fig || {}, ctx);
+          drawFigure(fig, holder, F[i].fig, ctx, "present");
+          for (let k = 0; k < 4 && KV.__fit(holder, vh); k++) drawFigure(fig, holder, F[i].fig, ctx, "present");
           const where = `${label} presenting @${w}×${hgt} frame ${i}`;
           bad.push(...KV.__readable(holder, where, null, MIN_CHART_PX));
         }
@@ -511,7 +529,7 @@ def test_step6_head_groups_and_bars_are_readable(readable, lang):
                 for k, (name, v) in enumerate((("kv_heads", kv_heads), ("precision", precision),
                                                ("window", window)), 1):
                     s.handle({"set": name, "value": v, "seq": k})
-                blocks = [b for b in s.state()["right"] if b["kind"] == "html"]
+                blocks = [b for b in columns(s.state())["right"] if b["kind"] == "html"]
                 html.append("".join(f'<div class="{b.get("cls", "")}">{b["html"]}</div>'
                                     for b in blocks))
     for h in dict.fromkeys(html):
@@ -549,8 +567,9 @@ COLOURS = """([cases]) => {
     const F = KV["stage.js"].parseFrames(frames);
     const fig = KV["figures.js"].FIGURES[stage.figure];
     F.slice(0, 3).concat(F.slice(-1)).forEach((f, i) => {
-      fig.draw(holder, f.fig || {}, { text: stage.text, index: i + 1, count: F.length,
-                                      reduced: true, concealed: false, badges: {} });
+      KV["stage.js"].drawFigure(fig, holder, f.fig, { text: stage.text, index: i + 1, count: F.length,
+                                                      reduced: true, concealed: false, badges: {} },
+                                "normal");
       for (const e of holder.querySelectorAll("svg *")) {
         if (e.closest("defs, title")) continue;
         const cs = getComputedStyle(e);

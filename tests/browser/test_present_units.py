@@ -1,6 +1,6 @@
 """Presenter mode's JavaScript (js/present.js), unit by unit in headless Chromium, no server:
-which blocks the projected page and the speaker view show, the channel between the two
-windows, the speaker view's following, and chart text made at least 18 px on screen."""
+the channel between the two windows, the speaker view's following, and chart text made at
+least 18 px on screen. What each mode shows is the layout table's (test_layout_units.py)."""
 from __future__ import annotations
 
 import pytest
@@ -8,54 +8,10 @@ import pytest
 from conftest import bundle_page
 
 
-LEFT = [{"kind": "paragraphs", "items": ["Lead."], "cls": "step-lead"},
-        {"kind": "paragraphs", "items": ["Before you start."], "cls": "narration orientation"},
-        {"kind": "slot", "name": "question"},
-        {"kind": "paragraphs", "items": ["Part intro."], "heading": "Part A"},
-        {"kind": "paragraphs", "items": ["Why it works."], "cls": "narration"},
-        {"kind": "slot", "name": "controls"},
-        {"kind": "notices", "items": ["Unknown word."]},
-        {"kind": "details", "summary": "Go deeper", "blocks": [], "cls": "deeper deeper-why"},
-        {"kind": "paragraphs", "items": ["Live model: 4 layers."], "cls": "live-facts"},
-        {"kind": "slot", "name": "custom"}]
-RIGHT = [{"kind": "slot", "name": "stage"},
-         {"kind": "legend", "items": [["key", "keys"]]},
-         {"kind": "paragraphs", "items": ["A note."], "cls": "live-facts"},
-         {"kind": "html", "html": "<svg></svg>", "cls": "step6-bars"}]
-
-
 @pytest.fixture(scope="module")
 def kv(browser):
     with bundle_page(browser, viewport=(1280, 720), css=False) as page:
         yield page
-
-
-def _names(blocks):
-    return [b.get("name") or b.get("heading") or (b.get("items") or [b.get("kind")])[0]
-            for b in blocks]
-
-
-def test_the_projected_page_shows_the_lead_question_controls_and_figure_only(kv):
-    words, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [LEFT, RIGHT])
-    # the notices last: a control never moves when one comes or goes
-    assert _names(words) == ["Part A", "question", "controls", "custom", "Unknown word."]
-    assert words[0]["cls"] == "step-lead"                  # a step in parts: the part's title
-    words, _ = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)",
-                           [[b for b in LEFT if not b.get("heading")], RIGHT])
-    assert _names(words) == ["Lead.", "question", "controls", "custom", "Unknown word."]
-    assert [b["kind"] for b in figure] == ["slot", "html"]   # the legend is the speaker's
-    kept = [*RIGHT[:1], {**RIGHT[1], "cls": "keep-projected"}, *RIGHT[2:]]
-    _, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [LEFT, kept])
-    assert [b["kind"] for b in figure] == ["slot", "legend", "html"]   # unless marked to stay
-
-
-def test_controls_marked_with_figure_stay_above_the_figure(kv):
-    """A part whose question is long keeps its controls in the figure's column, first."""
-    right = [{"kind": "slot", "name": "controls", "cls": "with-figure"}, *RIGHT]
-    left = [b for b in LEFT if not (b["kind"] == "slot" and b["name"] == "controls")]
-    words, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [left, right])
-    assert "controls" not in _names(words)
-    assert _names(figure)[:2] == ["controls", "stage"]
 
 
 def test_the_player_shows_icons_only_when_its_labels_do_not_fit(kv):
@@ -149,16 +105,6 @@ def test_notices_show_whole_in_their_order_or_not_at_all(kv):
     assert out["speaker"] == 0
 
 
-def test_the_speaker_view_shows_the_notes_and_every_word_but_no_controls(kv):
-    words, figure = kv.evaluate("([l, r]) => KV['present.js'].speakerBlocks(l, r)", [LEFT, RIGHT])
-    assert words[0] == {"kind": "slot", "name": "talk"}
-    names = _names(words)
-    assert "Why it works." in names and "Before you start." in names and "Go deeper" not in names
-    assert any(b["kind"] == "details" for b in words) and "Live model: 4 layers." in names
-    assert not {"question", "controls", "custom", "stage"} & set(names)
-    assert [b.get("name") or b["kind"] for b in figure] == ["stage", "legend"]
-
-
 def test_speaker_url_and_view_key(kv):
     out = kv.evaluate("""() => {
       const P = KV['present.js'];
@@ -227,9 +173,3 @@ def test_chart_text_is_made_at_least_18_px_on_screen(kv):
     }""")
     assert out["first"] is True and out["again"] is False
     assert 18 <= out["shown"] <= 20
-
-
-def test_the_key_ideas_page_is_projected_as_it_is(kv):
-    blocks = [{"kind": "html", "html": "<ol><li>One</li></ol>", "cls": "key-ideas"}]
-    words, figure = kv.evaluate("([l, r]) => KV['present.js'].presentBlocks(l, r)", [blocks, []])
-    assert words == blocks and figure == []

@@ -126,27 +126,3 @@ def test_without_the_clipboard_the_link_is_selected_in_a_field(kv, clipboard):
     # the browser's copy command works: copied, and the field goes away again
     out = kv.evaluate(COPY, [s, clipboard, True])
     assert out["said"] == "Link gekopieerd" and not out["fieldShown"]
-
-
-def test_figure_only_draws_the_lead_controls_and_figure_and_no_prose(kv):
-    lead = {"kind": "paragraphs", "items": ["Lead."], "cls": "step-lead"}
-    prose = {"kind": "paragraphs", "items": ["Prose."], "cls": "narration"}
-    deeper = {"kind": "details", "summary": "Go deeper", "blocks": [prose], "cls": "deeper"}
-    legend = {"kind": "legend", "items": [["key", "keys"]]}
-    note = {"kind": "paragraphs", "items": ["A note."], "cls": "live-facts"}
-    cards = {"kind": "metrics", "cards": []}
-    slot = lambda name: {"kind": "slot", "name": name}  # noqa: E731
-    cases = {
-        "stage": ([lead, slot("question"), prose, slot("controls"), slot("custom"), deeper],
-                  [slot("stage"), legend, note], True),
-        "no stage": ([lead, slot("question"), slot("controls"), prose],
-                     [cards, {"kind": "html", "html": "<b>bars</b>"}], False),
-        "key ideas": ([{"kind": "html", "html": "<ol></ol>", "cls": "key-ideas"}], [], False),
-    }
-    out = kv.evaluate("""(cases) => Object.fromEntries(Object.entries(cases).map(([k, [l, r, st]]) =>
-        [k, KV["shell.js"].figureBlocks(l, r, st)]))""", cases)
-    assert out["stage"] == [[lead, slot("controls"), slot("custom")], [slot("stage"), legend]]
-    assert out["no stage"] == [[lead, slot("controls")],
-                               [cards, {"kind": "html", "html": "<b>bars</b>"}]]
-    assert out["key ideas"] == [[], cases["key ideas"][0]]
-    assert json.dumps(out).count("Prose.") == 0

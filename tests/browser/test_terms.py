@@ -28,12 +28,12 @@ DRAW = """(g) => {
   root.replaceChildren();
   const step = document.createElement("div"); root.appendChild(step);
   const col = document.createElement("div"); step.appendChild(col);
-  KV["blocks.js"].drawBlocks(col, [
+  col.append(...KV["blocks.js"].buildBlocks([
     { kind: "paragraphs", items: ["<b>A token</b> and more tokens, then the KV cache.",
                                   "Each key/value head keeps keys; a token again."] },
     { kind: "details", summary: "Go deeper", blocks: [
       { kind: "paragraphs", items: ["Inside: one token, a key and the prompt."] }] },
-  ], { concealed: false, badges: {}, slots: {} });
+  ], { concealed: false, badges: {} }));
   const layer = document.createElement("div"); step.appendChild(layer);
   globalThis.terms = KV["terms.js"].createTerms(step, layer);
   globalThis.terms.mark(g);
@@ -93,12 +93,12 @@ def test_the_badge_legend_goes_after_the_first_row_of_cards(kv):
       const root = document.getElementById("root");
       root.replaceChildren();
       const card = { key: "k", label: "L", value: "1", kind: "measured", hidden: false, more: false };
-      KV["blocks.js"].drawBlocks(root, [
+      root.append(...KV["blocks.js"].buildBlocks([
         { kind: "paragraphs", items: ["Words."] },
         { kind: "details", summary: "All numbers", blocks: [{ kind: "metrics", cards: [card] }] },
         { kind: "metrics", cards: [card] },
         { kind: "metrics", cards: [card] },
-      ], { concealed: false, badges: { measured: ["measured", "tip"] }, slots: {} });
+      ], { concealed: false, badges: { measured: ["measured", "tip"] } }));
       KV["terms.js"].placeLegend(root, g.legend);
       KV["terms.js"].placeLegend(root, g.legend);           // placed again: still one
       const line = root.querySelectorAll(".badge-legend");

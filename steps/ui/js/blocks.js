@@ -1,9 +1,11 @@
 // The page's blocks of text (steps/ui/words.py builds them; their shapes are named in
-// steps/ui/state.py). Each kind has one builder; a slot is where the page puts a live part
-// (the question, the controls, the stage).
+// steps/ui/state.py). Each kind has one builder; a region of the page is a list of blocks
+// (`buildBlocks`), which the page places by its layout table (layout.js).
 
 import { h } from "./dom.js";
 
+// A card as the server sent it: one that answers the question comes as “?” until the answer is
+// out (steps/ui/conceal.py); `hidden` only marks it (class answer-bearing).
 export function drawCards(box, cards, ctx) {
   const badges = ctx.badges || {};
   box.replaceChildren();
@@ -11,7 +13,7 @@ export function drawCards(box, cards, ctx) {
     const card = h("div", "metric" + (c.hidden ? " answer-bearing" : ""), box);
     card.setAttribute("data-metric", c.key);
     h("div", "metric-label", card, c.label);
-    h("div", "metric-value", card, c.hidden && ctx.concealed ? "?" : c.value);
+    h("div", "metric-value", card, c.value);
     if (c.kind && badges[c.kind]) {
       const b = h("span", "badge badge-" + c.kind, card, badges[c.kind][0]);
       b.title = badges[c.kind][1];
@@ -64,7 +66,7 @@ const BUILD = {
   details(b, box, ctx) {
     const d = h("details", "", box);
     h("summary", "", d, b.summary);
-    drawBlocks(d, b.blocks, ctx, true);
+    drawInto(d, b.blocks, ctx);
   },
   html(b, box) {
     // autoescaped on the server (steps/ui/words.py `html`); appended: without a class the
@@ -73,37 +75,39 @@ const BUILD = {
   },
 };
 
-// Draw `blocks` into `parent`; a slot takes the element `ctx.slots[name]`. A block with
-// nothing to say leaves nothing. A details block the learner opened stays open when the
-// blocks are drawn again (matched by its summary). A slot's element stays where it is (never
-// taken out of the page): a control the learner is moving keeps the keyboard's focus while
-// the words around it are drawn anew.
-export function drawBlocks(parent, blocks, ctx, nested) {
+// The nodes of `blocks`, drawn afresh (a region of the page: page.js places them). A block with
+// nothing to say gives nothing. A details block whose summary is in `open` starts open (the
+// learner opened it before this region was drawn again).
+export function buildBlocks(blocks, ctx, open) {
+  const made = document.createElement("div");
+  drawInto(made, blocks, ctx);
+  if (open && open.size) made.querySelectorAll("details > summary").forEach((s) => {
+    if (open.has(s.textContent)) s.parentElement.open = true;
+  });
+  return [...made.childNodes];
+}
+
+// the summaries of the open details among `nodes` (kept across a region's redraw)
+export function openSummaries(nodes) {
   const open = new Set();
-  if (!nested) parent.querySelectorAll("details[open] > summary").forEach(
-    (s) => open.add(s.textContent));
-  const kept = new Set((blocks || []).filter((b) => b.kind === "slot")
-    .map((b) => ctx.slots && ctx.slots[b.name]).filter(Boolean));
-  if (!nested) for (const c of [...parent.childNodes]) if (!kept.has(c)) c.remove();
-  let at = nested ? null : parent.firstChild;      // what is drawn goes before this slot
+  for (const n of nodes) {
+    if (n.nodeType !== 1) continue;
+    if (n.matches("details[open]")) open.add(n.querySelector(":scope > summary")?.textContent);
+    n.querySelectorAll("details[open] > summary").forEach((s) => open.add(s.textContent));
+  }
+  return open;
+}
+
+function drawInto(parent, blocks, ctx) {
   for (const b of blocks || []) {
-    if (b.kind === "slot") {
-      const el = ctx.slots && ctx.slots[b.name];
-      if (el && el === at) at = at.nextSibling;
-      else if (el) parent.insertBefore(el, at);
-      continue;
-    }
     const build = BUILD[b.kind];
     if (!build || isEmpty(b)) continue;
     const made = document.createElement("div");
     const box = b.kind === "details" || !b.cls ? made : h("div", b.cls, made);
     build(b, box, ctx);
     if (b.kind === "details" && b.cls) made.lastChild.classList.add(...b.cls.split(" "));
-    while (made.firstChild) parent.insertBefore(made.firstChild, at);
+    while (made.firstChild) parent.appendChild(made.firstChild);
   }
-  if (!nested) parent.querySelectorAll("details > summary").forEach((s) => {
-    if (open.has(s.textContent)) s.parentElement.open = true;
-  });
 }
 
 function isEmpty(b) {

@@ -47,18 +47,13 @@ export function typingIn(e, tags) {
            (t.getAttribute && SKIP_ROLES.includes(t.getAttribute("role")))));
 }
 
-// a drawing's width follows its holder's, so that its text stays legible on a phone
-export function widthOf(holder, fallback) {
-  const w = holder.getBoundingClientRect().width;
-  return w > 0 ? Math.round(w) : (fallback || 640);
-}
-
-// the width a figure is laid out for: its holder's, kept within [lo, hi]. A figure draws
-// itself in CSS pixels for that width (viewBox = pixels, min-width = its width), so that its
-// text is drawn at the size the stylesheet gives it, never shrunk: a wider holder scales it
-// up (a projector), a narrower one than `lo` scrolls it sideways
-export function layoutWidth(holder, lo, hi) {
-  const w = holder ? Math.floor(holder.getBoundingClientRect().width) : 0;
+// the width a figure is laid out for: its box's (ctx.box, which the stage measures), kept
+// within [lo, hi]; `hi` while the box has no width yet (the stage draws again once the page
+// shows it). A figure draws itself in CSS pixels for that width (viewBox = pixels, min-width =
+// its width), so that its text is drawn at the size the stylesheet gives it, never shrunk: a
+// wider box scales it up (a projector), a narrower one than `lo` scrolls it sideways
+export function layoutWidth(box, lo, hi) {
+  const w = box ? Math.floor(box.width) : 0;
   return Math.max(lo, Math.min(hi, w > 0 ? w : hi));
 }
 
@@ -66,46 +61,77 @@ export function layoutWidth(holder, lo, hi) {
 // would make its column scroll)
 export const wholeWidth = (w) => Math.ceil(w - 0.05);
 
-// how wide each of `items` ([text class, string, group class?]) is drawn in a figure whose
-// svg has the class `svgClass` (measured in `holder` when it is in the page; else estimated,
-// 8 px a character)
-export function textWidths(holder, svgClass, items) {
-  const s = svg("svg", { class: svgClass, width: 1, height: 1, "aria-hidden": "true" });
+// Measuring text as a figure draws it. The stylesheet sizes a figure's text by the classes of
+// its <svg> and of the text (and, presenting, by the chart font present.js fitChartText sets
+// on the holder), so a text is measured where the figure puts it: in the figure's own <svg>
+// once that is in the page, or in a hidden <svg> of the figure's class put into its holder.
+function hiddenSvg(holder, svgClass) {
+  const s = svg("svg", { class: svgClass || "", width: 1, height: 1, "aria-hidden": "true" });
   s.style.position = "absolute";
   s.style.visibility = "hidden";
   s.style.minWidth = "0";
   s.style.width = "1px";
   if (holder) holder.appendChild(s);
+  return s;
+}
+
+// how long the text element `t` is drawn: measured once it is in the page, else estimated,
+// `perChar` (7 px) a character
+export function textLength(t, perChar) {
+  let w = 0;
+  try { w = t.isConnected ? t.getComputedTextLength() : 0; } catch (err) { w = 0; }
+  return w > 0 ? w : (perChar || 7) * t.textContent.length;
+}
+
+// how wide each of `items` ([text class, string, group class?]) is drawn: in a hidden <svg> of
+// class `svgClass` in `holder`, or, without `svgClass`, in `holder` itself (a figure's <svg>);
+// estimated, 8 px a character, where it cannot be measured (not in the page)
+export function textWidths(holder, svgClass, items) {
+  const s = svgClass ? hiddenSvg(holder, svgClass) : holder;
+  const made = [];
   const out = items.map(([cls, str, group]) => {
     const g = group ? svg("g", { class: group }, s) : s;
     const t = svg("text", { class: cls }, g);
+    made.push(group ? g : t);
     t.textContent = str;
-    let w = 0;
-    try { w = s.isConnected ? t.getComputedTextLength() : 0; } catch (err) { w = 0; }
-    return w > 0 ? w : 8 * String(str).length;
+    return textLength(t, 8);
   });
-  s.remove();
+  if (svgClass) s.remove();
+  else made.forEach((e) => e.remove());
   return out;
 }
 
-// redraw when the holder's width changes (the charts are laid out for their width); the
-// latest `redraw` given for a holder is the one called (it draws the latest frame)
-export function refitOnResize(holder, redraw) {
-  holder.__kvRedraw = redraw;
-  if (holder.__kvResize || typeof ResizeObserver === "undefined") return;
-  let last = 0;
-  holder.__kvResize = new ResizeObserver((entries) => {
-    const w = Math.round(entries[0].contentRect.width);
-    if (w && Math.abs(w - last) > 4) { last = w; holder.__kvRedraw(); }
-  });
-  holder.__kvResize.observe(holder);
+// the size (CSS px, in the drawing's own units) that text of class `cls` is drawn at: in the
+// <svg> `s`, or, with `svgClass`, in a hidden <svg> of that class in the holder `s`; `fallback`
+// (12) where it cannot be measured (not in the page)
+export function textSize(s, cls, svgClass, fallback) {
+  const where = svgClass ? hiddenSvg(s, svgClass) : s;
+  const t = svg("text", { class: cls || "" }, where);
+  t.textContent = "0";
+  const px = where.isConnected ? parseFloat(getComputedStyle(t).fontSize) : 0;
+  (svgClass ? where : t).remove();
+  return px > 0 ? px : (fallback || 12);
+}
+
+// The box a renderer lays its figure out for when the page is projected (the stage's ctx.box
+// with `projected`: the projected page gives the figure a height of its own), with `em`, the
+// size its text of class `textClass` is drawn at in an <svg> of class `svgClass` there; null on
+// the learners' page and in the speaker view, which lay figures out for their width. A renderer
+// that lays out for it draws at scale 1 (viewBox = the box), so its text shows at the size the
+// stylesheet gives it.
+export function projectedBox(holder, ctx, svgClass, textClass) {
+  const box = ctx && ctx.box;
+  if (!box || !box.projected) return null;
+  return { width: box.width, height: box.height, em: textSize(holder, textClass, svgClass) };
 }
 
 export function formatNumber(v, lang) {
   try { return Number(v).toLocaleString(lang || "en"); } catch (e) { return String(v); }
 }
 
-function overlaps(a, b, pad) {
+// whether the boxes `a` and `b` ({x, y, width, height}) come within `pad` of each other
+export function overlaps(a, b, pad) {
+  pad = pad || 0;
   return a.x < b.x + b.width + pad && b.x < a.x + a.width + pad &&
          a.y < b.y + b.height + pad && b.y < a.y + a.height + pad;
 }

@@ -1,29 +1,64 @@
 // The whole page of one session, drawn from its state (steps/ui/state.py): the shell around
-// the step, the step's two columns of blocks, its question, controls and stage. The server
-// sends a part of the state when it changes; the page sends a learner's moves as messages.
+// the step, the step's regions (lead, look, figure, cards, …), its question, controls and
+// stage. The server sends a part of the state when it changes; the page sends a learner's
+// moves as messages.
+//
+// One redraw per message: BokehJS applies a server message one part at a time, so a part's
+// change only marks it dirty, and the page draws once, in a microtask, when the whole message
+// is in (`flush`). Then each region is drawn again only if its blocks changed, each live part
+// (question, controls, stage, custom box) is updated only if its own parts changed, and the
+// regions are placed by the layout table's row for the page's mode (layout.js), moving only the
+// nodes that are out of place (a control being moved keeps the keyboard's focus).
 
 import { h, typingIn } from "./dom.js";
-import { drawBlocks } from "./blocks.js";
-import { createShell, postHeight, figureBlocks } from "./shell.js";
+import { buildBlocks, openSummaries } from "./blocks.js";
+import { createShell, postHeight } from "./shell.js";
 import { createControls } from "./controls.js";
 import { createQuestion } from "./question.js";
 import { createStage } from "./stage.js";
 import { WIDGETS } from "./figures.js";
-import { presentBlocks, speakerBlocks, createTalk, presentBar, speakerUrl, connect,
-         createFollower, fitChartText, fitNotices, keepModes } from "./present.js";
+import { createTalk, presentBar, speakerUrl, connect, createFollower, fitChartText,
+         fitNotices, keepModes } from "./present.js";
 import { createTerms, placeLegend } from "./terms.js";
+import { LAYOUT, modeOf, rowOf, placeRegions } from "./layout.js";
 
-const STEP_PARTS = ["number", "classes", "tabs", "left", "right", "question", "controls",
-                    "values", "acks", "custom", "stage", "frames", "frame", "concealed"];
+// the page's live elements: placed by the layout table like the regions, drawn by their own
+// modules
+export const LIVE = ["tabs", "question", "controls", "custom", "stage", "talk"];
+
+// the regions: every name of the layout table that is not a live element
+export const REGIONS = [...new Set(Object.values(LAYOUT)
+  .flatMap((row) => [row, ...Object.values(row.variants || {})])
+  .flatMap((row) => [...(row.left || []), ...(row.right || [])]).flat())]
+  .filter((name) => !LIVE.includes(name));
+
+// what the page has drawn, for the class benchmark and the tests: flushes (one per message),
+// regions drawn again, figures drawn
+const stats = () => (window.kvExplainerStats ||= { flushes: 0, regions: 0, figures: 0 });
+
+// Place `nodes` in `column` in this order: what is not among them goes first, then each node
+// is put before the first one out of place; what is already in order stays untouched.
+export function placeNodes(column, nodes) {
+  const keep = new Set(nodes);
+  for (const n of [...column.childNodes]) if (!keep.has(n)) n.remove();
+  let at = column.firstChild;
+  for (const n of nodes) {
+    if (n === at) { at = at.nextSibling; continue; }
+    column.insertBefore(n, at);
+  }
+  while (at) { const next = at.nextSibling; at.remove(); at = next; }
+}
 
 export function render({ model }) {
   const send = (msg) => model.send_msg(msg);
   const root = h("div", "kv-root");
-  // presenting (js/present.js): the projected page, or the speaker view that follows it
-  const pmode = model.shell || {};
-  const present = !!pmode.present && !pmode.embed, speaker = present && !!pmode.speaker;
+  // presenting (js/present.js): the projected page, or the speaker view that follows it; the
+  // page mode is the link's, for the whole session
+  const mode0 = model.shell || {};
+  const present = !!mode0.present && !mode0.embed, speaker = present && !!mode0.speaker;
+  const figureOnly = !!(mode0.embed && mode0.figure);
   let sync = null;
-  const stage = createStage(send, { onframe: () => { if (sync) sync.announce(); } });
+  const stage = createStage(send, { onframe: () => { stats().figures++; if (sync) sync.announce(); } });
   // the copy link's frame: the one on screen, and the one the query has (see shell.shareUrl)
   const playhead = () => (model.stage && model.stage.player !== false)
     ? { index: stage.player.index, frame: model.frame } : null;
@@ -45,14 +80,11 @@ export function render({ model }) {
   const controls = createControls(send);
   controls.el.classList.add("controls");
   let custom = null, customName = null;
-  // the page mode is the link's, for the whole session: embedded, only the bar, the heading
-  // and the step (figure-only: the heading's notices, the lead, the controls and the figure);
-  // presenting, no FAQ
-  const mode = model.shell || {};
-  const figureOnly = !!(mode.embed && mode.figure);
   const talk = speaker ? createTalk() : null;
   const bar = present ? presentBar(shell, speaker) : null;
-  if (mode.embed) root.append(shell.embedBar, shell.heading, step);
+  root.className = "kv-root" + (mode0.embed ? " embed" : "") + (mode0.present ? " present" : "") +
+    (figureOnly ? " figure-only" : "") + (speaker ? " speaker" : "");
+  if (mode0.embed) root.append(shell.embedBar, shell.heading, step);
   else if (present) root.append(bar.el, step);     // no title bar, language menu, stepper, FAQ
   else root.append(shell.top, shell.nav, shell.heading, step, shell.prevnext, shell.faq);
 
@@ -69,51 +101,100 @@ export function render({ model }) {
       b.addEventListener("click", () => { if (value !== t.active) send({ set: t.name, value }); });
     });
   };
-  const drawStep = () => {
+
+  // one column below 700 px (a phone): the layout's "narrow" row
+  const narrowQuery = window.matchMedia ? window.matchMedia("(max-width: 699.98px)") : null;
+  const isNarrow = () => !!(narrowQuery && narrowQuery.matches);
+  const drawn = Object.fromEntries(REGIONS.map((r) => [r, { nodes: [], key: null }]));
+  const liveEl = () => ({ question: question.el, controls: controls.el, stage: stage.el,
+                          custom: custom ? custom.el : null, talk: talk ? talk.el : null });
+  const filledLive = {
+    question: () => !!model.question,
+    controls: () => (model.controls || []).some((c) => !c.hidden),
+    custom: () => !!(custom && model.custom),
+    stage: () => !!model.stage,
+    talk: () => !!talk,
+    tabs: () => false,                    // drawn above the columns (the row's `tabs`)
+  };
+  let lastMode = null, tabsKey = null;
+
+  // the parts a message changed, drawn once it is all in
+  let dirty = new Set(), queued = false;
+  const touch = (part) => {
+    dirty.add(part);
+    if (!queued) { queued = true; queueMicrotask(flush); }
+  };
+  const flush = () => {
+    queued = false;
+    const d = dirty;
+    dirty = new Set();
+    if (!d.size) return;
     const s = model.shell || {};
-    root.className = "kv-root" + (s.embed ? " embed" : "") + (s.present ? " present" : "") +
-      (figureOnly ? " figure-only" : "") + (speaker ? " speaker" : "");
-    step.className = ["step", ...(model.classes || [])].join(" ");
-    drawTabs(figureOnly ? null : model.tabs);         // figure-only: the link picks the part
-    question.update(model.question);
-    controls.update(model.controls, model.values || {}, s.lang, model.acks);
-    stage.update(model.stage, model.frames, model.frame, model.concealed, s.present);
-    const c = model.custom;
-    if (c && c.widget !== customName) {
-      customName = c.widget;
-      custom = WIDGETS[c.widget] ? WIDGETS[c.widget](send) : null;
-    }
-    if (custom) custom.update(c);
-    const ctx = { concealed: !!model.concealed, badges: model.stage ? model.stage.text.badges : {},
-                  slots: { question: question.el, controls: controls.el, stage: stage.el,
-                           custom: custom ? custom.el : null } };
-    if (model.stage && model.stage.text) ctx.badges = model.stage.text.badges;
-    else ctx.badges = (model.shell && model.shell.badges) || {};
-    if (figureOnly) {
-      const [words, figure] = figureBlocks(model.left, model.right, !!model.stage);
-      drawBlocks(left, words, ctx);
-      drawBlocks(right, figure, ctx);
-    } else if (present) {
-      if (talk) talk.update(s.talk, model.question);
+    const mode = modeOf(s, isNarrow());
+    const row = rowOf(mode, model.variant);
+    const modeChanged = mode !== lastMode;
+    lastMode = mode;
+    const has = (...parts) => parts.some((p) => d.has(p));
+    stats().flushes++;
+    if (has("shell")) {
+      shell.update(s);
       if (bar) bar.update(s);
-      ctx.slots.talk = talk ? talk.el : null;
-      const [words, figure] = (speaker ? speakerBlocks : presentBlocks)(model.left, model.right);
-      drawBlocks(left, words, ctx);
-      drawBlocks(right, figure, ctx);
-      if (speaker) left.querySelectorAll("details").forEach((d) => { d.open = true; });   // all of it
+    }
+    if (has("shell", "query")) shell.follow(model.query);
+    if (has("number", "classes")) step.className = ["step", ...(model.classes || [])].join(" ");
+    const tk = row.tabs ? JSON.stringify(model.tabs || null) : "null";
+    if (tk !== tabsKey) { tabsKey = tk; drawTabs(row.tabs ? model.tabs : null); }
+    if (has("question")) question.update(model.question);
+    if (talk && has("shell", "question")) talk.update(s.talk, model.question);
+    if (has("controls", "values", "acks", "shell"))
+      controls.update(model.controls, model.values || {}, s.lang, model.acks);
+    if (has("stage", "frames", "frame", "concealed") || modeChanged)
+      stage.update(model.stage, model.frames, model.frame, model.concealed, mode);
+    if (has("custom")) {
+      const c = model.custom;
+      if (c && c.widget !== customName) {
+        customName = c.widget;
+        custom = WIDGETS[c.widget] ? WIDGETS[c.widget](send) : null;
+      }
+      if (custom && c) custom.update(c);
+    }
+    // the regions whose blocks (or the language, or what is concealed) changed
+    const ctx = { concealed: !!model.concealed,
+                  badges: (model.stage && model.stage.text && model.stage.text.badges) || s.badges || {} };
+    const shared = `${s.lang}|${ctx.concealed}|`;
+    let redrawn = 0;
+    for (const r of REGIONS) {
+      if (!has(r, "shell", "concealed", "stage") && drawn[r].key !== null) continue;
+      const key = shared + JSON.stringify(model[r] || []);
+      if (key === drawn[r].key) continue;
+      const open = openSummaries(drawn[r].nodes);
+      for (const n of drawn[r].nodes) n.remove();
+      drawn[r] = { nodes: buildBlocks(model[r], ctx, open), key };
+      redrawn++;
+    }
+    stats().regions += redrawn;
+    // place the regions and the live elements by the mode's row
+    const live = liveEl();
+    const filled = (name) => name in filledLive ? filledLive[name]() : !!(drawn[name] && drawn[name].nodes.length);
+    const cols = placeRegions(row, filled);
+    const nodes = (names) => names.flatMap((n) => n in filledLive ? (live[n] ? [live[n]] : []) : drawn[n].nodes);
+    grid.classList.toggle("one-column", row.columns === 1);
+    placeNodes(left, nodes(row.columns === 1 ? [...cols.left, ...cols.right] : cols.left));
+    placeNodes(right, nodes(row.columns === 1 ? [] : cols.right));
+    if (redrawn || has("question", "glossary")) {
+      // the glossary: a term's first use shows its definition; the badges' legend goes next
+      // to the first cards (not when projecting: the lecturer says it)
+      terms.mark(model.glossary);
+      placeLegend(step, s.present ? null : model.glossary && model.glossary.legend);
+    }
+    if (present && (redrawn || modeChanged)) {
+      if (speaker) left.querySelectorAll("details").forEach((el) => { el.open = true; });   // all of it
       keepModes(step, window.location.search);           // links stay projected
       requestAnimationFrame(fitStatic);
-      if (speaker && wantFrame !== null) stage.player.moveTo(wantFrame);
-    } else {
-      drawBlocks(left, model.left, ctx);
-      drawBlocks(right, model.right, ctx);
     }
-    // the glossary: a term's first use shows its definition; the badges' legend goes next to
-    // the first cards (not when projecting: the lecturer says it)
-    terms.mark(model.glossary);
-    placeLegend(step, s.present ? null : model.glossary && model.glossary.legend);
+    if (speaker && wantFrame !== null) stage.player.moveTo(wantFrame);
+    if (sync) sync.announce();
   };
-  const drawShell = () => { shell.update(model.shell); shell.follow(model.query); drawStep(); };
   // presenting: the charts outside the stage (drawn once by the server's template) get their
   // text at least 18 px on screen too, and the notices of the new words show only whole
   const fitStatic = () => {
@@ -171,18 +252,20 @@ export function render({ model }) {
     if (!speaker && typeof ResizeObserver !== "undefined")
       new ResizeObserver(() => fitNotices(left)).observe(left);
   }
-  const stopHeight = (model.shell && model.shell.embed) ? postHeight(root) : () => {};
-  drawShell();
-  model.on("shell", drawShell);
-  model.on("query", () => { shell.follow(model.query); if (sync) sync.announce(); });
-  model.on(STEP_PARTS, () => { drawStep(); if (sync) sync.announce(); });
-  model.on("glossary", drawStep);
+  const onNarrow = () => touch("layout");
+  if (narrowQuery && narrowQuery.addEventListener) narrowQuery.addEventListener("change", onNarrow);
+  const stopHeight = mode0.embed ? postHeight(root) : () => {};
+  const parts = ["shell", "query", "glossary", ...(model.parts || [])];
+  for (const p of parts) model.on(p, () => touch(p));
+  parts.forEach((p) => dirty.add(p));
+  flush();                                          // drawn before the page is shown
   model.on("remove", () => {
     stage.stop();
     terms.stop();
     stopHeight();
     window.removeEventListener("keydown", onkey);
     window.removeEventListener("resize", refit);
+    if (narrowQuery && narrowQuery.removeEventListener) narrowQuery.removeEventListener("change", onNarrow);
     if (sync) sync.close();
   });
   return root;

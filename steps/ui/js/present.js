@@ -13,65 +13,12 @@
 // playhead in the browser); a key pressed in the speaker view (PageDown/PageUp, Space, “.”,
 // “,”, ←/→) and its Previous/Next are sent to the projected page, which applies them.
 
-import { h, svg } from "./dom.js";
+import { h } from "./dom.js";
 
 export const CHANNEL = "kv-explainer-present";
 export const MIN_CHART_PX = 18;
 export const MIN_VALUE_PX = 20;
-const PROSE = ["narration", "orientation", "live-facts", "formula-headline"];
 const KEYS = ["PageDown", "PageUp", " ", ".", ",", "ArrowLeft", "ArrowRight"];
-
-const classes = (b) => (b.cls || "").split(" ").filter(Boolean);
-const isSlot = (b, ...names) => b.kind === "slot" && names.includes(b.name);
-const isLead = (b) => classes(b).includes("step-lead");
-const isProse = (b) => b.kind === "details" || b.kind === "table" ||
-  classes(b).some((c) => PROSE.includes(c)) || (b.kind === "paragraphs" && !b.cls && !b.heading);
-
-// The projected page's two columns from the step's: [the lead, the question, the controls, the
-// notices] and [the figure: the stage and what goes with it, without the prose]. The notices
-// come last, so a control never moves when a notice comes or goes (a slider that brings one
-// stays under the lecturer's pointer), and only those that fit whole are shown (`fitNotices`).
-// In a step in parts, the part's title is the lead. A step without a stage keeps its visual
-// column's figures; a page with neither a lead nor a stage (the key ideas) keeps its blocks.
-export function presentBlocks(left, right) {
-  left = left || [];
-  right = right || [];
-  // a page with neither lead nor figure (the key ideas) is shown as it is
-  if (!left.some(isLead) && ![...left, ...right].some((b) => isSlot(b, "stage"))) return [left, right];
-  // a step in parts (step 6): the part's title, its own lead, stands for the step's
-  const part = left.find((b) => b.kind === "paragraphs" && b.heading && !b.cls);
-  const words = [];
-  for (const b of left) {
-    if (isLead(b)) words.push(part ? { kind: "paragraphs", items: [part.heading], cls: b.cls } : b);
-    else if (isSlot(b, "question")) words.push(b);
-  }
-  // the controls go under the question, unless the step marks them to stay with the figure
-  // (`with-figure`: a part whose question is long and whose figure leaves room above it)
-  const all = [...left, ...right];
-  const withFigure = (b) => classes(b).includes("with-figure");
-  const controls = all.filter((b) => isSlot(b, "controls"));
-  words.push(...controls.filter((b) => !withFigure(b)), ...all.filter((b) => isSlot(b, "custom")),
-             ...left.filter((b) => b.kind === "notices"));
-  // the figure without its legend (the speaker view has it; the figure labels its colours),
-  // unless the step marks a legend to keep projected (`keep-projected`: one short line)
-  const figure = right.filter((b) => !isSlot(b, "question", "controls", "custom") && !isProse(b) &&
-                                     !isLead(b) &&
-                                     !(b.kind === "legend" && !classes(b).includes("keep-projected")));
-  return [words, [...controls.filter(withFigure), ...figure]];
-}
-
-// The speaker view's two columns: [what to say, the answer (the `talk` slot), then every
-// block of prose on the learners' page] and [the figure as projected, with its legend].
-// No question, controls or custom box: the projected page is the one that moves.
-export function speakerBlocks(left, right) {
-  left = left || [];
-  right = right || [];
-  const skip = (b) => isSlot(b, "question", "controls", "custom");
-  const prose = [...left, ...right].filter((b) => !skip(b) && !isSlot(b, "stage", "tabs") &&
-                                               b.kind !== "legend" && b.kind !== "metrics");
-  const figure = right.filter((b) => isSlot(b, "stage") || b.kind === "legend" || b.kind === "metrics");
-  return [[{ kind: "slot", name: "talk" }, ...prose], figure];
-}
 
 // The speaker's panel: the notes, the question's answer and the next step's title.
 export function createTalk() {
@@ -263,28 +210,6 @@ export function fitNotices(column) {
   return notes.length - first;
 }
 
-// The box a figure is laid out for on the projected page: its holder's size in CSS pixels
-// (the stylesheet gives the figure what height is left under its controls and cards), or null
-// when the page is not projected (the learners' page and the speaker view lay figures out for
-// their width). A renderer that lays out for it draws at scale 1 (viewBox = the box), so its
-// text shows at the size the stylesheet gives it; the box is noted on the holder, and
-// fitChartText asks for the figure again when the box changes.
-// `em`: the size of a text of class `textClass` in an <svg> of class `svgClass` there.
-export function projectedBox(holder, svgClass, textClass) {
-  if (!holder || !holder.closest || !holder.closest(".kv-root.present:not(.speaker)")) return null;
-  const r = holder.getBoundingClientRect();
-  if (!(r.width >= 120 && r.height >= 120)) return null;
-  const s = svg("svg", { class: svgClass || "", width: 1, height: 1, "aria-hidden": "true" });
-  s.style.position = "absolute";
-  s.style.visibility = "hidden";
-  holder.appendChild(s);
-  const em = parseFloat(getComputedStyle(svg("text", { class: textClass || "" }, s)).fontSize);
-  s.remove();
-  const box = { width: Math.floor(r.width), height: Math.floor(r.height), em: em > 0 ? em : chartPx() };
-  holder.dataset.box = `${box.width}x${box.height}`;
-  return box;
-}
-
 // Chart text at least MIN_CHART_PX on screen (18 px at 720 px high, more on a taller
 // screen): each chart (an <svg> child of `holder`, drawn in its own units and scaled to its
 // box) gets, on the holder, the font size in its units that shows at that size:
@@ -292,7 +217,7 @@ export function projectedBox(holder, svgClass, textClass) {
 // for any chart deeper down, at the smallest
 // scale, which presenter mode's CSS gives every text of the chart. Returns true when a size
 // changed enough to draw the figure again (its labels are placed by size), or when the figure
-// was laid out for a box (projectedBox) that is no longer the holder's.
+// was laid out for a box (stage.js drawFigure notes it) that is no longer the holder's.
 export function fitChartText(holder) {
   const svgs = [...holder.querySelectorAll("svg")].filter((s) => !s.parentElement.closest("svg") &&
     !s.closest(".player") && s.viewBox && s.viewBox.baseVal && s.viewBox.baseVal.width > 0);

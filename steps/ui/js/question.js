@@ -1,9 +1,11 @@
 // The predict-then-reveal question: the question, one button per option, “Show me” and the
-// feedback. A click shows the feedback at once; the server hears {answer: i} or {shown: true},
-// un-conceals what the question was hiding and moves the figure to what the answer says.
-// Once answered (or shown) the options stay as they are: the pick marked right (✓) or wrong
-// (✗), and the right option marked too, by a sign and by words for a screen reader
-// (`mark`), not by colour alone; a new question (another key) asks again.
+// feedback. A click marks the pick (or hides “Show me”) at once and sends {answer: i} or
+// {shown: true}; the page does not know the answer before: the server sends the question's
+// `correct` and `explain` only once it is answered or shown (steps/ui/conceal.py), with what
+// the question was hiding and the figure moved to what the answer says. Then the options stay
+// as they are: the pick marked right (✓) or wrong (✗), and the right option marked too, by a
+// sign and by words for a screen reader (`mark`), not by colour alone; a new question
+// (another key) asks again.
 
 import { h } from "./dom.js";
 
@@ -45,10 +47,12 @@ export function createQuestion(send) {
     }
     const answered = answer !== null && answer !== undefined;
     const done = revealed();
+    // the answer, once the server has sent it (a click waits a moment for it)
+    const known = done && Number.isInteger(v.correct);
     opts.forEach((o, i) => {
       const b = answers.children[i].firstChild;
-      const chosen = answer === i, right = done && i === v.correct;
-      const sign = right ? "✓" : chosen ? "✗" : "";
+      const chosen = answer === i, right = known && i === v.correct;
+      const sign = right ? "✓" : chosen && known ? "✗" : "";
       b.replaceChildren(document.createTextNode(o));
       if (sign) h("span", "q-sign", b, sign, { "aria-hidden": "true" });
       if (right && v.mark) h("span", "sr-only", b, ", " + v.mark);
@@ -56,13 +60,13 @@ export function createQuestion(send) {
       if (done) b.setAttribute("aria-disabled", "true"); else b.removeAttribute("aria-disabled");
       b.classList.toggle("chosen", chosen);
       b.classList.toggle("q-right", right);
-      b.classList.toggle("q-wrong", chosen && i !== v.correct);
+      b.classList.toggle("q-wrong", chosen && known && i !== v.correct);
     });
     showBtn.textContent = v.show || "";
     show.hidden = answered || shown;
     let state = "", head = "";
-    if (answered) [state, head] = answer === v.correct ? ["right", v.right] : ["wrong", v.wrong];
-    else if (shown) state = "shown";
+    if (answered && known) [state, head] = answer === v.correct ? ["right", v.right] : ["wrong", v.wrong];
+    else if (shown && known) state = "shown";
     said.className = state || "feedback-empty";
     said.replaceChildren();
     if (state) {

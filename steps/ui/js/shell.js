@@ -195,21 +195,3 @@ export function postHeight(root) {
   post();
   return () => ro.disconnect();
 }
-
-// Figure-only (?embed=1&figure=1; page.js draws it), for a course page that brings its own
-// text: the lead sentence and the step's controls, then the figure: the stage and its legend;
-// a step without a stage (step 6's parts A and C, the key ideas) shows its visual column
-// instead, or, when that is empty, its one block (the key ideas). No question, no prose.
-// Returns [words, figure].
-export function figureBlocks(left, right, hasStage) {
-  left = left || [];
-  right = right || [];
-  const all = [...left, ...right];
-  const lead = (b) => (b.cls || "").split(" ").includes("step-lead");
-  const slot = (b, ...names) => b.kind === "slot" && names.includes(b.name);
-  const words = all.filter((b) => lead(b) || slot(b, "controls", "custom"));
-  const figure = hasStage ? all.filter((b) => slot(b, "stage") || b.kind === "legend")
-    : (right.length ? right : left.filter((b) => !lead(b)))
-        .filter((b) => !slot(b, "question", "controls", "custom", "stage", "tabs"));
-  return [words, figure];
-}

@@ -3,6 +3,11 @@
 // PageDown/PageUp in presenter mode) move through them here, with no server round trip per
 // frame. Each frame brings its cards, caption, text twin and the figure's data, which the
 // step's renderer (js/figures.js) draws.
+//
+// The stage tells the renderer the page's mode and the box it lays the figure out for
+// (`ctx.mode`, `ctx.box`: `figureBox`), measured before every drawing, and draws the figure
+// again when that box changes (one ResizeObserver, here): a renderer reads neither the page's
+// classes nor its holder's size on its own.
 
 import { h, icon } from "./dom.js";
 import { drawCards, drawTable } from "./blocks.js";
@@ -14,6 +19,38 @@ import { fitCards, fitChartText, fitPlayer } from "./present.js";
 export function parseFrames(text) {
   const frames = JSON.parse(text || "[]");
   return Array.isArray(frames) ? frames : [];
+}
+
+// The page's mode (page.js passes it to `update`; the modes are layout.js's rows): presenting,
+// on the projected page ("present") and in the speaker view ("speaker", which shows the
+// projected figure beside the notes), chart text is made at least 18 px on screen (present.js
+// fitChartText) and PageDown/PageUp move the player; projected, figures are laid out for the
+// whole box the page gives them, its height too. Any other mode lays figures out for their width.
+export const PRESENTING = ["present", "speaker"];
+
+// the mode from what page.js passes: a mode's name, or whether the page is projected
+export function pageMode(mode) {
+  if (typeof mode === "string") return mode;
+  return mode ? "present" : "normal";
+}
+
+// The box a figure is laid out for: its holder's size in whole CSS pixels (0 while the page
+// does not show it yet), and whether it is `projected`: the projected page gives the holder a
+// height of its own (at least 120 px each way), and the renderer lays the figure out for the
+// whole box at scale 1, its text at the size the stylesheet gives it (dom.js projectedBox).
+export function figureBox(holder, mode) {
+  const r = holder.getBoundingClientRect();
+  return { width: Math.floor(r.width), height: Math.floor(r.height),
+           projected: mode === "present" && r.width >= 120 && r.height >= 120 };
+}
+
+// Draw `fig` with the renderer `r` in `holder` for the box the holder has now. A projected box
+// is noted on the holder (`data-box`): present.js fitChartText asks for the figure again when
+// the holder's box is no longer the one the figure was laid out for.
+export function drawFigure(r, holder, fig, ctx, mode) {
+  const box = figureBox(holder, mode);
+  if (box.projected) holder.dataset.box = `${box.width}x${box.height}`;
+  r.draw(holder, fig || {}, { ...ctx, mode, box });
 }
 
 // a figure wider than its column scrolls sideways (its text keeps its size): then it takes
@@ -57,10 +94,16 @@ export function createStage(send, options) {
                      window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   if (reduced) root.classList.add("reduced-motion");
 
-  let S = null, F = [], framesText = null, concealed = false, present = false;
+  let S = null, F = [], framesText = null, concealed = false, mode = "normal";
+  const presenting = () => PRESENTING.includes(mode);
   let pendingDraw = false;
   const renderer = () => (S && FIGURES[S.figure]) || null;
 
+  // what the renderer and the cards are told (the renderer also `mode` and `box`: drawFigure)
+  const context = (i) => {
+    const text = (S && S.text) || {};
+    return { text, index: i, count: F.length, reduced, concealed, badges: text.badges };
+  };
   const show = () => {
     const text = (S && S.text) || {};
     const playing = player.playing;
@@ -79,7 +122,7 @@ export function createStage(send, options) {
     bNext.disabled = i >= F.length - 1;
     pos.textContent = f.pos || "";
     const all = f.cards || [];
-    const ctx = { text, index: i, count: F.length, reduced, concealed, badges: text.badges };
+    const ctx = context(i);
     drawCards(cards, all.filter((c) => !c.more), ctx);
     drawCards(moreCards, all.filter((c) => c.more), ctx);
     cards.hidden = !cards.children.length;
@@ -97,27 +140,44 @@ export function createStage(send, options) {
       pendingDraw = true;
       requestAnimationFrame(() => { pendingDraw = false; if (holder.isConnected) show(); });
     }
-    try { if (r) r.draw(holder, f.fig || {}, ctx); } catch (err) { console.warn("figure failed", err); }
+    paint(r, f, ctx);
     extraBox.hidden = !(r && r.extra);
     try { if (r && r.extra) r.extra(extraBox, f, ctx); } catch (err) { console.warn("extra failed", err); }
-    // presenting: chart text at least 18 px on screen, the figure drawn again at that size
-    // (its labels are placed by size); again whenever the figure's box changes (refit)
-    try {
-      if (r && present && holder.isConnected && fitChartText(holder)) r.draw(holder, f.fig || {}, ctx);
-    } catch (err) { console.warn("figure failed", err); }
     scrollable(figure);
-    if (present) { fitPlayer(bar); fitCards(cards); }
+    if (presenting()) { fitPlayer(bar); fitCards(cards); }
     onframe(i);
   };
-  let boxSeen = "";
+  // the figure, laid out for its box; presenting, with chart text at least 18 px on screen:
+  // drawn again at that size (its labels are placed by size)
+  const paint = (r, f, ctx) => {
+    if (!r) return;
+    try {
+      drawFigure(r, holder, f.fig, ctx, mode);
+      if (presenting() && holder.isConnected && fitChartText(holder)) drawFigure(r, holder, f.fig, ctx, mode);
+    } catch (err) { console.warn("figure failed", err); }
+  };
+  // the figure's box changed (a window's resize, a column that the words widen or narrow,
+  // the projected page's controls or cards taking more or less height): a new width lays the
+  // figure out again (the latest frame); presenting, a new box asks fitChartText again
+  let widthSeen = 0, boxSeen = "";
   const refit = () => {
-    const b = figure.getBoundingClientRect(), seen = `${Math.round(b.width)}x${Math.round(b.height)}`;
+    const b = holder.getBoundingClientRect(), seen = `${Math.round(b.width)}x${Math.round(b.height)}`;
     scrollable(figure);
-    if (present) { fitPlayer(bar); fitCards(cards); }
-    if (present && S && seen !== boxSeen) { boxSeen = seen; if (fitChartText(holder)) show(); }
+    if (presenting()) { fitPlayer(bar); fitCards(cards); }
+    const f = F[player.index], r = renderer();
+    if (!S || !f || !r || !holder.isConnected) return;
+    const w = Math.round(b.width);
+    if (w && Math.abs(w - widthSeen) > 4) {
+      widthSeen = w;
+      boxSeen = seen;
+      paint(r, f, context(player.index));
+    } else if (presenting() && seen !== boxSeen) {
+      boxSeen = seen;
+      if (fitChartText(holder)) show();
+    }
   };
   if (typeof ResizeObserver !== "undefined")
-    new ResizeObserver(() => requestAnimationFrame(refit)).observe(figure);
+    new ResizeObserver(() => requestAnimationFrame(refit)).observe(holder);
   // what the live region says when the frame on screen changes (Step, Pause, a control that
   // brings new frames): the frame's position and its sentence; a still figure (no player:
   // steps 4 and 5) says what it shows now
@@ -143,19 +203,23 @@ export function createStage(send, options) {
     if (e.key === " ") { player.toggle(); return true; }
     if (e.key === ".") { player.step(1); return true; }
     if (e.key === ",") { player.step(-1); return true; }
-    if (present && e.key === "PageDown" && player.index < F.length - 1) { player.step(1); return true; }
-    if (present && e.key === "PageUp" && player.index > 0) { player.step(-1); return true; }
+    if (presenting() && e.key === "PageDown" && player.index < F.length - 1) { player.step(1); return true; }
+    if (presenting() && e.key === "PageUp" && player.index > 0) { player.step(-1); return true; }
     return false;
   };
 
   // a new state from the server: the frames (only when their text changed), where
-  // playback stands, the labels and whether answers are hidden
-  const update = (stage, frames, frame, isConcealed, isPresent) => {
+  // playback stands, the labels, whether answers are hidden, and the page's mode (pageMode).
+  // The figure is drawn once, and only when
+  // something it shows changed: the server's echo of a frame the player already shows (after
+  // Step or Pause) draws nothing.
+  let drawnKey = null;
+  const update = (stage, frames, frame, isConcealed, pageIn) => {
     S = stage;
     concealed = !!isConcealed;
-    present = !!isPresent;
+    mode = pageMode(pageIn);
     root.hidden = !stage;
-    if (!stage) { player.stop(); return; }
+    if (!stage) { player.stop(); drawnKey = null; return; }
     bar.hidden = !stage.player;
     let moved = false;
     if (frames !== framesText) {
@@ -164,8 +228,11 @@ export function createStage(send, options) {
       player.setCount(F.length);
       moved = true;
     }
+    const key = JSON.stringify([stage, concealed, mode]);
+    const changed = moved || key !== drawnKey;
+    drawnKey = key;
     if (!player.playing && frame !== player.index) { player.moveTo(frame); moved = true; }
-    show();
+    else if (changed) show();
     if (moved && !player.playing) announce();
   };
   const redraw = () => show();

@@ -2,20 +2,18 @@
 // weights written on them; the query's own key is the ring above it; the next token dashed.
 // Laid out in pixels for the holder's width: each token's box is as wide as its word and its
 // "new"/"cached" label need (wider than the holder: the figure scrolls sideways).
-// Projected (present.js projectedBox): laid out for the whole box the page gives the figure,
+// Projected (ctx.box, dom.js projectedBox): laid out for the whole box the page gives the figure,
 // the arcs as tall as it allows; when the tokens do not fit its width side by side, their words
 // stand upright in equal slots and the "new"/"cached" labels name groups (a bracket under the
 // cached tokens), so that no text is drawn smaller than the chart text.
 
-import { svg, declutter, layoutWidth, textWidths, refitOnResize, wholeWidth } from "../dom.js";
-import { projectedBox } from "../present.js";
+import { svg, declutter, layoutWidth, textWidths, wholeWidth, projectedBox } from "../dom.js";
 
 function draw(holder, fig, ctx) {
-  refitOnResize(holder, () => { if (holder.querySelector(":scope > .arcs-svg")) draw(holder, fig, ctx); });
   const toks = fig.tokens || [], n = toks.length, w = fig.weights || [];
   if (!n) { holder.replaceChildren(); return; }
-  const box = projectedBox(holder, "arcs-svg", "tok-text");
-  const W0 = box ? box.width : layoutWidth(holder, 300, 760);
+  const box = projectedBox(holder, ctx, "arcs-svg", "tok-text");
+  const W0 = box ? box.width : layoutWidth(ctx.box, 300, 760);
   // the label under each token: the prefill (frame 0) writes every prompt token at once;
   // later, one new token a step
   const q = n - 1;

@@ -1,31 +1,16 @@
 // Step 5: three still charts, drawn in the browser: the bill as one stacked bar against the
 // GPUs' memory, the batch's cache over the context against the weights, and the layer map
 // (draw/layers.js: what each layer keeps at this context). The point where
-// the cache reaches the weights, and the sentence that says where, wait for the answer.
+// the cache reaches the weights, and the sentence that says where, wait for the answer: the
+// server leaves them out of the frame until then (`cross`, `said`), and this draws what comes.
 
-import { svg, h, widthOf, refitOnResize, declutter } from "../dom.js";
+import { svg, h, layoutWidth, textLength, textSize, declutter } from "../dom.js";
 import { layerStrip, layerLegend } from "./layers.js";
 
-// the charts are laid out for their width, kept between a phone's and a wide column's
-function width(holder) {
-  return Math.max(340, Math.min(680, widthOf(holder)));
-}
-
-// the size chart text is drawn at in `s`'s units (presenter mode makes it larger:
-// present.js fitChartText), and how wide a text is; measured once `s` is in the page (else
-// 12 px, 0.62 em a character)
-function emOf(s, cls) {
-  const t = svg("text", { class: cls || "tick-label" }, s);
-  t.textContent = "0";
-  const em = (s.isConnected && parseFloat(getComputedStyle(t).fontSize)) || 12;
-  t.remove();
-  return em;
-}
-function textWidth(t, em) {
-  let w = 0;
-  try { w = t.isConnected ? t.getComputedTextLength() : 0; } catch (err) { w = 0; }
-  return w > 0 ? w : 0.62 * em * t.textContent.length;
-}
+// The charts' sizes follow the size their text is drawn at in an <svg>'s units (dom.js
+// textSize of a tick label; presenter mode makes it larger: present.js fitChartText), and
+// their labels are placed by the width they are drawn at (dom.js textLength; before the
+// drawing is in the page, 0.62 em a character).
 function text(s, attrs, words) {
   const t = svg("text", attrs, s);
   t.textContent = words;
@@ -63,7 +48,7 @@ function barHeight(em) {
   return barRows(em).H;
 }
 function drawBar(s, fig, W) {
-  const em = emOf(s), r = 1.25 * em;
+  const em = textSize(s, "tick-label"), r = 1.25 * em;
   const { bh, y0, axisY, H } = barRows(em), L = 14, R = W - 14;
   s.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const sx = (v) => L + (R - L) * v / fig.xmax;
@@ -84,7 +69,7 @@ function drawBar(s, fig, W) {
   text(s, { x: L, y: y0 + bh + r, class: "bar-label", "text-anchor": "start" }, fig.weights_label);
   // a label's extent along x, from its anchor and its measured width
   const place = (t, at) => {
-    const tw = textWidth(t, em);
+    const tw = textLength(t, 0.62 * em);
     const [anchor, x] = anchorAt(at, tw / 2, L, R);
     t.setAttribute("x", x);
     t.setAttribute("text-anchor", anchor);
@@ -114,21 +99,21 @@ function drawBar(s, fig, W) {
 
 // the curve in `H` units of height (300 on the page; what the projected box leaves it)
 function drawCurve(s, fig, ctx, W, H) {
-  const em = emOf(s), r = 1.25 * em;
+  const em = textSize(s, "tick-label"), r = 1.25 * em;
   const yticks = fig.yticks.map(([v, label]) => [v, text(s, { class: "tick-label" }, label)]);
-  const widest = Math.max(0, ...yticks.map(([, t]) => textWidth(t, em)));
+  const widest = Math.max(0, ...yticks.map(([, t]) => textLength(t, 0.62 * em)));
   for (const [, t] of yticks) t.remove();
   // the y axis's title turned beside the ticks where the plot is tall enough; else on a line
   // above the plot
   const probe = text(s, { class: "axis-title" }, fig.yaxis);
-  const yLong = textWidth(probe, em);
+  const yLong = textLength(probe, 0.62 * em);
   probe.remove();
   const B = Math.round(H - Math.max(50, 3 * em + 10));
   const flat = yLong > B - 14 - 8;
   const T = Math.round(flat ? r + 0.6 * em + 6 : Math.max(14, 0.6 * em));
   // the last context tick is centred on the plot's right end: the margin holds its half
   const lastTick = text(s, { class: "tick-label" }, fig.xticks[fig.xticks.length - 1][1]);
-  const R = W - Math.max(24, Math.ceil(textWidth(lastTick, em) / 2 + 4));
+  const R = W - Math.max(24, Math.ceil(textLength(lastTick, 0.62 * em) / 2 + 4));
   lastTick.remove();
   const L = Math.max(56, Math.ceil(widest + (flat ? 10 : 1.3 * em + 16)));
   s.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -168,7 +153,7 @@ function drawCurve(s, fig, ctx, W, H) {
   const nowRight = nx > R - 7.5 * em;
   text(s, { x: nx + (nowRight ? -8 : 8), y: Math.max(T + em, ny - 0.65 * em), class: "bar-label now-label",
             "text-anchor": nowRight ? "end" : "start" }, fig.now.label);
-  if (fig.cross && !ctx.concealed) {
+  if (fig.cross) {
     const cx = sx(fig.cross.x);
     svg("path", { d: `M ${cx} ${wy - 7} L ${cx + 7} ${wy} L ${cx} ${wy + 7} L ${cx - 7} ${wy} Z`,
                   class: "cross-mark" }, s);
@@ -203,12 +188,6 @@ function tidyCurve(s) {
   declutter(last, { dy: 6, tries: 10, fixed });
 }
 
-// presenting, the holder has a height of its own (the projected page gives the figure what
-// the screen leaves): the charts fill it at one scale, the curve taking what the bar leaves,
-// the layer map only where it fits
-function projected(holder) {
-  return !!holder.closest(".kv-root.present:not(.speaker)") && holder.clientHeight > 0;
-}
 function sized(el, px) {
   if (px == null) { el.style.removeProperty("flex"); el.style.removeProperty("height"); return; }
   el.style.flex = "none";
@@ -216,14 +195,13 @@ function sized(el, px) {
 }
 
 function draw(holder, fig, ctx) {
-  // drawn again when the holder's width changes (in the next frame: not inside the observer's
-  // callback), while the holder still shows these charts
-  refitOnResize(holder, () => requestAnimationFrame(() => {
-    if (holder.querySelector(":scope > .bill-svg")) draw(holder, fig, ctx);
-  }));
   if (!fig.bar) { holder.replaceChildren(); return; }
-  // projected: laid out for the holder's whole width, at one unit a pixel
-  const W = projected(holder) ? Math.max(340, widthOf(holder)) : width(holder);
+  // presenting, the holder has a height of its own (ctx.box: the projected page gives the
+  // figure what the screen leaves): the charts fill it at one scale, laid out for its whole
+  // width at one unit a pixel, the curve taking what the bar leaves, the layer map only where
+  // it fits; elsewhere they are laid out for their width, between a phone's and a wide column's
+  const projected = !!(ctx.box && ctx.box.projected);
+  const W = projected ? Math.max(340, ctx.box.width) : layoutWidth(ctx.box, 340, 680);
   const attrs = { class: "bill-svg", "aria-hidden": "true", focusable: "false" };
   const bar = svg("svg", attrs), curve = svg("svg", { ...attrs });
   const kids = [h("p", "chart-title", null, fig.bar.title), bar,
@@ -237,13 +215,13 @@ function draw(holder, fig, ctx) {
   holder.replaceChildren(...kids);   // in the page: the labels are measured
   drawBar(bar, fig.bar, W);
   const scale = holder.clientWidth / W;
-  if (projected(holder) && scale > 0) {
+  if (projected && scale > 0) {
     const gap = parseFloat(getComputedStyle(holder).rowGap) || 0;
     const outside = (els) => els.reduce((a, e) => a + (e.tagName.toLowerCase() === "svg" ? 0 :
                                                        e.getBoundingClientRect().height) + gap, 0);
-    const barPx = barHeight(emOf(bar)) * scale;
+    const barPx = barHeight(textSize(bar, "tick-label")) * scale;
     const room = (els) => holder.clientHeight - outside(els) - barPx;
-    const least = 9 * 1.25 * emOf(curve) * scale;          // the curve's least height
+    const least = 9 * 1.25 * textSize(curve, "tick-label") * scale;     // the curve's least height
     let stripPx = 0;
     if (strip.length) {
       const s = strip[1];
@@ -271,7 +249,7 @@ function draw(holder, fig, ctx) {
 function extra(box, frame, ctx) {
   const kids = [];
   for (const line of frame.lines || []) kids.push(h("p", "", null, line));
-  if (frame.said && !ctx.concealed) kids.push(h("p", "stage-said", null, frame.said));
+  if (frame.said) kids.push(h("p", "stage-said", null, frame.said));
   box.replaceChildren(...kids);
 }
 

@@ -5,8 +5,7 @@
 // with the cache. Laid out in pixels for the holder's width: the rows keep their size, the
 // cells take the width that is left (on a phone, narrow cells; never smaller text).
 
-import { svg, svgText, declutter, layoutWidth, textWidths, refitOnResize, wholeWidth } from "../dom.js";
-import { projectedBox } from "../present.js";
+import { svg, svgText, declutter, layoutWidth, textWidths, wholeWidth, projectedBox } from "../dom.js";
 
 // a row is a string, one character per number: chr(68 + level), level in -20..20
 // (steps/step3/text.py `levels`)
@@ -22,18 +21,17 @@ function cells(g, row, x0, y, cw, ch, cls) {
 }
 
 function draw(holder, fig, ctx) {
-  refitOnResize(holder, () => { if (holder.querySelector(":scope > .cache-svg")) draw(holder, fig, ctx); });
   const rows = fig.rows || [], n = rows.length;
   if (!n) { holder.replaceChildren(); return; }
   const t = ctx.text || {};
-  // projected (present.js projectedBox): laid out for the whole box, the rows as tall as the
+  // projected (ctx.box, dom.js projectedBox): laid out for the whole box, the rows as tall as the
   // box allows for the most rows the player reaches (the prompt and one a decode step), so
   // that they keep their size from frame to frame; where they are lower than the chart text,
   // every k-th row keeps its labels (the twin has them all)
-  const box = projectedBox(holder, "cache-svg", "row-label");
+  const box = projectedBox(holder, ctx, "cache-svg", "row-label");
   const em = box ? box.em : 13;
   const dims = (fig.k[0] || []).length, GAP = 14;
-  const W0 = box ? box.width : layoutWidth(holder, 300, 820);
+  const W0 = box ? box.width : layoutWidth(ctx.box, 300, 820);
   const m = textWidths(holder, "cache-svg", [
     ...rows.map((r) => ["row-label", r, "cache-row is-prompt"]),
     ...(fig.pct || []).map((p) => ["attn-pct", p]),

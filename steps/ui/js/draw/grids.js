@@ -4,22 +4,20 @@
 // the new cells are solid. Under them (`extra`): the totals (“?” until the question is
 // answered), the captions of both grids, the live model's notices and its two outputs.
 
-import { svg, h, layoutWidth, textWidths, refitOnResize } from "../dom.js";
-import { projectedBox } from "../present.js";
+import { svg, h, layoutWidth, textWidths, textLength, projectedBox } from "../dom.js";
 
 function draw(holder, fig, ctx) {
-  refitOnResize(holder, () => { if (holder.querySelector(":scope > .grids-svg")) draw(holder, fig, ctx); });
   const rows = fig.rows || [];
   if (!rows.length) { holder.replaceChildren(); return; }
   const t = ctx.text || {}, leg = t.legend || {};
   const T = fig.T, cols = fig.P + fig.T - 1;
   // laid out in pixels for the holder's width: side by side from 620 px, else one above the
   // other; each grid's title on the first line, the axis' name on the second, its ticks after.
-  // Projected (present.js projectedBox): for the whole box, every line and margin as tall and
+  // Projected (ctx.box, dom.js projectedBox): for the whole box, every line and margin as tall and
   // as wide as the chart text drawn there (the turned axis title clear of the ticks), the
   // cells taking the height that is left
-  const box = projectedBox(holder, "grids-svg", "tick");
-  const Wfit = box ? box.width : layoutWidth(holder, 300, 820);
+  const box = projectedBox(holder, ctx, "grids-svg", "tick");
+  const Wfit = box ? box.width : layoutWidth(ctx.box, 300, 820);
   const narrow = Wfit < 620;
   const GAP = box ? Math.round(1.2 * box.em) : 24, PW = narrow ? Wfit : (Wfit - GAP) / 2;
   let GX = 38, GY = 60, GH = narrow ? 220 : 300, line = 20, chip = 12;
@@ -107,9 +105,7 @@ function layoutKeys(keys, x0, right, line, chip) {
   let lx = x0, g = null, dy = 0;
   for (const [c, inset, text] of keys) {
     if (text.parentNode !== g) { g = text.parentNode; lx = x0; dy = 0; }
-    let w = 0;
-    try { w = text.getComputedTextLength(); } catch (err) { w = 0; }
-    w = w || 8 * text.textContent.length;
+    const w = textLength(text, 8);
     if (lx > x0 && lx + chip + 5 + w > right) { lx = x0; dy += line; }
     c.setAttribute("x", lx + inset);
     c.setAttribute("y", Number(c.getAttribute("y")) + dy);
@@ -121,14 +117,13 @@ function layoutKeys(keys, x0, right, line, chip) {
 
 function extra(box, f, ctx) {
   const m = f.more || {}, t = ctx.text || {};
-  const pick = (pair) => (pair ? (ctx.concealed ? pair[1] : pair[0]) : "");
   box.replaceChildren();
-  if (m.summary) h("p", "grid-summary", box, pick(m.summary));
+  if (m.summary) h("p", "grid-summary", box, m.summary);
   const caps = h("div", "grid-captions", box);
-  (m.captions || []).forEach((pair, k) => {
+  (m.captions || []).forEach((caption, k) => {
     const p = h("p", "grid-caption", caps);
     h("strong", "", p, (k ? t.cached : t.uncached) + ": ");
-    p.appendChild(document.createTextNode(pick(pair)));
+    p.appendChild(document.createTextNode(caption));
   });
   for (const n of m.notices || []) h("p", "notice", box, n);
   const o = m.outputs;

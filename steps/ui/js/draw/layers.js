@@ -5,15 +5,12 @@
 // that grows with the text gets a short mark under the baseline. The legend under it says,
 // per kind, how many layers keep how many tokens (the server writes its words).
 
-import { svg, h, widthOf, refitOnResize } from "../dom.js";
+import { svg, h, layoutWidth, textSize } from "../dom.js";
 
 // the strip drawn in `s` (an <svg> in the page, so that its text is measured), laid out for
 // `W` pixels and for the size its text is drawn at (larger when presenting)
 export function layerStrip(s, fig, W) {
-  const probe = svg("text", { class: "tick-label" }, s);
-  probe.textContent = "0";
-  const em = (s.isConnected && parseFloat(getComputedStyle(probe).fontSize)) || 12;
-  probe.remove();
+  const em = textSize(s, "tick-label");
   const L = 12, R = W - 12, T = Math.round(1.25 * em + 6), B = T + 62;
   const H = Math.round(B + 1.75 * em + 8);
   const n = fig.kinds.length;
@@ -54,19 +51,12 @@ export function layerLegend(fig) {
   return box;
 }
 
-function width(holder) {
-  return Math.max(340, Math.min(680, widthOf(holder)));
-}
-
 // drawn on its own (a stage whose figure is the layer map): the title, the strip, the legend
 function draw(holder, fig, ctx) {
-  refitOnResize(holder, () => requestAnimationFrame(() => {
-    if (holder.querySelector(":scope > .layers-svg")) draw(holder, fig, ctx);
-  }));
   if (!fig || !fig.kinds) { holder.replaceChildren(); return; }
   const s = svg("svg", { class: "bill-svg layers-svg", "aria-hidden": "true", focusable: "false" });
   holder.replaceChildren(h("p", "chart-title", null, fig.title), s, layerLegend(fig));
-  layerStrip(s, fig, width(holder));
+  layerStrip(s, fig, layoutWidth(ctx.box, 340, 680));
 }
 
 export const layers = { draw };

@@ -2,17 +2,16 @@
 // with its token slots (filled or still empty), coloured and lettered by the sequences that
 // hold it; shared blocks hatched, with their reference count; the blocks this event changed
 // outlined; under the pool, each sequence's block table. ctx.text: block, free, tables.
-// Projected (present.js projectedBox): laid out for the box the page gives the figure, every
+// Projected (ctx.box, dom.js projectedBox): laid out for the box the page gives the figure, every
 // size in units of the chart text's size (em), so that it draws at scale 1 and its text at
 // least 18 px; the blocks keep their size from event to event (the tables take what is under
 // them), and where the tables would run out of the box their rows close up.
 
-import { svg, layoutWidth, textWidths, refitOnResize } from "../dom.js";
-import { projectedBox } from "../present.js";
+import { svg, layoutWidth, textWidths, projectedBox } from "../dom.js";
 
 // where things go: the learners' page in pixels (its text 12–13 px); projected in em
 function layout(holder, fig, ctx, blocks, tables) {
-  const box = projectedBox(holder, "pool-svg", "blk-who");
+  const box = projectedBox(holder, ctx, "pool-svg", "blk-who");
   const who = textWidths(holder, "pool-svg", [
     ...blocks.map((b) => ["blk-who", b.owners.length ? b.who : ctx.text.free]),
     ...tables.map((t) => ["tbl-name", `${t.name} · ${t.tokens}`]),
@@ -25,7 +24,7 @@ function layout(holder, fig, ctx, blocks, tables) {
   const nameW0 = Math.ceil(Math.max(0, ...who.slice(nb, nb + tables.length)));
   const bs = fig.bs || 4;
   if (!box) {
-    const W0 = layoutWidth(holder, 300, 820), gap = 8, pad = 4;
+    const W0 = layoutWidth(ctx.box, 300, 820), gap = 8, pad = 4;
     return { W0, pad, gap, chipW: 34, rowH: 30, cw: Math.max(76, Math.ceil(whoW) + 12), ch: 60,
              inset: 6, idY: 14, slotY: 21, slotH: 15, slotGap: 3, whoY: 52, headH: 24, headY: 8,
              chipY: 2, chipH: 21, chipText: 17, swatch: 12, swatchY: 6, nameY: 17, nameX: 18,
@@ -46,7 +45,6 @@ function layout(holder, fig, ctx, blocks, tables) {
 }
 
 function draw(holder, fig, ctx) {
-  refitOnResize(holder, () => { if (holder.querySelector(":scope > .pool-svg")) draw(holder, fig, ctx); });
   const blocks = fig.blocks || [];
   if (!blocks.length) { holder.replaceChildren(); return; }
   const bs = fig.bs || 4, tables = fig.tables || [];

@@ -1,35 +1,26 @@
 // Step 4: a log-log roofline with the prefill and decode points labelled on the chart, the
 // decode step at every batch size as small dots and the ceiling no batch passes; under it,
 // decode against the batch (FLOP per byte, tokens per second, time per step). The shaded
-// memory-bound region and the names of the two regions wait for the answer (ctx.concealed).
+// memory-bound region and the names of the two regions wait for the answer: the server sends
+// the names (`memory`, `compute`) only once it is out, and the region is shaded with them.
 //
 // The labels are laid out for the drawing's width and language: each stays inside the plot
 // (on the other side of its line or point when it does not fit on the first), and labels that
 // would still cover one another are moved apart (dom.js `declutter`).
-// Projected (present.js projectedBox): the page puts the two charts side by side; each is laid
+// Projected (ctx.box): the page puts the two charts side by side; each is laid
 // out for the box its <svg> has there (its height too), its margins, offsets and titles (on two
 // lines where one does not fit) at the size its text is drawn, and tick labels that would leave
 // the drawing are left out.
 
-import { svg, svgText, h, widthOf, refitOnResize, declutter } from "../dom.js";
-import { projectedBox } from "../present.js";
+import { svg, svgText, h, layoutWidth, textLength, textWidths, textSize, overlaps, declutter } from "../dom.js";
 
-// the drawing's own width follows the holder's (within limits), so that its text stays
-// legible on a phone
-const width = (holder) => Math.max(340, Math.min(680, widthOf(holder, 640)));
 const lg = Math.log10;
-
-// a text's width: measured once it is in the page, else estimated from its length
-function textWidth(t) {
-  const w = t.isConnected ? t.getComputedTextLength() : 0;
-  return w > 0 ? w : t.textContent.length * 7;
-}
 
 // put `t` at `x`, on the preferred side ("start": to the right of x + gap, "end": to the
 // left of x - gap), on the other side if it does not fit there (unless `stay`), and inside
 // [lo, hi] anyway
 function place(t, x, gap, side, lo, hi, stay) {
-  const w = textWidth(t);
+  const w = textLength(t);
   const right = x + gap, left = x - gap - w;
   const fitsRight = right + w <= hi, fitsLeft = left >= lo;
   let start = side === "start" ? (fitsRight || !fitsLeft || stay ? right : left)
@@ -41,18 +32,11 @@ function place(t, x, gap, side, lo, hi, stay) {
 }
 
 // the size of a chart text of class `cls` in `s`'s units, and the widest of `labels` at that
-// size (measured once `s` is in the page; else 12 px, 7 px a character). Presenter mode makes
-// chart text larger (present.js fitChartText): the margins and the space between ticks follow.
+// size, measured in `s` itself (presenting, each of the two charts has its own chart font:
+// present.js fitChartText): the margins and the space between ticks follow
 function measure(s, cls, labels) {
-  const t = svgText(s, 0, 0, "0", { class: cls });
-  const em = (s.isConnected && parseFloat(getComputedStyle(t).fontSize)) || 12;
-  let widest = 0;
-  for (const label of labels) {
-    t.textContent = label;
-    widest = Math.max(widest, textWidth(t));
-  }
-  t.remove();
-  return { em, widest };
+  return { em: textSize(s, cls),
+           widest: Math.max(0, ...textWidths(s, null, labels.map((label) => [cls, label]))) };
 }
 
 // a title in two lines, split at the space nearest its middle
@@ -65,15 +49,7 @@ function split(text) {
   return at < 0 ? [text] : [text.slice(0, at), text.slice(at + 1)];
 }
 
-// whether `box` covers none of the boxes `taken`
-function free(box, taken) {
-  return !taken.some((p) => box.x < p.x + p.width && p.x < box.x + box.width &&
-                            box.y < p.y + p.height && p.y < box.y + box.height);
-}
-
 function draw(holder, fig, ctx) {
-  // at a new width, the latest frame is drawn again (while the holder still shows a roofline)
-  refitOnResize(holder, () => { if (holder.querySelector(".roof-svg")) draw(holder, fig, ctx); });
   if (!fig.roof) { holder.replaceChildren(); return; }
   const s = svg("svg", { class: "roof-svg", "aria-hidden": "true", focusable: "false" });
   // in the page before the labels are placed: they are measured
@@ -81,12 +57,12 @@ function draw(holder, fig, ctx) {
   const batch = fig.batch ? svg("svg", { class: "batch-svg", "aria-hidden": "true",
                                          focusable: "false" }) : null;
   if (batch) kids.push(h("p", "chart-title", null, fig.batch.title), batch);
-  const box = projectedBox(holder, "roof-svg", "tick-label");
+  const box = ctx.box && ctx.box.projected ? ctx.box : null;
   holder.replaceChildren(...kids);
   // the margins hold the tick labels and the axis titles at the size they are drawn
   const { em, widest } = measure(s, "tick-label", fig.yticks.map(([, label]) => label));
   const sBox = box ? s.getBoundingClientRect() : null;
-  const W = sBox && sBox.width > 100 ? Math.floor(sBox.width) : width(holder);
+  const W = sBox && sBox.width > 100 ? Math.floor(sBox.width) : layoutWidth(ctx.box, 340, 680);
   const Hbox = sBox && sBox.height > 100 ? Math.floor(sBox.height) : 0;
   const R = W - (Hbox ? Math.round(Math.max(12, 0.7 * em)) : 20);
   const ks = Hbox ? em / 12 : 1;                     // the labels' offsets follow the text
@@ -110,7 +86,7 @@ function draw(holder, fig, ctx) {
   const clip = svg("clipPath", { id: "roof-plot" }, svg("defs", {}, s));
   svg("rect", { x: L, y: T, width: R - L, height: B - T }, clip);
   const rx = sx(fig.ridge);
-  if (!ctx.concealed) {
+  if (fig.memory) {
     svg("rect", { x: L, y: T, width: rx - L, height: B - T, class: "mem-region" }, s);
   }
   const grid = svg("g", { class: "axis" }, s);
@@ -149,7 +125,7 @@ function draw(holder, fig, ctx) {
   // projected: a note wider than the plot goes on two lines, each placed as the note is
   const note = (y, str, cls, x, gap, side, stay) => {
     const t = svgText(s, 0, y, str, { class: cls });
-    if (!Hbox || !s.isConnected || textWidth(t) <= hi - lo) return [place(t, x, gap, side, lo, hi, stay)];
+    if (!Hbox || !s.isConnected || textLength(t) <= hi - lo) return [place(t, x, gap, side, lo, hi, stay)];
     const [a, b] = split(str);
     t.textContent = a;
     const t2 = svgText(s, 0, y + 1.2 * em, b || "", { class: cls });
@@ -168,7 +144,7 @@ function draw(holder, fig, ctx) {
     svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls }, s);
     notes.push(...note(py + 22 * ks, p.label, "pt-label", px, 12, px > R - 110 * ks ? "end" : "start"));
   }
-  if (!ctx.concealed) {
+  if (fig.memory) {
     notes.push(...note(T + 16 * ks, fig.memory, "roof-note region", L + 2, 6, "start"));
     // right of the ridge; where it does not fit, it reaches back over the ridge line
     notes.push(...note(T + 16 * ks, fig.compute, "roof-note region", rx + 2, 6, "start", true));
@@ -296,7 +272,7 @@ function drawBatch(s, fig, W, laidOut, Hbox) {
         t.setAttribute("x", x.toFixed(1));
         t.setAttribute("y", ly.toFixed(1));
         const box = t.getBBox();
-        return box.x + box.width <= R - 4 && free(box, others);
+        return box.x + box.width <= R - 4 && !others.some((p) => overlaps(box, p));
       });
       if (!spot) { t.setAttribute("x", first[0]); t.setAttribute("y", first[1]); }
       taken = declutter([t], { dy: 6, tries: 8, fixed: taken });

@@ -9,13 +9,12 @@
 // fig: {words, roles ("s" sink, "h" heavy, "r" recent, "x" dropped, one a position), query,
 //       next, agree, sweep: {budgets, values, yticks, lines: [{key, name, points}], current}}
 // ctx.text: next (the next token's label), chart, x_axis, wait, roles.
-// Projected (present.js projectedBox): laid out for the box the page gives the figure, every
+// Projected (ctx.box, dom.js projectedBox): laid out for the box the page gives the figure, every
 // size in units of the chart text's size (em), drawn at scale 1: the strip as tall as its
 // lines, the chart (or the sentence that waits for the answer) in the height left under it;
 // where that is too little, the strip's lines close up and the chart's y labels thin out.
 
-import { svg, h, layoutWidth, textWidths, refitOnResize } from "../dom.js";
-import { projectedBox } from "../present.js";
+import { svg, h, layoutWidth, textWidths, projectedBox } from "../dom.js";
 
 // the sizes of the learners' page (pixels, text 12–14 px), or projected, in em
 const STRIP = { pad: 5, gapX: 5, rowH: 34, cellH: 26, arrowW: 22, base: 18, padX: 12, nextX: 14 };
@@ -212,11 +211,10 @@ function drawProjected(holder, fig, ctx, box) {
 }
 
 function draw(holder, fig, ctx) {
-  refitOnResize(holder, () => { if (holder.querySelector(":scope > .strip-svg")) draw(holder, fig, ctx); });
   if (!(fig.words || []).length) { holder.replaceChildren(); return; }
-  const box = projectedBox(holder, "strip-svg", "tok-text");
+  const box = projectedBox(holder, ctx, "strip-svg", "tok-text");
   if (box) { drawProjected(holder, fig, ctx, box); return; }
-  const W = layoutWidth(holder, 300, 820);
+  const W = layoutWidth(ctx.box, 300, 820);
   const parts = [tokenStrip(holder, fig, ctx, W)];
   const sw = fig.sweep;
   if (sw && (sw.lines || []).some((l) => l.points)) parts.push(sweepChart(holder, sw, ctx, W));

@@ -1,0 +1,88 @@
+// Where a step's regions go, one row per page mode: which regions each column holds and in what
+// order. A step names its regions (steps/ui/state.py REGIONS); the page (page.js) draws each
+// region once and places it by the row of the mode it is in. A mode is a row here, not a set
+// of CSS rules over class names: to change what a projected page shows, change its row.
+//
+// A row: `columns` (2: words and figure side by side; 1: one column, `left` only), `left` and
+// `right` (region names, and the page's live elements: tabs, question, controls, custom,
+// stage, talk), `tabs` (whether the step's parts are drawn as tabs). An entry that is a list
+// takes the first of its regions that has something in it (projected, a part's title stands
+// for the step's lead). `variants` change a row's columns for a step that names one
+// (StepState.variant; "cards-first": the cards, then a figure drawn once, as step 6's part C).
+//
+// The object below is strict JSON between the two markers: the Python tests read the same
+// table (steps/ui/state.py `layout_table`).
+
+// LAYOUT-JSON-START
+export const LAYOUT = {
+  "normal": {
+    "columns": 2, "tabs": true,
+    "left": ["lead", "part", "idea", "question", "look", "facts", "notices", "deeper",
+             "exercises", "body"],
+    "right": ["controls", "custom", "stage", "figure", "legend", "cards", "more", "extras"],
+    "variants": {
+      "cards-first": {"right": ["controls", "cards", "more", "figure"]}
+    }
+  },
+  "narrow": {
+    "columns": 1, "tabs": true,
+    "left": ["lead", "part", "controls", "custom", "stage", "figure", "legend", "cards", "more",
+             "extras", "idea", "question", "look", "facts", "notices", "deeper", "exercises",
+             "body"],
+    "right": [],
+    "variants": {
+      "cards-first": {"left": ["lead", "part", "controls", "cards", "more", "figure", "idea",
+                               "question", "look", "facts", "notices", "deeper", "exercises"]}
+    }
+  },
+  "figure": {
+    "columns": 1, "tabs": false,
+    "left": ["lead", "controls", "custom"],
+    "right": ["stage", "figure", "legend", "cards", "body"],
+    "variants": {
+      "cards-first": {"right": ["cards", "more", "figure"]}
+    }
+  },
+  "present": {
+    "columns": 2, "tabs": true,
+    "left": [["part", "lead"], "question", "controls", "custom", "notices", "body"],
+    "right": ["stage", "figure", "cards"],
+    "variants": {
+      "cards-first": {"left": [["part", "lead"], "question", "notices"],
+                      "right": ["controls", "cards", "figure"]}
+    }
+  },
+  "speaker": {
+    "columns": 2, "tabs": true,
+    "left": ["talk", "lead", "part", "idea", "look", "facts", "notices", "extras", "more",
+             "deeper", "exercises", "body"],
+    "right": ["stage", "figure", "legend", "cards"]
+  }
+};
+// LAYOUT-JSON-END
+
+// The page's mode from the shell's state and the width it has: the speaker view, the projected
+// page, a figure-only embed, one column (a phone, or embedded whole in a course page), or the
+// two columns of a screen.
+export function modeOf(shell, narrow) {
+  const s = shell || {};
+  if (s.present && !s.embed) return s.speaker ? "speaker" : "present";
+  if (s.embed && s.figure) return "figure";
+  if (s.embed || narrow) return "narrow";
+  return "normal";
+}
+
+// The row of `mode` for a step that names `variant` (or none): {columns, tabs, left, right}.
+export function rowOf(mode, variant) {
+  const row = LAYOUT[mode] || LAYOUT.normal;
+  const v = (variant && row.variants && row.variants[variant]) || {};
+  return { columns: row.columns, tabs: row.tabs, left: v.left || row.left, right: v.right || row.right };
+}
+
+// `filled(name)` says whether a region has something to show; an entry that is a list takes
+// its first filled region. Returns the names of the filled regions in each column, {left, right}.
+export function placeRegions(row, filled) {
+  const pick = (entry) => Array.isArray(entry) ? (entry.find(filled) || null) : entry;
+  const side = (names) => names.map(pick).filter((name) => name && filled(name));
+  return { left: side(row.left), right: side(row.right) };
+}

@@ -1,0 +1,69 @@
+"""The page's layout in the browser (js/layout.js, js/page.js), unit by unit in headless
+Chromium, no server: the table's regions are the state's, the browser places every real step's
+regions in every mode exactly as `steps.ui.state.placed` says, and placing moves only what is
+out of place (a control being moved keeps the keyboard's focus)."""
+from __future__ import annotations
+
+import pytest
+
+from steps.shell import App
+from steps.ui.state import REGIONS, layout_table, placed
+
+PAGES = [{"step": "1"}, {"step": "4"}, {"step": "5"}, {"step": "6", "part": "a"},
+         {"step": "6", "part": "c"}, {"step": "6", "part": "d"}, {"step": "end"}]
+
+
+def test_the_pages_regions_are_the_states(kv):
+    assert sorted(kv.evaluate("() => KV['page.js'].REGIONS")) == sorted(REGIONS)
+    assert kv.evaluate("() => KV['layout.js'].LAYOUT") == layout_table()
+
+
+def test_the_browser_places_every_mode_as_the_table_says(kv):
+    cases = []
+    for q in PAGES:
+        st = App(query={**q, "lang": "pl"}).state()
+        for mode in layout_table():
+            cases.append([f"{q} {mode}", mode, st.get("variant", ""), placed(st, mode), {
+                "regions": {r: bool(st[r]) for r in REGIONS},
+                "live": {"question": bool(st["question"]), "custom": bool(st["custom"]),
+                         "stage": bool(st["stage"]), "tabs": False, "talk": False,
+                         "controls": any(not c.get("hidden") for c in st["controls"])}}])
+    out = kv.evaluate("""(cases) => cases.map(([label, mode, variant, want, f]) => {
+      const L = KV['layout.js'];
+      const filled = (n) => n in f.live ? f.live[n] : f.regions[n];
+      return [label, L.placeRegions(L.rowOf(mode, variant), filled), want];
+    })""", cases)
+    for label, got, want in out:
+        assert got == want, label
+
+
+@pytest.mark.parametrize("shell, narrow, mode", [
+    ({}, False, "normal"), ({}, True, "narrow"), ({"embed": True}, False, "narrow"),
+    ({"embed": True, "figure": True}, True, "figure"), ({"present": True}, True, "present"),
+    ({"present": True, "speaker": True}, False, "speaker"),
+    ({"present": True, "embed": True}, False, "narrow")])
+def test_the_mode_from_the_shell_and_the_width(kv, shell, narrow, mode):
+    assert kv.evaluate("([s, n]) => KV['layout.js'].modeOf(s, n)", [shell, narrow]) == mode
+
+
+def test_placing_moves_only_what_is_out_of_place(kv):
+    out = kv.evaluate("""() => {
+      const root = document.getElementById('root');
+      root.replaceChildren();
+      const col = document.createElement('div');
+      root.append(col);
+      const mk = (t) => { const e = document.createElement(t === 'input' ? 'input' : 'p');
+                          e.id = 'n-' + t; return e; };
+      const [a, b, input, c] = ['a', 'b', 'input', 'c'].map(mk);
+      const place = KV['page.js'].placeNodes;
+      place(col, [a, b, input, c]);
+      input.focus();
+      const d = mk('d');
+      place(col, [d, input, c]);               // a and b gone, d new, input and c stay
+      const after1 = [...col.children].map((e) => e.id);
+      const focused1 = document.activeElement === input;
+      place(col, [d, input, c, a]);
+      const focused2 = document.activeElement === input;
+      return [after1, focused1, [...col.children].map((e) => e.id), focused2];
+    }""")
+    assert out == [["n-d", "n-input", "n-c"], True, ["n-d", "n-input", "n-c", "n-a"], True]
