@@ -44,9 +44,11 @@ def test_step_announces_the_change(app):
     page.locator(".player-next button").click()
     say = page.locator(".stage-say").first
     expect(say).to_contain_text("Decode step 1 of 11")          # step 3's words
+    expect(say).to_contain_text("reads ? keys")                 # the answer: not yet
+    assert say.get_attribute("aria-live") == "polite"
+    page.locator(".show-me button").click()                     # told now, at this token
     expect(say).to_contain_text("Token 6")
     expect(say).to_contain_text("reads 6 keys")
-    assert say.get_attribute("aria-live") == "polite"
 
 
 def test_reduced_motion_still_plays_without_transitions(app, page):

@@ -250,8 +250,9 @@ def test_question_keeps_the_pick_and_marks_the_right_option_not_by_colour_alone(
     assert got["feedback"] == "Six."
 
 
-# one stage's frames drawn at one width, concealed and not: the text boxes that overlap (used
-# by tests/browser/test_step4.py and test_step6.py as well)
+# one stage's frames drawn at one width (a state as first sent, or answered: the frames hold
+# what waited for the answer only then): the text boxes that overlap (used by
+# tests/browser/test_step4.py and test_step6.py as well)
 OVERLAPS = """([stage, frames, width]) => {
   const F = KV["stage.js"].parseFrames(frames);
   const fig = KV["figures.js"].FIGURES[stage.figure];
@@ -260,19 +261,17 @@ OVERLAPS = """([stage, frames, width]) => {
   document.getElementById("root").replaceChildren(holder);
   const bad = [];
   F.forEach((f, i) => {
-    for (const concealed of [true, false]) {
-      const ctx = { text: stage.text, index: i, count: F.length, reduced: true, concealed,
-                    badges: stage.text.badges };
-      KV["stage.js"].drawFigure(fig, holder, f.fig, ctx, "normal");
-      const boxes = [...holder.querySelectorAll("text")]
-        .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0)
-        .map((t) => [t.textContent, t.getBoundingClientRect()]);
-      for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
-        const [ta, A] = boxes[a], [tb, B] = boxes[b];
-        const w = Math.min(A.right, B.right) - Math.max(A.left, B.left);
-        const h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
-        if (w > 1 && h > 1) bad.push(`frame ${i}: “${ta}” × “${tb}”`);
-      }
+    const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
+                  badges: stage.text.badges };
+    KV["stage.js"].drawFigure(fig, holder, f.fig, ctx, "normal");
+    const boxes = [...holder.querySelectorAll("text")]
+      .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0)
+      .map((t) => [t.textContent, t.getBoundingClientRect()]);
+    for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
+      const [ta, A] = boxes[a], [tb, B] = boxes[b];
+      const w = Math.min(A.right, B.right) - Math.max(A.left, B.left);
+      const h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
+      if (w > 1 && h > 1) bad.push(`frame ${i}: “${ta}” × “${tb}”`);
     }
   });
   return [...new Set(bad)];
@@ -281,8 +280,8 @@ OVERLAPS = """([stage, frames, width]) => {
 
 # The figures' text, measured as drawn: no two text boxes overlap, and none is drawn smaller
 # than 12 px on screen (its font size times the drawing's scale). `cases`: [label, stage,
-# frames, indices of the frames to draw (null: every one)]; each is drawn at every width,
-# concealed and not.
+# frames, indices of the frames to draw (null: every one)]; each is drawn at every width
+# (`_states`: each state as first sent and answered).
 READABLE = """([cases, widths]) => {
   const bad = [];
   const holder = document.createElement("div");
@@ -294,13 +293,11 @@ READABLE = """([cases, widths]) => {
     for (const width of widths) {
       holder.style.width = width + "px";
       for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
-        for (const concealed of [true, false]) {
-          const ctx = { text: stage.text, index: i, count: F.length, reduced: true, concealed,
-                        badges: stage.text.badges };
-          KV["stage.js"].drawFigure(fig, holder, F[i].fig, ctx, "normal");
-          const where = `${label} @${width}px frame ${i}`;
-          bad.push(...KV.__readable(holder, where));
-        }
+        const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
+                      badges: stage.text.badges };
+        KV["stage.js"].drawFigure(fig, holder, F[i].fig, ctx, "normal");
+        const where = `${label} @${width}px frame ${i}`;
+        bad.push(...KV.__readable(holder, where));
       }
     }
   }
@@ -350,10 +347,18 @@ def _states(n: int, lang: str):
     """(label, state, which frames) for step `n` in `lang`: its defaults (every frame), then
     every extreme of its controls (first, middle and last frame): each slider at its ends,
     every option of a drop-down list or a row of buttons (step 1's and 3's layers and heads,
-    step 4's and 5's models and GPUs, step 6's parts and settings), step 1's longest prompt."""
+    step 4's and 5's models and GPUs, step 6's parts and settings), step 1's longest prompt.
+    Each as first sent and answered: a figure's payload holds what waited for the answer only
+    then (step 4's regions, step 5's crossing)."""
     from steps.shell import step_class
     cls = step_class(n)
-    yield "default", cls(lang).state(), None
+
+    def asked_and_answered(label, step, which):
+        yield label, step.state(), which
+        step.shown = True             # answered, at the same inputs (nothing moved there)
+        yield f"{label}, answered", step.state(), which
+
+    yield from asked_and_answered("default", cls(lang), None)
     base = cls(lang)
     for c in base.state()["controls"]:
         if c["kind"] == "range":
@@ -370,7 +375,7 @@ def _states(n: int, lang: str):
                 step.handle({"set": "part", "seq": 1,
                              "value": "d" if c["name"] in ("policy", "budget") else "b"})
             step.handle({"set": c["name"], "value": v, "seq": 2})
-            yield f"{c['name']}={v}", step.state(), "ends"
+            yield from asked_and_answered(f"{c['name']}={v}", step, "ends")
 
 
 def _cases(n: int, lang: str):
@@ -449,16 +454,14 @@ PRESENTED = """([cases, boxes, n]) => {
       Object.assign(holder.style, { width: w + "px", height: hgt + "px", display: "flex",
                                     flexDirection: "column" });
       for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
-        for (const concealed of [true, false]) {
-          const ctx = { text: stage.text, index: i, count: F.length, reduced: true, concealed,
-                        badges: stage.text.badges };
-          holder.removeAttribute("style");
-          Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
-          drawFigure(fig, holder, F[i].fig, ctx, "present");
-          for (let k = 0; k < 4 && KV.__fit(holder, vh); k++) drawFigure(fig, holder, F[i].fig, ctx, "present");
-          const where = `${label} presenting @${w}×${hgt} frame ${i}`;
-          bad.push(...KV.__readable(holder, where, null, MIN_CHART_PX));
-        }
+        const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
+                      badges: stage.text.badges };
+        holder.removeAttribute("style");
+        Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
+        drawFigure(fig, holder, F[i].fig, ctx, "present");
+        for (let k = 0; k < 4 && KV.__fit(holder, vh); k++) drawFigure(fig, holder, F[i].fig, ctx, "present");
+        const where = `${label} presenting @${w}×${hgt} frame ${i}`;
+        bad.push(...KV.__readable(holder, where, null, MIN_CHART_PX));
       }
     }
   }

@@ -45,7 +45,7 @@ def test_step1_a_wrong_pick_is_marked_and_the_figure_goes_to_the_next_token(app)
     page.screenshot(path=str(ARTIFACTS / "screens" / "reveal-s1-wrong-pick.png"))
     page.reload()                                                      # the link keeps it
     page.wait_for_selector("h1", timeout=60_000)
-    expect(metric(page, "seq_len")).to_have_text("6")
+    expect(page.locator(".player-pos")).to_contain_text("1 of 11")
 
 
 def test_step1_show_me_marks_the_right_option_and_moves_the_figure(app):

@@ -48,7 +48,7 @@ def test_embedded_steps_size_themselves_on_a_course_page(page, server, course_si
 
 def test_embed_mode_alone(app):
     page = app("?step=1&embed=1&frame=2")
-    expect(metric(page, "seq_len")).to_have_text("7")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 2 of 11")
     expect(page.locator(".embed-line")).to_contain_text("KV cache explainer · Step 1")
     page.locator(".player-next button").click()
     page.wait_for_function("() => location.search.includes('embed=1') && "
@@ -66,13 +66,13 @@ def test_presenter_mode_fits_and_keys_drive_player_and_steps(app, page):
     expect(page.locator("h1")).to_have_count(0)          # no title bar, language menu, stepper
     page.locator("h2").first.click()
     page.keyboard.press("PageDown")
-    expect(metric(page, "seq_len")).to_have_text("6")
+    expect(metric(page, "next")).to_have_text("“.”")          # decode step 1
     page.keyboard.press("PageUp")
     expect(metric(page, "seq_len")).to_have_text("5")
     page.keyboard.press("PageUp")                       # at the first frame: nowhere to go
     expect(page.locator("h2").first).to_contain_text("Step 1 of 6")
     page.goto(page.url.split("?")[0] + "?step=1&present=1&frame=11")
-    expect(metric(page, "seq_len")).to_have_text("16", timeout=30_000)
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 11 of 11", timeout=30_000)
     page.locator("h2").first.click()
     page.keyboard.press("PageDown")                     # the last frame: on to step 2
     expect(page.locator("h2").first).to_contain_text("Step 2 of 6")
@@ -165,18 +165,18 @@ def test_the_speaker_view_follows_the_projected_page_and_moves_it(app, page):
     # the projected page's keys: the speaker view follows
     page.bring_to_front()
     page.locator("h2").first.click()
-    page.keyboard.press("PageDown")
-    expect(metric(page, "seq_len")).to_have_text("6")
-    expect(metric(speaker, "seq_len")).to_have_text("6")
+    page.keyboard.press("PageDown")                # decode step 1 (its counts wait: “?”)
+    expect(metric(page, "next")).to_have_text("“.”")
+    expect(metric(speaker, "next")).to_have_text("“.”")
     # the speaker view's keys move the projected page
     speaker.bring_to_front()
     speaker.locator(".talk-notes").click()
     speaker.keyboard.press(".")
-    expect(metric(page, "seq_len")).to_have_text("7")
-    expect(metric(speaker, "seq_len")).to_have_text("7")
+    expect(metric(page, "next")).to_have_text("“What”")
+    expect(metric(speaker, "next")).to_have_text("“What”")
     speaker.keyboard.press(",")
-    expect(metric(page, "seq_len")).to_have_text("6")
-    expect(metric(speaker, "seq_len")).to_have_text("6")
+    expect(metric(page, "next")).to_have_text("“.”")
+    expect(metric(speaker, "next")).to_have_text("“.”")
     speaker.keyboard.press(" ")                                # Space: Play on the projected page
     expect(page.locator(".player-play button")).to_have_attribute("aria-pressed", "true")
     speaker.keyboard.press(" ")

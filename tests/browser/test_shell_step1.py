@@ -46,40 +46,45 @@ def test_step_forward_adds_the_predicted_token(app):
 
 
 def test_play_advances_and_pause_stops(app):
-    page = app("?step=1")
+    page = app("?step=1")                     # before the answer: the player line tells where
+    pos = page.locator(".player-pos")
+    expect(pos).to_contain_text("Decode step 0 of 11")
     page.locator(".player-play button").click()
-    expect(metric(page, "seq_len")).not_to_have_text("5", timeout=10_000)
+    expect(pos).not_to_contain_text("Decode step 0 of 11", timeout=10_000)
     page.locator(".player-play button").click()          # now "Pause"
     time.sleep(0.5)
-    a = metric(page, "seq_len").inner_text()
+    a = pos.inner_text()
     time.sleep(2.5)
-    assert metric(page, "seq_len").inner_text() == a
-    assert int(a) > 5
+    assert pos.inner_text() == a
+    assert not a.startswith("Decode step 0 ")
 
 
 def test_play_stops_at_the_end(app):
     page = app("?step=1&frame=9")
     page.locator(".player-play button").click()
-    expect(metric(page, "seq_len")).to_have_text("16", timeout=15_000)
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 11 of 11", timeout=15_000)
     time.sleep(2)
-    expect(metric(page, "seq_len")).to_have_text("16")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 11 of 11")
+    expect(metric(page, "seq_len")).to_have_text("?")      # 16, once the question is answered
     expect(page.locator(".player-play button")).to_contain_text("Play")
 
 
 def test_language_switch_keeps_the_step_and_controls(app):
     page = app("?step=1&frame=2")
-    expect(metric(page, "seq_len")).to_have_text("7")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 2 of 11")
     choose_language(page, "Polski")
     expect(page.locator("html")).to_have_attribute("lang", "pl")
-    # the example prompt follows the language: "Stolicą Francji jest" (3 tokens) + 2 generated
-    expect(metric(page, "seq_len")).to_have_text("5")
+    # the example prompt follows the language: "Stolicą Francji jest" (3 tokens), at the
+    # same decode step
+    expect(page.locator(".player-pos")).to_contain_text("Krok dekodowania 2 z 11")
+    expect(page.locator(".question").first).to_contain_text("3")
     expect(metric(page, "next")).not_to_have_text("“Paris”")
     page.wait_for_function("() => location.search.includes('lang=pl')")
     wait_url(page, "frame=2")
     expect(page.locator("h2").first).to_contain_text("Krok 1 z 6")
     expect(page.get_by_role("button", name="Dalej")).to_be_visible()
     choose_language(page, "English")
-    expect(metric(page, "seq_len")).to_have_text("7")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 2 of 11")
 
 
 def test_free_text_prompt_is_escaped_and_unknown_words_flagged(app):
@@ -115,10 +120,10 @@ def test_arrow_keys_and_buttons_move_between_steps(app):
 
 def test_reload_keeps_the_deep_link_state(app):
     page = app("?step=1&frame=3&layer=2&head=1")
-    expect(metric(page, "seq_len")).to_have_text("8")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 3 of 11")
     page.reload()
     page.wait_for_selector("h1")
-    expect(metric(page, "seq_len")).to_have_text("8")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 3 of 11")
     wait_url(page, "layer=2")
     wait_url(page, "head=1")
 
@@ -141,6 +146,8 @@ def test_play_sends_nothing(app, page):
     page.on("websocket", watch)                 # before the page opens its websocket
     app("?step=1")
     expect(metric(page, "seq_len")).to_have_text("5")
+    reveal(page)                                # the counts (“?” until then), at frame 1
+    expect(metric(page, "seq_len")).to_have_text("6")
     page.wait_for_timeout(1500)
     assert sockets and received, "the page's websocket was not observed"
     play_sends_nothing(page, received, "seq_len", "9")
@@ -148,14 +155,15 @@ def test_play_sends_nothing(app, page):
 
 def test_step_at_both_ends_and_keys(app):
     page = app("?step=1&frame=11")
-    expect(metric(page, "seq_len")).to_have_text("16")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 11 of 11")
     expect(page.locator(".player-next button")).to_be_disabled()
     page.locator(".player-reset button").click()
     expect(metric(page, "seq_len")).to_have_text("5")
     expect(page.locator(".player-back button")).to_be_disabled()
     page.locator("h1").click()
     page.keyboard.press(".")
-    expect(metric(page, "seq_len")).to_have_text("6")
+    expect(page.locator(".player-pos")).to_contain_text("Decode step 1 of 11")
+    expect(metric(page, "seq_len")).to_have_text("?")      # the answer's count: it waits
     page.keyboard.press(",")
     expect(metric(page, "seq_len")).to_have_text("5")
     page.keyboard.press(" ")
@@ -197,4 +205,8 @@ def test_frame_0_shows_the_prefill_then_one_token_a_step(app):
     expect(page.locator(".player-pos")).to_contain_text("Decode step 1 of 11")
     expect(page.locator(".arcs-svg .tok-svg.is-written")).to_have_count(1)   # the new token
     assert svg_texts(page, ".arcs-svg .tok-role") == ["cached"] * 5 + ["new"]
+    expect(metric(page, "seq_len")).to_have_text("?")      # the answer's count waits for it
+    expect(page.locator(".stage-caption")).to_contain_text("Its query reads ? keys")
+    reveal(page)                                           # and is told then
     expect(metric(page, "seq_len")).to_have_text("6")
+    expect(page.locator(".stage-caption")).to_contain_text("Its query reads 6 keys")

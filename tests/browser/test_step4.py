@@ -178,7 +178,9 @@ STATES = [dict(gpu="h100", batch=64),
 @pytest.mark.parametrize("lang", list(LANGS))
 @pytest.mark.parametrize("inputs", STATES, ids=lambda d: "-".join(map(str, d.values())))
 def test_step4_labels_never_cover_each_other(kv, quick, inputs, lang, width):  # noqa: F811
-    """Beyond the defaults (test_js_units): other models, GPUs, batches and lengths."""
-    s = Step4(lang, saved={"model": inputs}).state()
-    bad = kv.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
-    assert bad == [], "\n".join(bad[:12])
+    """Beyond the defaults (test_js_units): other models, GPUs, batches and lengths, before
+    the answer and after it (the regions named)."""
+    for shown in (False, True):
+        s = Step4(lang, saved={"model": inputs, "question": {"shown": shown}}).state()
+        bad = kv.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
+        assert bad == [], "\n".join(bad[:12])
