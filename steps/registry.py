@@ -14,6 +14,8 @@ everything about it, and the registry finds each part by a fixed name:
   its reading column and the printable sheet: `exercises(n)`;
 - `model.py`: `warm_jobs()`, the live measurements its page can ask for, which the warm-up runs
   before serving: `live_jobs(n)`.
+- `style.css`: its own rules (`.step-N …`, its templates' classes), joined into the page's one
+  stylesheet by `steps/ui/bundle.py`: `stylesheet(n)`.
 
 `TITLE`, `TAKEAWAY`, `NOTES` and `view.py` are required; a step without exercises or live
 measurements leaves those out. The key-ideas page after the last step is the package
@@ -29,6 +31,7 @@ import importlib
 import importlib.util
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 from explainer.i18n import N_
@@ -103,3 +106,11 @@ def live_jobs(n: int) -> list:
     model = part(n, "model")
     warm_jobs = getattr(model, "warm_jobs", None)
     return list(warm_jobs()) if warm_jobs is not None else []
+
+
+def stylesheet(n: int) -> Path | None:
+    """Page `n`'s own stylesheet (its package's `style.css`), or None for a page without."""
+    if n not in NUMBERS and n != END:
+        return None
+    path = Path(importlib.import_module(module_of(n)).__file__).parent / "style.css"
+    return path if path.is_file() else None

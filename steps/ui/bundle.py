@@ -1,5 +1,6 @@
 """The page's JavaScript, from the ES modules in `steps/ui/js/` to the one file the browser
-loads (`Page._bundle`).
+loads (`Page._bundle`), and its stylesheet, from the CSS files beside them to the one the
+page's component loads (`Page._stylesheets`: `steps/ui/app.css`).
 
 The modules import each other by relative path (`import { h } from "./dom.js";`), which a
 browser cannot resolve for a module Panel serves on its own, so they are joined here: each
@@ -8,6 +9,15 @@ exports), its import lines turned into reads of those exports. The entry's expor
 exported again at the end. Run `python -m steps.ui.bundle` to write it; the app writes it at
 import when a module changed (`build`). `exposing=True` makes a variant for tests that puts
 every module's exports on `globalThis.KV["draw/arcs.js"]` etc. instead.
+
+The stylesheet is written the same way (`css_source`, `build`). Its parts (`css_parts`): the
+page's own rules (`assets/app.css`: the colour table, the shell, blocks, controls, stage, page
+modes), then the rules of each module that has a `.css` file beside it, in the bundle's order
+(`js/draw/<name>.css`: a figure's rules beside its renderer), then each page's own
+(`steps/<package>/style.css`, found through `steps.registry`), in the steps' order. A part's
+presenter-mode rules start at its line that begins with `/* presenter mode`; they are joined
+after every part's other rules (the parts' presenter-mode rules in the same order), so that
+they stay after the rules they override, as in one file written top to bottom.
 """
 from __future__ import annotations
 
@@ -19,6 +29,9 @@ from pathlib import Path
 JS = Path(__file__).resolve().parent / "js"
 ENTRY = JS / "page.js"
 OUT = JS / "dist" / "page.bundle.js"
+CSS_BASE = JS.parents[2] / "assets" / "app.css"
+CSS_OUT = JS.parent / "app.css"
+PRESENTING = "/* presenter mode"
 
 IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"(\.{1,2}/[^"]+)";\s*$', re.M)
 ANY_IMPORT = re.compile(r"^\s*import\b", re.M)
@@ -77,19 +90,62 @@ def source(entry: Path = ENTRY, exposing: bool = False) -> str:
     return head + "\n".join(parts) + tail + "\n"
 
 
-def build(out: Path = OUT) -> Path:
-    """Write the bundle if it differs from the modules (atomically: several server processes
-    may start at once)."""
-    text = source()
+def css_parts(entry: Path = ENTRY) -> list[Path]:
+    """The stylesheet's files, in order: the page's own, each module's (`x.css` beside `x.js`,
+    in the bundle's order), each page's (`steps/<package>/style.css`, in the steps' order)."""
+    from steps import registry
+    pages = [registry.stylesheet(n) for n in (*registry.NUMBERS, registry.END)]
+    return [CSS_BASE, *(p for p in (m.with_suffix(".css") for m in modules(entry)) if p.is_file()),
+            *(p for p in pages if p is not None)]
+
+
+def css_halves(path: Path) -> tuple[str, str]:
+    """A part's own rules and its presenter-mode rules (from its line that begins with
+    `PRESENTING`; "" when it has none)."""
+    text = path.read_text(encoding="utf-8")
+    at = text.find("\n" + PRESENTING)
+    return (text, "") if at < 0 else (text[:at + 1], text[at + 1:])
+
+
+def _name(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(JS.parents[2]).as_posix()
+    except ValueError:                  # a step package outside the repository
+        return path.name
+
+
+def css_source(parts: list[Path] | None = None) -> str:
+    """The page's one stylesheet: every part's rules, then every part's presenter-mode rules."""
+    rules, presenting = [], []
+    for path in parts if parts is not None else css_parts():
+        own, present = css_halves(path)
+        rules.append(f"/* ---- {_name(path)} */\n" + own.strip() + "\n")
+        if present.strip():
+            presenting.append(f"/* ---- {_name(path)}: presenter mode */\n" + present.strip() + "\n")
+    head = ("/* Built by steps/ui/bundle.py from assets/app.css and the .css files beside the "
+            "modules and in the steps' packages: edit those files, not this one. */\n")
+    return head + "\n".join(rules + presenting)
+
+
+def _write(out: Path, text: str) -> Path:
+    """Write `out` if it differs from `text` (atomically: several server processes may start
+    at once)."""
     if out.exists() and out.read_text(encoding="utf-8") == text:
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
+    os.chmod(tmp, 0o644)                # (mkstemp's 0600) readable like the sources
     os.replace(tmp, out)
     return out
 
 
+def build(out: Path = OUT, css_out: Path = CSS_OUT) -> Path:
+    """Write the bundle and the stylesheet where they differ from their sources."""
+    _write(css_out, css_source())
+    return _write(out, source())
+
+
 if __name__ == "__main__":
-    print(build())
+    print(build(), CSS_OUT)

@@ -136,7 +136,6 @@ def app(page, server):
 
 # -- the page's JavaScript without a server (the JS unit tests) ---------------------------------
 
-APP_CSS = (ROOT / "assets" / "app.css").read_text(encoding="utf-8")
 PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
         "<div id='root' style='width:760px'></div></body></html>")
 
@@ -144,7 +143,8 @@ PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
 @contextmanager
 def bundle_page(browser, viewport=(1280, 900), css=True):
     """A page with every module of steps/ui/js loaded (`globalThis.KV[path]`) and, with `css`,
-    the app's stylesheet (labels at the sizes learners see); no error while loading."""
+    the page's stylesheet as the app joins it (labels at the sizes learners see); no error
+    while loading."""
     from steps.ui import bundle
     ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = ctx.new_page()
@@ -152,7 +152,7 @@ def bundle_page(browser, viewport=(1280, 900), css=True):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_content(PAGE)
     if css:
-        page.add_style_tag(content=APP_CSS)
+        page.add_style_tag(content=bundle.css_source())
     page.add_script_tag(content=bundle.source(exposing=True), type="module")
     page.wait_for_function("() => globalThis.KV !== undefined")
     assert errors == []
