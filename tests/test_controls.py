@@ -56,7 +56,7 @@ def CONTROLS(m):
         slider("tokens", N_("Output tokens"), step=16),
         segments("window", N_("Sliding window"), windows),
         choice("example", N_("Example prompt"), lambda t: {"a": 0, "b": 1, "c": 2, "d": 3},
-               on_change=lambda v: m.param.update(example=v, text=""), also=("text",),
+               on_change=lambda v: m.param.update(example=v, text=""),
                shown=lambda m: None if m.text.strip() else m.example),
         text_field("text", N_("Or type your own prompt"), max_length=10,
                    placeholder=N_("Type a few words, then press Enter")),

@@ -26,9 +26,9 @@ class Control:
     `labels(tr)[name]` (its text layer's `control_labels`); `options(tr)` gives the text layer's
     {translated label: value} for choices;
     `start`/`end` default to the parameter's bounds; `on_change(value)` replaces the plain
-    set; `shown(target)` replaces the parameter's value as the value shown (it is asked again
-    when any of the parameters in `also` changes); `size` is a layout hint (`narrow`,
-    `normal`, `wide`); `hidden`: the page does not draw it among the controls (a step's tabs
+    set; `shown(target)` replaces the parameter's value as the value shown (asked on every
+    state, so it follows whatever it reads); `size` is a layout hint (`narrow`, `normal`,
+    `wide`); `hidden`: the page does not draw it among the controls (a step's tabs
     set it); `short(tr)` gives a row of radio buttons' {value: short label}, shown instead
     of the labels on the projected page (the labels stay for screen readers)."""
     name: str
@@ -43,7 +43,6 @@ class Control:
     size: str = "normal"
     on_change: Callable[[Any], None] | None = field(default=None, compare=False)
     shown: Callable[[Any], Any] | None = field(default=None, compare=False)
-    also: tuple[str, ...] = ()
     hidden: bool = False
     short: Callable[[Translator], dict] | None = None
 
