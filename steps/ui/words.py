@@ -48,8 +48,9 @@ def badges(tr: Translator) -> dict[str, list[str]]:
 class Card:
     """One number card: `key` is the data-metric hook, `label` a msgid, `kind` the badge
     (None for inputs and categories: badges go on results only). `hidden`: the card answers
-    the step's question, so its value waits until the learner has answered. `more`: not a
-    headline number: shown under a collapsed “All numbers”."""
+    the step's question, so its value waits until the learner has answered: the state sends
+    it as “?” until then (`steps.ui.conceal`). `more`: not a headline number: shown under a
+    collapsed “All numbers”."""
     key: str
     label: str
     kind: str | None = "computed"
