@@ -134,6 +134,28 @@ def app(page, server):
     assert errors == [], errors
 
 
+# -- the tests' own JavaScript ------------------------------------------------------------------
+
+TEST_JS = Path(__file__).resolve().parent / "js"
+
+
+def kvt_scripts() -> list[str]:
+    """The tests' own JavaScript (tests/browser/js/*.js): each file defines `KVT.<its Python
+    module>`, the functions a test there runs by name. Each script makes `KVT` if it is not
+    there yet (so that they run in any order) and names its file in an error."""
+    return [f"globalThis.KVT = globalThis.KVT || {{}};\n{p.read_text(encoding='utf-8')}\n"
+            f"//# sourceURL=tests/browser/js/{p.name}\n" for p in sorted(TEST_JS.glob("*.js"))]
+
+
+@pytest.fixture
+def context(context):
+    """pytest-playwright's browser context, with the tests' JavaScript in every page it opens
+    (the served app, a course page that embeds it, a speaker view's second window)."""
+    for script in kvt_scripts():
+        context.add_init_script(script=script)
+    yield context
+
+
 # -- the page's JavaScript without a server (the JS unit tests) ---------------------------------
 
 PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
@@ -142,9 +164,10 @@ PAGE = ("<!doctype html><html><head><meta charset='utf-8'></head><body>"
 
 @contextmanager
 def bundle_page(browser, viewport=(1280, 900), css=True):
-    """A page with every module of steps/ui/js loaded (`globalThis.KV[path]`) and, with `css`,
-    the page's stylesheet as the app joins it (labels at the sizes learners see); no error
-    while loading."""
+    """A page with every module of steps/ui/js loaded (`globalThis.KV[path]`), the tests'
+    JavaScript (`KVT`: kvt_scripts) and, with `css`, the page's stylesheet as the app joins it
+    (labels at the sizes learners see); no error while loading (a script that does not parse
+    fails here)."""
     from steps.ui import bundle
     ctx = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     page = ctx.new_page()
@@ -155,6 +178,8 @@ def bundle_page(browser, viewport=(1280, 900), css=True):
         page.add_style_tag(content=bundle.css_source())
     page.add_script_tag(content=bundle.source(exposing=True), type="module")
     page.wait_for_function("() => globalThis.KV !== undefined")
+    for script in kvt_scripts():
+        page.add_script_tag(content=script)
     assert errors == []
     try:
         yield page

@@ -24,10 +24,7 @@ def cds(page, name, column):
 def wait_cds(page, name, column, predicate_js):
     """Wait until `predicate_js` (a JS expression of `v`, the column) holds."""
     page.wait_for_function(
-        """([name, col, pred]) => { for (const d of Bokeh.documents) {
-              const m = d.get_model_by_name(name);
-              if (m) { const v = Array.from(m.data[col]); return eval(pred); } }
-            return false; }""", arg=[name, column, predicate_js], timeout=20_000)
+        "(a) => KVT.helpers.waitCds(a)", arg=[name, column, predicate_js], timeout=20_000)
 
 
 def choose_language(page, name):
@@ -98,30 +95,7 @@ def expect_concealed(page, *keys):
 # end, the smallest body text, the smallest chart text as it shows on screen (its font size
 # times the chart's scale), the smallest label of the figure's words, and any language menu or
 # FAQ
-PRESENTED = """() => {
-  const all = (sel) => { const out = []; const walk = (root) => {
-      out.push(...root.querySelectorAll(sel));
-      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
-    walk(document); return out; };
-  const shown = (e) => { const r = e.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
-  const px = (e) => parseFloat(getComputedStyle(e).fontSize);
-  const bottom = (sel) => Math.max(0, ...all(sel).filter(shown).map((e) => e.getBoundingClientRect().bottom));
-  const body = all('.step-lead p, .question, .q-btn').filter(shown).map(px);
-  const chart = all('.step-visual svg text').filter((t) => shown(t) && t.textContent.trim() &&
-      t.getAttribute('display') !== 'none').map((t) => px(t) * t.closest('svg').getScreenCTM().a);
-  const labels = all('.metric-label, .ctl-label, .legend, .player-pos, .stage-caption, .chart-title, ' +
-                     '.bar-name, .bar-label')
-      .filter(shown).map(px);
-  return { scroll: document.documentElement.scrollHeight - innerHeight, height: innerHeight,
-    lead: bottom('.step-lead'), question: bottom('.question-box'), controls: bottom('.ctl-row'),
-    visual: Math.max(0, ...all('.step-visual > *').filter(shown).map((e) => e.getBoundingClientRect().bottom)),
-    figures: all('.step-visual svg:not(.player-icon), .step-visual .kv-groups').filter(shown).length,
-    body: Math.min(...body), chart: Math.min(...chart), labels: Math.min(...labels),
-    menus: all('#kv-lang, .faq, nav.stepnav').filter(shown).length,
-    pale: Math.min(...all('.grids-svg .cell.cached, .roof-svg .mem-region').filter(shown)
-      .map((e) => parseFloat(getComputedStyle(e).fillOpacity))) };
-}"""
+PRESENTED = "(a) => KVT.helpers.presented(a)"
 
 
 def projected(app, page, size, query, wanted=("lead", "question", "controls", "visual"),

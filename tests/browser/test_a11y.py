@@ -39,16 +39,7 @@ def test_a_slider_move_on_a_still_figure_is_announced(app):
 def _order(page) -> dict:
     """Where the lead, the figure, its controls, the question and the first prose paragraph
     start on the page (px from the top)."""
-    return page.evaluate("""() => {
-      const find = (sel) => { const walk = (root) => { const e = root.querySelector(sel);
-          if (e) return e; for (const el of root.querySelectorAll('*'))
-            if (el.shadowRoot) { const f = walk(el.shadowRoot); if (f) return f; } return null; };
-        return walk(document); };
-      const top = (sel) => { const e = find(sel); return e ? e.getBoundingClientRect().top : null; };
-      return { lead: top('.step-text > .step-lead'), stage: top('.step-visual .stage-figure'),
-               controls: top('.step-visual .ctl-row'), question: top('.step-text > .question-box'),
-               prose: top('.step-text > .narration') };
-    }""")
+    return page.evaluate("(a) => KVT.a11y.order(a)")
 
 
 @pytest.mark.parametrize("query,viewport", [("?step=3", {"width": 390, "height": 844}),
@@ -72,9 +63,5 @@ def test_on_a_laptop_the_controls_sit_on_the_figure_in_the_visual_column(app, pa
     expect(page.locator(".roof-svg").first).to_be_visible()
     o = _order(page)
     assert o["controls"] < o["stage"] < 900, o            # both on the first screen
-    inside = page.evaluate("""() => { const walk = (root) => { const e = root.querySelector('.step-visual');
-        if (e) return e; for (const el of root.querySelectorAll('*')) if (el.shadowRoot) {
-          const f = walk(el.shadowRoot); if (f) return f; } return null; };
-      const v = walk(document); return !!(v && v.querySelector('.ctl-row') && v.querySelector('.stage'));
-    }""")
+    inside = page.evaluate("(a) => KVT.a11y.onALaptopTheControlsSitOnTheFigureInTheVisualColumn(a)")
     assert inside

@@ -57,11 +57,7 @@ def test_reduced_motion_still_plays_without_transitions(app, page):
     expect(page.locator(".stage.reduced-motion")).to_have_count(1)
     page.locator(".player-play button").click()
     expect(metric(page, "seq_len")).not_to_have_text("5", timeout=10_000)
-    anim = page.evaluate("""() => { const hosts = [document];
-        const all = []; const walk = (root) => { for (const el of root.querySelectorAll('*')) {
-          if (el.shadowRoot) walk(el.shadowRoot);
-          if (el.classList && el.classList.contains('enter')) all.push(getComputedStyle(el).animationName); } };
-        walk(document); return all; }""")
+    anim = page.evaluate("(a) => KVT.access.reducedMotionStillPlaysWithoutTransitions(a)")
     assert all(a == "none" for a in anim)
 
 
@@ -74,16 +70,7 @@ def test_no_sideways_scroll_at_320px(app, page, query):
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
 
 
-FOCUSED = """() => { let a = document.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  if (!a) return null;
-  const cs = getComputedStyle(a);
-  const thumb = a.closest ? a.closest('.MuiSlider-thumb') : null;
-  return {tag: a.tagName, role: a.getAttribute('role'), type: a.getAttribute('type'),
-          text: (a.innerText || a.getAttribute('aria-label') || a.value || '').trim().slice(0, 40),
-          outline: cs.outlineStyle, width: parseFloat(cs.outlineWidth) || 0,
-          color: cs.outlineColor,
-          ring: thumb ? thumb.classList.contains('Mui-focusVisible') : false}; }"""
+FOCUSED = "(a) => KVT.access.focused(a)"
 
 
 def test_keyboard_only_through_step_2(app, page):

@@ -28,30 +28,31 @@ def test_every_module_is_in_the_bundle():
     assert reached == on_disk, "modules nothing imports: " + ", ".join(sorted(on_disk - reached))
 
 
+def test_the_tests_javascript_defines_what_the_tests_run(kv):
+    """tests/browser/js/*.js (loaded with the bundle: one that does not parse fails `kv`)
+    define every function a test runs by name (`KVT.<module>.<name>`), and none that nothing
+    runs."""
+    import re
+    from pathlib import Path
+    here = Path(__file__).parent
+    loaded = kv.evaluate("() => Object.fromEntries(Object.entries(KVT).map(([m, o]) => "
+                         "[m, Object.keys(o).filter((k) => typeof o[k] === 'function')]))")
+    defined = {(m, f) for m, names in loaded.items() for f in names}
+    assert set(loaded) == {p.stem for p in (here / "js").glob("*.js")}
+    run = set()
+    for p in [*here.glob("*.py"), *(here / "js").glob("*.js")]:
+        run |= set(re.findall(r"KVT\.(\w+)\.(\w+)", p.read_text(encoding="utf-8")))
+    assert run - defined == set(), "run but not defined"
+    assert defined - run == set(), "defined but run by nothing"
+
+
 def test_the_bundle_exports_render(kv):
     text = bundle.source()
     assert text.rstrip().endswith("export const render = $page.render;")
 
 
 def test_player_plays_steps_and_settles_only_when_it_stops(kv):
-    log = kv.evaluate("""() => {
-      const { createPlayer } = KV["player.js"];
-      const out = [], settled = [];
-      let tick = null;
-      const p = createPlayer({ count: 4, index: 0, interval: 10,
-        every: (ms, fn) => { tick = fn; return () => { tick = null; }; },
-        show: () => out.push(p.index), settle: (i) => settled.push(i) });
-      p.play(); tick(); tick();            // 0 -> 1 -> 2, no settle while playing
-      const mid = settled.length;
-      tick();                              // reaches the last frame: stops and settles
-      const playingAtEnd = p.playing;
-      p.play();                            // Play at the end starts over
-      const restarted = p.index;
-      p.toggle();                          // pause: settles
-      p.step(-1); p.step(5); p.reset();
-      p.setCount(2); p.moveTo(9);
-      return { out, settled, mid, playingAtEnd, restarted, last: p.index };
-    }""")
+    log = kv.evaluate("(a) => KVT.js_units.playerPlaysStepsAndSettlesOnlyWhenItStops(a)")
     assert log["mid"] == 0
     assert log["playingAtEnd"] is False
     assert log["restarted"] == 0
@@ -68,18 +69,7 @@ def test_the_stage_reads_the_frames_the_server_writes(kv):
 
 
 def test_blocks_escape_text(kv):
-    html = kv.evaluate("""() => {
-      const root = document.getElementById("root");
-      root.replaceChildren(...KV["blocks.js"].buildBlocks([
-        { kind: "paragraphs", items: ["<b>not bold</b>"], heading: "H", cls: "narration" },
-        { kind: "notices", items: [] },
-        { kind: "metrics", cards: [{ key: "k", label: "L", value: "?", kind: "measured",
-                                     hidden: true, more: false }] },
-        { kind: "details", summary: "More", blocks: [{ kind: "table", head: ["a", "b"],
-                                                        rows: [["1", "2"]], caption: "" }] },
-      ], { concealed: true, badges: { measured: ["measured", "tip"] } }));
-      return root.innerHTML;
-    }""")
+    html = kv.evaluate("(a) => KVT.js_units.blocksEscapeText(a)")
     assert "&lt;b&gt;not bold&lt;/b&gt;" in html
     assert 'data-metric="k"' in html and ">?<" in html and "answer-bearing" in html
     assert "notice" not in html            # an empty block leaves nothing
@@ -87,25 +77,7 @@ def test_blocks_escape_text(kv):
 
 
 def test_controls_send_one_message_per_change(kv):
-    sent = kv.evaluate("""() => {
-      const sent = [];
-      const c = KV["controls.js"].createControls((m) => sent.push(m));
-      document.getElementById("root").replaceChildren(c.el);
-      const spec = [{ name: "layer", kind: "select", label: "Layer", options: [[0, "All"], [2, "Two"]] },
-                    { name: "tokens", kind: "range", label: "T", start: 1, end: 64, step: 1 }];
-      c.update(spec, { layer: 0, tokens: 16 }, "pl");
-      const s = c.el.querySelector("select");
-      s.selectedIndex = 1; s.dispatchEvent(new Event("change"));
-      const r = c.el.querySelector("input[type=range]");
-      r.value = "64"; r.dispatchEvent(new Event("input")); r.dispatchEvent(new Event("change"));
-      // an older value from the server does not move the control back while a change waits
-      c.update(spec, { layer: 0, tokens: 16 }, "pl", { layer: sent[0].seq });
-      const waiting = r.value;
-      // once the server has handled it, the control shows the server's value (here: snapped)
-      c.update(spec, { layer: 2, tokens: 60 }, "pl", { layer: sent[0].seq, tokens: sent[1].seq });
-      return { sent, shown: waiting, out: c.el.querySelector("output").textContent,
-               handled: r.value };
-    }""")
+    sent = kv.evaluate("(a) => KVT.js_units.controlsSendOneMessagePerChange(a)")
     assert [m["set"] for m in sent["sent"]] == ["layer", "tokens"]
     assert sent["sent"][0]["value"] == 2 and sent["sent"][1]["value"] == 64
     assert sent["sent"][1]["seq"] > sent["sent"][0]["seq"]
@@ -118,36 +90,7 @@ def test_controls_send_a_change_again_until_the_server_acknowledges_it(kv):
     seq (the server handles it whether or not it handled the first), until acknowledged; one
     never acknowledged is sent `resends` more times, then the control shows the server's value
     again; and a change made on other controls (another step) is not sent to these."""
-    got = kv.evaluate("""async () => {
-      const wait = (ms) => new Promise((r) => setTimeout(r, ms));
-      const sent = [];
-      const c = KV["controls.js"].createControls((m) => sent.push(m), { resendMs: 60, resends: 2 });
-      document.getElementById("root").replaceChildren(c.el);
-      const spec = [{ name: "tokens", kind: "range", label: "T", start: 1, end: 64, step: 1 }];
-      c.update(spec, { tokens: 16 }, "en", {});
-      const r = c.el.querySelector("input[type=range]");
-      const move = (v) => { r.value = String(v); r.dispatchEvent(new Event("change")); };
-      move(64);                                   // its message is lost: no acks
-      await wait(100);
-      const again = sent.slice();
-      c.update(spec, { tokens: 16 }, "en", { tokens: again[0].seq });    // the first, late
-      const kept = r.value;
-      c.update(spec, { tokens: 64 }, "en", { tokens: again[1].seq });    // the copy
-      await wait(200);
-      const acknowledged = sent.length;
-      move(32);                                   // never acknowledged
-      await wait(120);
-      const waiting = r.value;
-      await wait(250);
-      const gaveUp = { sent: sent.length, shown: r.value };
-      move(8);                                    // then the page shows another step's controls
-      c.update([{ name: "tokens", kind: "range", label: "T", start: 1, end: 8, step: 1 },
-                { name: "batch", kind: "range", label: "B", start: 1, end: 8, step: 1 }],
-               { tokens: 2, batch: 1 }, "en", {});
-      await wait(150);
-      return { again, kept, acknowledged, waiting, gaveUp, all: sent,
-               other: c.el.querySelector("input[type=range]").value };
-    }""")
+    got = kv.evaluate("(a) => KVT.js_units.controlsSendAChangeAgainUntilTheServerAcknowledgesIt(a)")
     first, copy = got["again"]
     assert first == {"set": "tokens", "value": 64, "seq": first["seq"]}
     assert copy["set"] == "tokens" and copy["value"] == 64 and copy["seq"] > first["seq"]
@@ -162,34 +105,8 @@ def test_controls_send_a_change_again_until_the_server_acknowledges_it(kv):
     assert got["other"] == "2"
 
 
-# a question drawn in the page, with what it sends (`sent`) and its state (`state`): before it
-# is answered the server sends no answer (`correct`, `explain`); `told` is the state it sends
-# back once the question is answered or shown
-QUESTION = """
-      const sent = [];
-      const q = KV["question.js"].createQuestion((m) => sent.push(m));
-      document.getElementById("root").replaceChildren(q.el);
-      const state = { key: ["k", 1], lead: "Predict first", prompt: "How many?",
-                      options: ["1", "5", "6"], correct: null, explain: "", right: "Right.",
-                      wrong: "Not quite.", show: "Show me", mark: "the right answer",
-                      answer: null, shown: false };
-      const told = (s) => ({ ...state, correct: 2, explain: "Six.", ...s });
-"""
-
-
 def test_question_marks_the_pick_and_sends_it(kv):
-    got = kv.evaluate("() => {" + QUESTION + """      q.update(state);
-      const before = q.el.querySelector(".feedback").textContent;
-      q.el.querySelectorAll(".answer button")[1].click();
-      const waiting = q.el.querySelector(".feedback").textContent;
-      const picked = q.el.querySelector(".answer-1 button").getAttribute("aria-pressed");
-      q.update(told({ answer: 1 }));                  // the server's verdict
-      const after = q.el.querySelector(".feedback").textContent;
-      const wrong = q.el.querySelector(".answer-1 button").className;
-      q.update({ ...state, key: ["k", 2] });          // a new question asks again
-      return { sent, before, waiting, picked, after, wrong,
-               again: q.el.querySelector(".feedback").textContent };
-    }""")
+    got = kv.evaluate("(a) => KVT.js_units.questionMarksThePickAndSendsIt(a)")
     assert got["sent"] == [{"answer": 1}]
     assert got["before"] == "" and got["waiting"] == "" and got["picked"] == "true"
     assert got["after"] == "Not quite. Six."
@@ -198,36 +115,7 @@ def test_question_marks_the_pick_and_sends_it(kv):
 
 
 def test_question_keeps_the_pick_and_marks_the_right_option_not_by_colour_alone(kv):
-    got = kv.evaluate("() => {" + QUESTION + """      const look = () => [...q.el.querySelectorAll(".answer button")].map((b) => ({
-        cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed"),
-        disabled: b.getAttribute("aria-disabled"),
-        sign: (b.querySelector(".q-sign") || {}).textContent || "",
-        signHidden: b.querySelector(".q-sign") ? b.querySelector(".q-sign").getAttribute("aria-hidden") : null,
-        bg: getComputedStyle(b).backgroundColor }));
-      q.update(state);
-      const before = look();
-      q.el.querySelectorAll(".answer button")[0].click();      // a wrong pick
-      const picked = look();
-      q.el.querySelectorAll(".answer button")[2].click();      // a second click changes nothing
-      const kept = look();
-      q.update(state);                       // a state sent before the server heard the pick
-      const early = look();
-      q.update(told({ answer: 0 }));                           // the server's verdict
-      const told0 = look();
-      q.update(told({ answer: 0 }));                           // and again: nothing moves
-      const echoed = look();
-      // “Show me” on a fresh question: the right option is marked, nothing is picked
-      const q2 = KV["question.js"].createQuestion((m) => sent.push(m));
-      document.getElementById("root").replaceChildren(q2.el);
-      q2.update({ ...state, key: ["k", 2] });
-      q2.el.querySelector(".show-me button").click();
-      const waiting = q2.el.querySelector(".show-me").hidden;
-      q2.update(told({ key: ["k", 2], shown: true }));
-      const shown = [...q2.el.querySelectorAll(".answer button")].map((b) => ({
-        cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed") }));
-      return { sent, before, picked, kept, early, told: told0, echoed, waiting, shown,
-               feedback: q2.el.querySelector(".feedback").textContent };
-    }""")
+    got = kv.evaluate("(a) => KVT.js_units.questionKeepsThePick(a)")
     assert got["sent"] == [{"answer": 0}, {"shown": True}]
     assert all(b["sign"] == "" and b["disabled"] is None for b in got["before"])
     # the pick, at once: pressed, the options closed; right or wrong waits for the server
@@ -253,89 +141,14 @@ def test_question_keeps_the_pick_and_marks_the_right_option_not_by_colour_alone(
 # one stage's frames drawn at one width (a state as first sent, or answered: the frames hold
 # what waited for the answer only then): the text boxes that overlap (used by
 # tests/browser/test_step4.py and test_step6.py as well)
-OVERLAPS = """([stage, frames, width]) => {
-  const F = KV["stage.js"].parseFrames(frames);
-  const fig = KV["figures.js"].FIGURES[stage.figure];
-  const holder = document.createElement("div");
-  holder.style.width = width + "px";
-  document.getElementById("root").replaceChildren(holder);
-  const bad = [];
-  F.forEach((f, i) => {
-    const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
-                  badges: stage.text.badges };
-    KV["stage.js"].drawFigure(fig, holder, f.fig, ctx, "normal");
-    const boxes = [...holder.querySelectorAll("text")]
-      .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0)
-      .map((t) => [t.textContent, t.getBoundingClientRect()]);
-    for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
-      const [ta, A] = boxes[a], [tb, B] = boxes[b];
-      const w = Math.min(A.right, B.right) - Math.max(A.left, B.left);
-      const h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
-      if (w > 1 && h > 1) bad.push(`frame ${i}: “${ta}” × “${tb}”`);
-    }
-  });
-  return [...new Set(bad)];
-}"""
+OVERLAPS = "(a) => KVT.js_units.overlaps(a)"
 
 
 # The figures' text, measured as drawn: no two text boxes overlap, and none is drawn smaller
 # than 12 px on screen (its font size times the drawing's scale). `cases`: [label, stage,
 # frames, indices of the frames to draw (null: every one)]; each is drawn at every width
 # (`_states`: each state as first sent and answered).
-READABLE = """([cases, widths]) => {
-  const bad = [];
-  const holder = document.createElement("div");
-  document.getElementById("root").style.width = "auto";
-  document.getElementById("root").replaceChildren(holder);
-  for (const [label, stage, frames, only] of cases) {
-    const F = KV["stage.js"].parseFrames(frames);
-    const fig = KV["figures.js"].FIGURES[stage.figure];
-    for (const width of widths) {
-      holder.style.width = width + "px";
-      for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
-        const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
-                      badges: stage.text.badges };
-        KV["stage.js"].drawFigure(fig, holder, F[i].fig, ctx, "normal");
-        const where = `${label} @${width}px frame ${i}`;
-        bad.push(...KV.__readable(holder, where));
-      }
-    }
-  }
-  return [...new Set(bad)];
-}"""
-
-# installed once: the check the figure tests share (text elements of SVG drawings, and the
-# HTML figures' leaf elements)
-READABLE_HELPER = """() => {
-  // presenting: present.js fitChartText with the viewport's height `vh` (its minimum, 2.5 %
-  // of it, follows the screen)
-  KV.__fit = (holder, vh) => {
-    const inner = Object.getOwnPropertyDescriptor(window, "innerHeight");
-    Object.defineProperty(window, "innerHeight", { value: vh, configurable: true });
-    try { return KV["present.js"].fitChartText(holder); }
-    finally { Object.defineProperty(window, "innerHeight", inner); }
-  };
-  KV.__readable = (holder, where, selector, least) => {
-    const out = [];
-    const els = [...holder.querySelectorAll(selector || "text")]
-      .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0 &&
-                     getComputedStyle(t).display !== "none" && t.getAttribute("display") !== "none");
-    const boxes = els.map((t) => [t.textContent, t.getBoundingClientRect()]);
-    for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
-      const [ta, A] = boxes[a], [tb, B] = boxes[b];
-      const w = Math.min(A.right, B.right) - Math.max(A.left, B.left);
-      const h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
-      if (w > 1 && h > 1) out.push(`${where}: “${ta}” × “${tb}”`);
-    }
-    for (const t of els) {
-      const m = t.getScreenCTM ? t.getScreenCTM() : null;
-      const scale = m ? Math.hypot(m.a, m.b) : 1;
-      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
-      if (px < (least || 12) - 0.05) out.push(`${where}: “${t.textContent}” drawn at ${px.toFixed(1)} px`);
-    }
-    return out;
-  };
-}"""
+READABLE = "(a) => KVT.js_units.readable(a)"
 
 # the stage's width as the served page gives it (measured): a phone 390 px wide (374), a
 # laptop at 1440×900 (646), presenting at 1280×720 (358) and 1920×1080 (541), embedded in an
@@ -391,12 +204,11 @@ def _cases(n: int, lang: str):
 
 @pytest.fixture(scope="module")
 def readable(kv):
-    """The page with the check installed; the states are drawn, not measured: step 4's CPU
-    measurement is a stand-in, on a queue of the test's own."""
+    """The page (the check: tests/browser/js/js_units.js `issues`); the states are drawn, not
+    measured: step 4's CPU measurement is a stand-in, on a queue of the test's own."""
     import explainer.runtime as rt
     from steps import live as live_mod
     from steps.step4.model import speeds
-    kv.evaluate(READABLE_HELPER)
     mp = pytest.MonkeyPatch()
     jobs = live_mod.LiveJobs("test-js-figures")
     mp.setattr(live_mod, "JOBS", jobs)
@@ -429,44 +241,7 @@ def test_figures_draw_every_frame_without_overlapping_or_small_labels(readable, 
 # box (.stage-svg), the viewport's height (fitChartText's minimum follows it); `n`: the step,
 # whose class the page carries (step 4's two charts side by side). A renderer that lays out for
 # its projected box (ctx.box, measured by stage.js drawFigure) is drawn at scale 1 in it.
-PRESENTED = """([cases, boxes, n]) => {
-  const bad = [];
-  const root = document.getElementById("root");
-  root.style.width = "auto";
-  const page = document.createElement("div");
-  page.className = "kv-root present";
-  const step = document.createElement("div");
-  step.className = `step step-${n}`;
-  const visual = document.createElement("div");
-  visual.className = "step-visual";
-  const holder = document.createElement("div");
-  holder.className = "stage-svg";
-  page.append(step);
-  step.append(visual);
-  visual.append(holder);
-  root.replaceChildren(page);
-  const { MIN_CHART_PX } = KV["present.js"];
-  const { drawFigure } = KV["stage.js"];
-  for (const [label, stage, frames, only] of cases) {
-    const F = KV["stage.js"].parseFrames(frames);
-    const fig = KV["figures.js"].FIGURES[stage.figure];
-    for (const [w, hgt, vh] of boxes) {
-      Object.assign(holder.style, { width: w + "px", height: hgt + "px", display: "flex",
-                                    flexDirection: "column" });
-      for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
-        const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
-                      badges: stage.text.badges };
-        holder.removeAttribute("style");
-        Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
-        drawFigure(fig, holder, F[i].fig, ctx, "present");
-        for (let k = 0; k < 4 && KV.__fit(holder, vh); k++) drawFigure(fig, holder, F[i].fig, ctx, "present");
-        const where = `${label} presenting @${w}×${hgt} frame ${i}`;
-        bad.push(...KV.__readable(holder, where, null, MIN_CHART_PX));
-      }
-    }
-  }
-  return [...new Set(bad)];
-}"""
+PRESENTED = "(a) => KVT.js_units.presented(a)"
 
 # the figure's box in presenter mode (.stage-svg: width, height), measured on the served page
 # at 1280×720 and at 1920×1080 (the viewport's height last), per step and part; steps 1–4
@@ -503,18 +278,7 @@ def test_figures_projected_have_no_overlapping_labels_at_18_px(readable, n, lang
         assert bad == [], "\n".join(bad[:16])
 
 
-HTML_FIGURE = """([html, widths, selector]) => {
-  const holder = document.createElement("div");
-  document.getElementById("root").style.width = "auto";
-  document.getElementById("root").replaceChildren(holder);
-  const bad = [];
-  for (const width of widths) {
-    holder.style.width = width + "px";
-    holder.innerHTML = html;
-    bad.push(...KV.__readable(holder, `@${width}px`, selector));
-  }
-  return [...new Set(bad)];
-}"""
+HTML_FIGURE = "(a) => KVT.js_units.htmlFigure(a)"
 
 
 @pytest.mark.parametrize("lang", list(LANGS))
@@ -539,11 +303,7 @@ def test_step6_head_groups_and_bars_are_readable(readable, lang):
         bad = readable.evaluate(HTML_FIGURE, [h, WIDTHS, ".bar-name, .bar-label, figcaption, "
                                               ".heads-line, .swatch"])
         assert bad == [], "\n".join(bad[:12])
-    sizes = readable.evaluate("""() => {
-      const q = document.querySelector(".kv-group .q").getBoundingClientRect();
-      const kv = document.querySelector(".kv-group .kv").getBoundingClientRect();
-      return [q.width, q.height, kv.height];
-    }""")
+    sizes = readable.evaluate("(a) => KVT.js_units.step6HeadGroupsAndBarsAreReadable(a)")
     assert sizes[0] >= 10 and sizes[1] >= 20 and sizes[2] >= 14
 
 
@@ -560,35 +320,7 @@ def test_the_schematic_is_readable_at_its_size(readable, lang):
 # One meaning per colour (assets/app.css, the table at its top): the computed colour of every
 # shape and text in every figure; key blue, value orange and query green only on the marks
 # that mean them, and no colour outside the table and the neutrals.
-COLOURS = """([cases]) => {
-  const holder = document.createElement("div");
-  holder.style.width = "646px";
-  document.getElementById("root").style.width = "auto";
-  document.getElementById("root").replaceChildren(holder);
-  const used = {};
-  for (const [label, stage, frames] of cases) {
-    const F = KV["stage.js"].parseFrames(frames);
-    const fig = KV["figures.js"].FIGURES[stage.figure];
-    F.slice(0, 3).concat(F.slice(-1)).forEach((f, i) => {
-      KV["stage.js"].drawFigure(fig, holder, f.fig, { text: stage.text, index: i + 1, count: F.length,
-                                                      reduced: true, concealed: false, badges: {} },
-                                "normal");
-      for (const e of holder.querySelectorAll("svg *")) {
-        if (e.closest("defs, title")) continue;
-        const cs = getComputedStyle(e);
-        for (const prop of ["fill", "stroke"]) {
-          const c = cs[prop];
-          if (!c || c === "none" || c.startsWith("url")) continue;
-          if (prop === "stroke" && parseFloat(cs.strokeWidth) === 0) continue;
-          const cls = [e.getAttribute("class") || "", (e.parentNode.getAttribute &&
-                       e.parentNode.getAttribute("class")) || ""].join(" | ");
-          (used[c] = used[c] || new Set()).add(`${stage.figure}: ${e.tagName} ${prop} ${cls}`);
-        }
-      }
-    });
-  }
-  return Object.fromEntries(Object.entries(used).map(([c, s]) => [c, [...s]]));
-}"""
+COLOURS = "(a) => KVT.js_units.colours(a)"
 
 KEY, VALUE, QUERY = "rgb(0, 114, 178)", "rgb(230, 159, 0)", "rgb(0, 158, 115)"
 # the marks allowed each meaning's colour (a class of the element or its group)

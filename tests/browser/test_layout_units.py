@@ -28,11 +28,7 @@ def test_the_browser_places_every_mode_as_the_table_says(kv):
                 "live": {"question": bool(st["question"]), "custom": bool(st["custom"]),
                          "stage": bool(st["stage"]), "tabs": False, "talk": False,
                          "controls": any(not c.get("hidden") for c in st["controls"])}}])
-    out = kv.evaluate("""(cases) => cases.map(([label, mode, variant, want, f]) => {
-      const L = KV['layout.js'];
-      const filled = (n) => n in f.live ? f.live[n] : f.regions[n];
-      return [label, L.placeRegions(L.rowOf(mode, variant), filled), want];
-    })""", cases)
+    out = kv.evaluate("(a) => KVT.layout_units.theBrowserPlacesEveryModeAsTheTableSays(a)", cases)
     for label, got, want in out:
         assert got == want, label
 
@@ -47,23 +43,5 @@ def test_the_mode_from_the_shell_and_the_width(kv, shell, narrow, mode):
 
 
 def test_placing_moves_only_what_is_out_of_place(kv):
-    out = kv.evaluate("""() => {
-      const root = document.getElementById('root');
-      root.replaceChildren();
-      const col = document.createElement('div');
-      root.append(col);
-      const mk = (t) => { const e = document.createElement(t === 'input' ? 'input' : 'p');
-                          e.id = 'n-' + t; return e; };
-      const [a, b, input, c] = ['a', 'b', 'input', 'c'].map(mk);
-      const place = KV['page.js'].placeNodes;
-      place(col, [a, b, input, c]);
-      input.focus();
-      const d = mk('d');
-      place(col, [d, input, c]);               // a and b gone, d new, input and c stay
-      const after1 = [...col.children].map((e) => e.id);
-      const focused1 = document.activeElement === input;
-      place(col, [d, input, c, a]);
-      const focused2 = document.activeElement === input;
-      return [after1, focused1, [...col.children].map((e) => e.id), focused2];
-    }""")
+    out = kv.evaluate("(a) => KVT.layout_units.placingMovesOnlyWhatIsOutOfPlace(a)")
     assert out == [["n-d", "n-input", "n-c"], True, ["n-d", "n-input", "n-c", "n-a"], True]

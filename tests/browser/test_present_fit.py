@@ -15,36 +15,11 @@ SIZES = [(1280, 720), (1920, 1080)]
 
 
 # the player's buttons: each inside the screen and inside its column (.step-visual)
-PLAYER_INSIDE = """() => {
-  const all = (sel) => { const out = []; const walk = (root) => {
-      out.push(...root.querySelectorAll(sel));
-      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
-    walk(document); return out; };
-  const out = [];
-  for (const b of all('.stage .player-btn')) {
-    const r = b.getBoundingClientRect();
-    if (!(r.width > 0)) continue;
-    const col = b.closest('.step-visual').getBoundingClientRect();
-    if (r.left < Math.max(0, col.left) - 1 || r.right > Math.min(innerWidth, col.right) + 1 ||
-        r.bottom > innerHeight + 1) out.push([b.textContent, Math.round(r.left), Math.round(r.right)]);
-  }
-  return out;
-}"""
+PLAYER_INSIDE = "(a) => KVT.present_fit.playerInside(a)"
 
 # the picked option's text against its background (right ✓ on dark green, wrong ✗ on dark
 # red): the contrast ratio of their computed colours (WCAG relative luminance)
-MARKED_CONTRAST = """() => {
-  const all = (sel) => { const out = []; const walk = (root) => {
-      out.push(...root.querySelectorAll(sel));
-      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
-    walk(document); return out; };
-  const lum = (c) => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map((v) => {
-      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
-  return all('.q-btn.chosen').map((b) => { const s = getComputedStyle(b);
-    const [a, c] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x);
-    return { cls: b.className, ratio: (a + 0.05) / (c + 0.05) }; });
-}"""
+MARKED_CONTRAST = "(a) => KVT.present_fit.markedContrast(a)"
 
 
 @pytest.mark.parametrize("size,lang", [((1280, 720), "en"), ((1920, 1080), "en"),
@@ -86,22 +61,7 @@ def test_the_player_fits_its_column_when_projected(app, page, step, lang):
 
 # the figure's box (.stage-svg) and its drawings, the cards' row, and whether a caption or a
 # legend shows, measured inside the component's shadow root
-FIGURE = """() => {
-  const all = (sel) => { const out = []; const walk = (root) => {
-      out.push(...root.querySelectorAll(sel));
-      for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
-    walk(document); return out; };
-  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
-  const holder = all('.stage-svg')[0], r = holder.getBoundingClientRect();
-  const svgs = [...holder.children].filter((c) => c.tagName.toLowerCase() === 'svg');
-  const cards = all('.stage-cards .metric').filter(shown).map((c) => Math.round(c.getBoundingClientRect().top));
-  return { width: r.width, height: r.height, box: holder.dataset.box || '',
-           scales: svgs.map((s) => s.getScreenCTM().a),
-           fills: svgs.map((s) => { const b = s.getBoundingClientRect(), v = s.viewBox.baseVal;
-                                    return [b.width - v.width, b.height - v.height]; }),
-           cardRows: new Set(cards).size,
-           words: all('.stage-caption, .step-visual .legend').filter(shown).length };
-}"""
+FIGURE = "(a) => KVT.present_fit.figure(a)"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
@@ -124,18 +84,7 @@ def test_steps_1_to_4_project_figure_first(app, page, step, lang, size):
     assert f["cardRows"] == 1 and f["words"] == 0, f
 
 
-FITS = """() => {
-  const walk = (n, acc) => { if (n.shadowRoot) walk(n.shadowRoot, acc);
-    for (const c of n.children || []) walk(c, acc); acc.push(n); return acc; };
-  const all = walk(document.body, []);
-  const grid = all.find((e) => e.classList && e.classList.contains('step-grid'));
-  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
-  const texts = all.filter((e) => e.matches && e.matches('.ending li, .ending p, .sheet-link p') && shown(e));
-  return { scroll: document.documentElement.scrollHeight - innerHeight,
-           inner: grid ? grid.scrollHeight - grid.clientHeight : -1,
-           bottom: Math.max(...texts.map((e) => e.getBoundingClientRect().bottom)),
-           body: Math.min(...texts.map((e) => parseFloat(getComputedStyle(e).fontSize))) };
-}"""
+FITS = "(a) => KVT.present_fit.fits(a)"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
@@ -162,38 +111,7 @@ def test_the_key_ideas_fit_one_projected_screen_and_their_links_stay_projected(a
 
 
 # the words of a card's value, each on one line: no word broken inside (“sequen ces”)
-WORDS_WHOLE = """() => {
-  const all = []; const walk = (root) => { all.push(...root.querySelectorAll('.metric-value'));
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
-  walk(document);
-  const broken = [];
-  for (const el of all) for (const node of el.childNodes) {
-    if (node.nodeType !== 3) continue;
-    const re = /\\S+/g; let m;
-    while ((m = re.exec(node.data))) {
-      const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
-      const lines = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
-      if (lines.size > 1) broken.push(m[0]);
-    }
-  }
-  const figs = []; const walk2 = (root) => { figs.push(...root.querySelectorAll('.stage-svg > svg'));
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk2(el.shadowRoot); };
-  walk2(document);
-  const planner = []; const walk3 = (root) => { planner.push(...root.querySelectorAll('.planner'));
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk3(el.shadowRoot); };
-  walk3(document);
-  // a value whose text runs past its card's inner edge
-  const over = [];
-  for (const el of all) {
-    const card = el.closest('.metric'); if (!card || !el.getClientRects().length) continue;
-    const box = card.getBoundingClientRect(); const r = document.createRange();
-    r.selectNodeContents(el);
-    const right = Math.max(...[...r.getClientRects()].map((b) => b.right));
-    if (right > box.right - card.clientLeft + 0.5) over.push(el.textContent);
-  }
-  return { broken, over, heights: figs.map((s) => s.getBoundingClientRect().height),
-           planner: planner.filter((e) => e.getClientRects().length > 0).length };
-}"""
+WORDS_WHOLE = "(a) => KVT.present_fit.wordsWhole(a)"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
@@ -218,15 +136,8 @@ def test_step_5_projects_its_bill_and_curve_readably(app, page, size, lang):
     assert f["broken"] == [] and f["over"] == [], f
 
 
-NOTICES = """() => { const out = []; const walk = (root) => {
-    for (const n of root.querySelectorAll('.notice')) { const r = n.getBoundingClientRect();
-      if (r.height > 0) out.push([Math.round(r.top), Math.round(r.bottom)]); }
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
-  walk(document); return out; }"""
-CONTROL_TOP = """(name) => { let top = null; const walk = (root) => {
-    for (const el of root.querySelectorAll('.ctl-' + name)) top = el.getBoundingClientRect().top;
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot); };
-  walk(document); return top; }"""
+NOTICES = "(a) => KVT.present_fit.notices(a)"
+CONTROL_TOP = "(a) => KVT.present_fit.controlTop(a)"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])

@@ -15,90 +15,19 @@ def kv(browser):
 
 
 def test_the_player_shows_icons_only_when_its_labels_do_not_fit(kv):
-    out = kv.evaluate("""() => {
-      const root = document.createElement('div');
-      root.className = 'kv-root present';
-      root.innerHTML = '<div class="player" style="display:flex;flex-wrap:nowrap;gap:8px">' +
-        ['Reset', 'Step back', 'Play', 'następny'].map((w) => '<span><button class="player-btn" ' +
-        'style="flex:none;white-space:nowrap;font-size:18px"><svg class="player-icon" width="14" ' +
-        'height="14"></svg><span class="player-label">' + w + '</span></button></span>').join('') +
-        '<span class="player-pos" style="flex:1 1 auto;min-width:0">Token 1 of 40</span></div>';
-      document.getElementById('root').appendChild(root);
-      const bar = root.querySelector('.player'), P = KV['present.js'];
-      bar.style.width = '900px';
-      const wide = P.fitPlayer(bar);
-      bar.style.width = '260px';
-      const narrow = P.fitPlayer(bar);
-      const title = bar.querySelector('.player-btn').title;
-      bar.style.width = '900px';
-      const back = P.fitPlayer(bar), titled = bar.querySelector('.player-btn').hasAttribute('title');
-      root.className = 'kv-root';
-      const learners = P.fitPlayer(bar);
-      root.remove();
-      return { wide, narrow, title, back, titled, learners };
-    }""")
+    out = kv.evaluate("(a) => KVT.present_units.thePlayerShowsIconsOnlyWhenItsLabelsDoNotFit(a)")
     assert out == {"wide": False, "narrow": True, "title": "Reset", "back": False,
                    "titled": False, "learners": False}
 
 
 def test_card_values_too_wide_for_their_cards_are_set_smaller(kv):
-    out = kv.evaluate("""() => {
-      const root = document.createElement('div');
-      root.className = 'kv-root present';
-      const card = (v) => '<div class="metric" style="width:170px;padding:0 6px;border:2px solid;' +
-        'box-sizing:border-box"><span class="metric-value">' +
-        v + '</span></div>';
-      root.innerHTML = '<style>.kv-root.present .metric-value { font-size: 39px; ' +
-        'font-weight: 700 }</style><div class="metrics stage-cards" style="display:flex;gap:8px">' +
-        card('143.9\u00a0MB (137.2\u00a0MiB)') + card('0') + '</div>';
-      document.getElementById('root').appendChild(root);
-      const row = root.querySelector('.stage-cards'), P = KV['present.js'];
-      const [wide, short] = row.querySelectorAll('.metric-value');
-      const inside = (v) => { const r = document.createRange(); r.selectNodeContents(v);
-        const c = v.closest('.metric').getBoundingClientRect();
-        return Math.max(...[...r.getClientRects()].map((b) => b.right)) <= c.right - 2 - 6 + 0.5; };
-      const before = inside(wide);
-      const n = P.fitCards(row);
-      const px = parseFloat(getComputedStyle(wide).fontSize);
-      const again = P.fitCards(row);               // idempotent: from the stylesheet's size again
-      root.className = 'kv-root';                  // the learners' page: left as it is
-      wide.style.fontSize = '';
-      const learners = P.fitCards(row);
-      root.remove();
-      return { before, n, after: px, inside: px < 39, again, short: short.style.fontSize,
-               learners, min: P.MIN_VALUE_PX };
-    }""")
+    out = kv.evaluate("(a) => KVT.present_units.cardValuesTooWideForTheirCardsAreSetSmaller(a)")
     assert out["before"] is False and out["n"] == 1 and out["again"] == 1
     assert out["min"] <= out["after"] < 39 and out["short"] == "" and out["learners"] == 0
 
 
 def test_notices_show_whole_in_their_order_or_not_at_all(kv):
-    out = kv.evaluate("""() => {
-      const root = document.createElement('div');
-      root.className = 'kv-root present';
-      root.style.cssText = 'position:fixed;top:0;left:0;width:400px';
-      root.innerHTML = '<style>.kv-root.present:not(.speaker) .notice.off-screen { display: none }' +
-        '</style><div class="col"><div class="spacer"></div>' +
-        [0, 1, 2].map((i) => '<div class="notice">N' + i + '</div>').join('') + '</div>';
-      document.getElementById('root').appendChild(root);
-      const col = root.querySelector('.col'), P = KV['present.js'];
-      const notes = [...col.querySelectorAll('.notice')];
-      const run = (space, heights) => {
-        col.querySelector('.spacer').style.height = (innerHeight - space) + 'px';
-        notes.forEach((n, i) => { n.style.height = heights[i] + 'px'; });
-        const n = P.fitNotices(col);
-        return [n, notes.map((x) => x.classList.contains('off-screen'))];
-      };
-      const out = {
-        last: run(150, [100, 30, 30]),      // N2 would end 10 px below the screen
-        first: run(150, [170, 30, 30]),     // N0 does not fit: N1 would, after it, but not first
-        all: run(400, [100, 30, 30]),       // room for all again
-      };
-      root.className = 'kv-root present speaker';   // the speaker view shows every notice
-      out.speaker = run(150, [170, 30, 30])[0];
-      root.remove();
-      return out;
-    }""")
+    out = kv.evaluate("(a) => KVT.present_units.noticesShowWholeInTheirOrderOrNotAtAll(a)")
     assert out["last"] == [1, [False, False, True]]
     assert out["first"] == [3, [True, True, True]]
     assert out["all"] == [0, [False, False, False]]
@@ -106,11 +35,7 @@ def test_notices_show_whole_in_their_order_or_not_at_all(kv):
 
 
 def test_speaker_url_and_view_key(kv):
-    out = kv.evaluate("""() => {
-      const P = KV['present.js'];
-      return [P.speakerUrl({ pathname: '/app', search: '?step=2&present=1&tokens=40' }),
-              P.viewKey('?tokens=40&step=2&present=1&speaker=1'), P.viewKey('?step=2&tokens=40')];
-    }""")
+    out = kv.evaluate("(a) => KVT.present_units.speakerUrlAndViewKey(a)")
     assert out[0] == "/app?step=2&present=1&tokens=40&speaker=1"
     assert out[1] == out[2] == "step=2&tokens=40"
 
@@ -118,58 +43,19 @@ def test_speaker_url_and_view_key(kv):
 def test_the_two_windows_talk_over_a_broadcast_channel(kv):
     """The speaker view says hello, the projected page answers with its view; keys and
     Previous/Next made in the speaker view reach the projected page; nothing else does."""
-    log = kv.evaluate("""async () => {
-      const P = KV['present.js'];
-      const got = { follow: [], key: [], nav: [] };
-      const view = { query: '?step=3&present=1&frame=2', frame: 2, answer: null, shown: false };
-      const projected = P.connect({ speaker: false, view: () => view,
-        follow: () => got.follow.push('wrong window'),
-        key: (k) => got.key.push(k), nav: (d) => got.nav.push(d) });
-      const speaker = P.connect({ speaker: true, view: () => null,
-        follow: (v) => got.follow.push(v), key: () => {}, nav: () => {} });
-      const settle = () => new Promise((r) => setTimeout(r, 100));
-      await settle();
-      speaker.key('.'); speaker.key('PageDown'); speaker.key('x'); speaker.nav(1);
-      projected.key('.');                      // the projected page sends no keys
-      projected.announce();                    // the same view: not sent again
-      view.frame = 3; projected.announce();
-      await settle();
-      projected.close(); speaker.close();
-      return got;
-    }""")
+    log = kv.evaluate("(a) => KVT.present_units.theTwoWindowsTalkOverABroadcastChannel(a)")
     assert [v["frame"] for v in log["follow"]] == [2, 3]
     assert log["follow"][0]["query"] == "?step=3&present=1&frame=2"
     assert log["key"] == [".", "PageDown"] and log["nav"] == [1]
 
 
 def test_the_speaker_view_asks_its_server_once_per_new_view(kv):
-    sent = kv.evaluate("""() => {
-      const sent = [];
-      const follow = KV['present.js'].createFollower((m) => sent.push(m));
-      const v = { query: '?step=2&tokens=40&present=1', frame: 0, answer: null, shown: false };
-      follow(v, { query: '?step=1&present=1&speaker=1', answer: null, shown: false });
-      follow(v, { query: '?step=1&present=1&speaker=1', answer: null, shown: false });  // waiting
-      follow(v, { query: '?step=2&tokens=40&present=1&speaker=1', answer: null, shown: false });
-      follow({ ...v, answer: 1 }, { query: '?step=2&tokens=40&speaker=1', answer: null });
-      return sent;
-    }""")
+    sent = kv.evaluate("(a) => KVT.present_units.theSpeakerViewAsksItsServerOncePerNewView(a)")
     assert sent == [{"follow": "?step=2&tokens=40&present=1", "answer": None, "shown": False},
                     {"follow": "?step=2&tokens=40&present=1", "answer": 1, "shown": False}]
 
 
 def test_chart_text_is_made_at_least_18_px_on_screen(kv):
-    out = kv.evaluate("""() => {
-      const holder = document.createElement('div');
-      holder.style.width = '500px';
-      holder.innerHTML = '<svg viewBox="0 0 1000 400" style="width:100%;height:auto;display:block">' +
-                         '<text x="10" y="30" style="font-size: var(--kv-chart-font, 12px)">label</text></svg>';
-      document.getElementById('root').appendChild(holder);
-      const P = KV['present.js'];
-      const first = P.fitChartText(holder), again = P.fitChartText(holder);
-      const t = holder.querySelector('text');
-      const shown = parseFloat(getComputedStyle(t).fontSize) * t.closest('svg').getScreenCTM().a;
-      holder.remove();
-      return { first, again, shown };
-    }""")
+    out = kv.evaluate("(a) => KVT.present_units.chartTextIsMadeAtLeast18PxOnScreen(a)")
     assert out["first"] is True and out["again"] is False
     assert 18 <= out["shown"] <= 20

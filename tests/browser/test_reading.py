@@ -9,24 +9,11 @@ STEPS = ["1", "2", "3", "4", "5", "6"]
 
 def _visible_cards(page) -> int:
     """Number cards a learner sees without opening “All numbers”."""
-    return page.evaluate("""() => { let n = 0;
-      const walk = (root) => { for (const el of root.querySelectorAll('*')) {
-        if (el.shadowRoot) walk(el.shadowRoot);
-        if (el.classList && el.classList.contains('metric')) {
-          const r = el.getBoundingClientRect();
-          if (r.width > 0 && r.height > 0 && el.closest('details:not([open])') === null) n++; } } };
-      walk(document); return n; }""")
+    return page.evaluate("(a) => KVT.reading.visibleCards(a)")
 
 
 def _narration_px(page) -> float:
-    return page.evaluate("""() => { const sizes = [];
-      const walk = (root) => { for (const el of root.querySelectorAll('*')) {
-        if (el.shadowRoot) walk(el.shadowRoot);
-        if (el.tagName === 'P' && el.getBoundingClientRect().width > 0 &&
-            (el.closest('.narration') || (el.getRootNode().host &&
-             el.getRootNode().host.classList.contains('narration'))))
-          sizes.push(parseFloat(getComputedStyle(el).fontSize)); } };
-      walk(document); return sizes.length ? Math.min(...sizes) : 0; }""")
+    return page.evaluate("(a) => KVT.reading.narrationPx(a)")
 
 
 @pytest.mark.parametrize("step", STEPS)

@@ -67,11 +67,7 @@ def test_copy_link_while_playing_keeps_the_frame_on_screen(app, page, server):
     expect(page.locator(".player-pos")).not_to_have_text(first, timeout=10_000)
     # what the page shows when the button's click handler runs (the handler makes the link
     # before anything else can move the player)
-    page.locator(".share-btn").evaluate("""(b) => b.addEventListener("click", () => {
-        const root = b.getRootNode();
-        window.__at = [root.querySelector(".player-pos").textContent,
-                       root.querySelector('[data-metric="seq_len"] .metric-value').textContent];
-      }, { once: true })""")
+    page.locator(".share-btn").evaluate("(a) => KVT.share_embed_page.noteWhatTheClickSees(a)")
     page.locator(".share-btn").click()
     pos, seq = page.evaluate("() => window.__at")
     expect(page.locator(".share-say")).to_have_text("Link copied")
@@ -130,10 +126,7 @@ def test_the_course_page_hears_both_height_messages(page, server, course_site):
     page.add_init_script("""window.__kv = []; window.addEventListener("message", (e) => {
         if (window === window.top) window.__kv.push(e.data); });""")
     page.goto(f"{course_site}/embed.html?app={server}")
-    page.wait_for_function("""() => {
-        const d = window.__kv || [];
-        return d.some((m) => m && m.type === "kv-explainer:height" && m.height > 0) &&
-               d.some((m) => m && m.subject === "lti.frameResize" && m.height > 0); }""",
+    page.wait_for_function("(a) => KVT.share_embed_page.theCoursePageHearsBothHeightMessages(a)",
                            timeout=60_000)
     got = page.evaluate("() => window.__kv")
     ours = sorted(m["height"] for m in got if m.get("type") == "kv-explainer:height")

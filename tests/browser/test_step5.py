@@ -158,28 +158,7 @@ def test_the_config_box_on_its_own(page):
     page.set_content("<!doctype html><html><body><div id='root'></div></body></html>")
     page.add_script_tag(content=bundle.source(exposing=True), type="module")
     page.wait_for_function("() => globalThis.KV !== undefined")
-    got = page.evaluate("""(box) => {
-      const sent = [];
-      const w = KV["figures.js"].WIDGETS.config((m) => sent.push(m));
-      document.getElementById("root").replaceChildren(w.el);
-      w.update(box);
-      const area = w.el.querySelector("textarea.config-text");
-      const num = w.el.querySelector("input.config-params");
-      const read = w.el.querySelector("button.config-read");
-      const label = w.el.querySelector("label[for='" + area.id + "']").textContent;
-      area.value = '{"a": 1}'; num.value = "6.5"; read.click();
-      num.value = ""; read.click();
-      area.value = "typed, not read yet";
-      w.update({ ...box, value: '{"a": 1}', params_value: 6.5,
-                 problems: ["<img src=x> is not valid"], fields: ["Read: <b>x</b>"] });
-      const kept = area.value;
-      const img = w.el.querySelectorAll("img, b").length;
-      const problem = w.el.querySelector(".config-problems .notice").textContent;
-      const role = w.el.querySelector(".config-problems .notice").getAttribute("role");
-      w.update(null);
-      return { sent, label, kept, img, problem, role, hidden: w.el.hidden,
-               maxLength: area.maxLength, button: read.textContent };
-    }""", BOX)
+    got = page.evaluate("(a) => KVT.step5.theConfigBoxOnItsOwn(a)", BOX)
     assert got["sent"] == [{"custom": {"config": '{"a": 1}', "params_b": 6.5}},
                            {"custom": {"config": '{"a": 1}', "params_b": None}}]
     assert got["label"] == "config.json of your model" and got["button"] == "Read this config"

@@ -43,8 +43,7 @@ def _strip_cases(lang: str) -> list:
 def test_strip_and_chart_draw_every_frame_without_overlapping_or_small_labels(kv, lang):
     """The strip renderer on the frames of every policy, at a phone's, a laptop's and a
     projector's widths (tests/browser/test_js_units.py's check)."""
-    from test_js_units import READABLE, READABLE_HELPER, WIDTHS
-    kv.evaluate(READABLE_HELPER)
+    from test_js_units import READABLE, WIDTHS
     bad = kv.evaluate(READABLE, [_strip_cases(lang), WIDTHS])
     assert bad == [], "\n".join(bad[:16])
 

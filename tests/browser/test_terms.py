@@ -23,31 +23,13 @@ GLOSSARY = {"lang": "en", "terms": [
 
 
 
-DRAW = """(g) => {
-  const root = document.getElementById("root");
-  root.replaceChildren();
-  const step = document.createElement("div"); root.appendChild(step);
-  const col = document.createElement("div"); step.appendChild(col);
-  col.append(...KV["blocks.js"].buildBlocks([
-    { kind: "paragraphs", items: ["<b>A token</b> and more tokens, then the KV cache.",
-                                  "Each key/value head keeps keys; a token again."] },
-    { kind: "details", summary: "Go deeper", blocks: [
-      { kind: "paragraphs", items: ["Inside: one token, a key and the prompt."] }] },
-  ], { concealed: false, badges: {} }));
-  const layer = document.createElement("div"); step.appendChild(layer);
-  globalThis.terms = KV["terms.js"].createTerms(step, layer);
-  globalThis.terms.mark(g);
-  return step.innerHTML;
-}"""
+DRAW = "(a) => KVT.terms.draw(a)"
 
 
 def test_a_term_in_a_paragraph_becomes_a_focusable_button_with_its_definition(kv):
     html = kv.evaluate(DRAW, GLOSSARY)
     assert "&lt;b&gt;A" in html and "<b>" not in html          # text is still text
-    marked = kv.evaluate("""() => [...document.querySelectorAll("#root button.term")].map(b => {
-      const d = document.getElementById(b.getAttribute("aria-describedby"));
-      return [b.textContent, b.type, b.tabIndex, d && d.textContent, d && d.children.length,
-              !!b.closest("details")]; })""")
+    marked = kv.evaluate("(a) => KVT.terms.markedTerms(a)")
     # the first use of each term in the step's open text, then in the collapsed section the
     # first use of a term the open text does not use; "key/value head" wins over "key" where
     # both start, and "keys" is the first use of "key"
@@ -89,24 +71,7 @@ def test_no_glossary_marks_nothing(kv):
 
 
 def test_the_badge_legend_goes_after_the_first_row_of_cards(kv):
-    out = kv.evaluate("""(g) => {
-      const root = document.getElementById("root");
-      root.replaceChildren();
-      const card = { key: "k", label: "L", value: "1", kind: "measured", hidden: false, more: false };
-      root.append(...KV["blocks.js"].buildBlocks([
-        { kind: "paragraphs", items: ["Words."] },
-        { kind: "details", summary: "All numbers", blocks: [{ kind: "metrics", cards: [card] }] },
-        { kind: "metrics", cards: [card] },
-        { kind: "metrics", cards: [card] },
-      ], { concealed: false, badges: { measured: ["measured", "tip"] } }));
-      KV["terms.js"].placeLegend(root, g.legend);
-      KV["terms.js"].placeLegend(root, g.legend);           // placed again: still one
-      const line = root.querySelectorAll(".badge-legend");
-      const rows = root.querySelectorAll(":scope > .metrics");
-      return [line.length, line[0].previousElementSibling === rows[0],
-              [...line[0].querySelectorAll(".badge")].map((b) => b.className),
-              line[0].textContent];
-    }""", GLOSSARY)
+    out = kv.evaluate("(a) => KVT.terms.theBadgeLegendGoesAfterTheFirstRowOfCards(a)", GLOSSARY)
     assert out[0] == 1 and out[1] is True
     assert out[2] == ["badge badge-measured", "badge badge-computed", "badge badge-illustrative"]
     assert "measured on this server" in out[3] and "What the badges mean" in out[3]
@@ -150,15 +115,7 @@ def test_the_badge_legend_is_next_to_the_first_card(app):
     legend = page.locator(".badge-legend")
     expect(legend).to_have_count(1, timeout=20_000)
     expect(legend.locator(".badge")).to_have_count(3)
-    assert page.evaluate("""() => {
-      const find = (n, sel) => n.querySelector(sel) ||
-        [...n.querySelectorAll("*")].map((e) => e.shadowRoot && find(e.shadowRoot, sel))
-          .find(Boolean);
-      const line = find(document, ".badge-legend");
-      const first = [...line.getRootNode().querySelectorAll(".metrics")].find(
-        (r) => !r.hidden && !r.closest("details") && r.querySelector(".metric"));
-      return line.previousElementSibling === first;
-    }""")
+    assert page.evaluate("(a) => KVT.terms.theBadgeLegendIsNextToTheFirstCard(a)")
 
 
 def test_the_glossary_page_lists_every_term_and_is_linked_from_the_ending(app):

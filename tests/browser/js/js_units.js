@@ -1,0 +1,318 @@
+// The JavaScript of tests/browser/test_js_units.py, which runs each function here by its name
+// (`page.evaluate("(a) => KVT.js_units.<name>(a)", a)`); tests/browser/conftest.py loads
+// every file of this folder into the pages the tests drive.
+KVT.js_units = {
+  playerPlaysStepsAndSettlesOnlyWhenItStops: () => {
+    const { createPlayer } = KV["player.js"];
+    const out = [], settled = [];
+    let tick = null;
+    const p = createPlayer({ count: 4, index: 0, interval: 10,
+      every: (ms, fn) => { tick = fn; return () => { tick = null; }; },
+      show: () => out.push(p.index), settle: (i) => settled.push(i) });
+    p.play(); tick(); tick();            // 0 -> 1 -> 2, no settle while playing
+    const mid = settled.length;
+    tick();                              // reaches the last frame: stops and settles
+    const playingAtEnd = p.playing;
+    p.play();                            // Play at the end starts over
+    const restarted = p.index;
+    p.toggle();                          // pause: settles
+    p.step(-1); p.step(5); p.reset();
+    p.setCount(2); p.moveTo(9);
+    return { out, settled, mid, playingAtEnd, restarted, last: p.index };
+  },
+
+  blocksEscapeText: () => {
+    const root = document.getElementById("root");
+    root.replaceChildren(...KV["blocks.js"].buildBlocks([
+      { kind: "paragraphs", items: ["<b>not bold</b>"], heading: "H", cls: "narration" },
+      { kind: "notices", items: [] },
+      { kind: "metrics", cards: [{ key: "k", label: "L", value: "?", kind: "measured",
+                                   hidden: true, more: false }] },
+      { kind: "details", summary: "More", blocks: [{ kind: "table", head: ["a", "b"],
+                                                      rows: [["1", "2"]], caption: "" }] },
+    ], { concealed: true, badges: { measured: ["measured", "tip"] } }));
+    return root.innerHTML;
+  },
+
+  controlsSendOneMessagePerChange: () => {
+    const sent = [];
+    const c = KV["controls.js"].createControls((m) => sent.push(m));
+    document.getElementById("root").replaceChildren(c.el);
+    const spec = [{ name: "layer", kind: "select", label: "Layer", options: [[0, "All"], [2, "Two"]] },
+                  { name: "tokens", kind: "range", label: "T", start: 1, end: 64, step: 1 }];
+    c.update(spec, { layer: 0, tokens: 16 }, "pl");
+    const s = c.el.querySelector("select");
+    s.selectedIndex = 1; s.dispatchEvent(new Event("change"));
+    const r = c.el.querySelector("input[type=range]");
+    r.value = "64"; r.dispatchEvent(new Event("input")); r.dispatchEvent(new Event("change"));
+    // an older value from the server does not move the control back while a change waits
+    c.update(spec, { layer: 0, tokens: 16 }, "pl", { layer: sent[0].seq });
+    const waiting = r.value;
+    // once the server has handled it, the control shows the server's value (here: snapped)
+    c.update(spec, { layer: 2, tokens: 60 }, "pl", { layer: sent[0].seq, tokens: sent[1].seq });
+    return { sent, shown: waiting, out: c.el.querySelector("output").textContent,
+             handled: r.value };
+  },
+
+  controlsSendAChangeAgainUntilTheServerAcknowledgesIt: async () => {
+    const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+    const sent = [];
+    const c = KV["controls.js"].createControls((m) => sent.push(m), { resendMs: 60, resends: 2 });
+    document.getElementById("root").replaceChildren(c.el);
+    const spec = [{ name: "tokens", kind: "range", label: "T", start: 1, end: 64, step: 1 }];
+    c.update(spec, { tokens: 16 }, "en", {});
+    const r = c.el.querySelector("input[type=range]");
+    const move = (v) => { r.value = String(v); r.dispatchEvent(new Event("change")); };
+    move(64);                                   // its message is lost: no acks
+    await wait(100);
+    const again = sent.slice();
+    c.update(spec, { tokens: 16 }, "en", { tokens: again[0].seq });    // the first, late
+    const kept = r.value;
+    c.update(spec, { tokens: 64 }, "en", { tokens: again[1].seq });    // the copy
+    await wait(200);
+    const acknowledged = sent.length;
+    move(32);                                   // never acknowledged
+    await wait(120);
+    const waiting = r.value;
+    await wait(250);
+    const gaveUp = { sent: sent.length, shown: r.value };
+    move(8);                                    // then the page shows another step's controls
+    c.update([{ name: "tokens", kind: "range", label: "T", start: 1, end: 8, step: 1 },
+              { name: "batch", kind: "range", label: "B", start: 1, end: 8, step: 1 }],
+             { tokens: 2, batch: 1 }, "en", {});
+    await wait(150);
+    return { again, kept, acknowledged, waiting, gaveUp, all: sent,
+             other: c.el.querySelector("input[type=range]").value };
+  },
+
+  // a question drawn in the page, with what it sends (`sent`) and its state (`state`):
+  // before it is answered the server sends no answer (`correct`, `explain`); `told` is
+  // the state it sends back once the question is answered or shown
+  question: () => {
+    const sent = [];
+    const q = KV["question.js"].createQuestion((m) => sent.push(m));
+    document.getElementById("root").replaceChildren(q.el);
+    const state = { key: ["k", 1], lead: "Predict first", prompt: "How many?",
+                    options: ["1", "5", "6"], correct: null, explain: "", right: "Right.",
+                    wrong: "Not quite.", show: "Show me", mark: "the right answer",
+                    answer: null, shown: false };
+    const told = (s) => ({ ...state, correct: 2, explain: "Six.", ...s });
+    return { sent, q, state, told };
+  },
+
+  questionMarksThePickAndSendsIt: () => {
+    const { sent, q, state, told } = KVT.js_units.question();
+    q.update(state);
+    const before = q.el.querySelector(".feedback").textContent;
+    q.el.querySelectorAll(".answer button")[1].click();
+    const waiting = q.el.querySelector(".feedback").textContent;
+    const picked = q.el.querySelector(".answer-1 button").getAttribute("aria-pressed");
+    q.update(told({ answer: 1 }));                  // the server's verdict
+    const after = q.el.querySelector(".feedback").textContent;
+    const wrong = q.el.querySelector(".answer-1 button").className;
+    q.update({ ...state, key: ["k", 2] });          // a new question asks again
+    return { sent, before, waiting, picked, after, wrong,
+             again: q.el.querySelector(".feedback").textContent };
+  },
+
+  questionKeepsThePick: () => {
+    const { sent, q, state, told } = KVT.js_units.question();
+    const look = () => [...q.el.querySelectorAll(".answer button")].map((b) => ({
+      cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed"),
+      disabled: b.getAttribute("aria-disabled"),
+      sign: (b.querySelector(".q-sign") || {}).textContent || "",
+      signHidden: b.querySelector(".q-sign") ? b.querySelector(".q-sign").getAttribute("aria-hidden") : null,
+      bg: getComputedStyle(b).backgroundColor }));
+    q.update(state);
+    const before = look();
+    q.el.querySelectorAll(".answer button")[0].click();      // a wrong pick
+    const picked = look();
+    q.el.querySelectorAll(".answer button")[2].click();      // a second click changes nothing
+    const kept = look();
+    q.update(state);                       // a state sent before the server heard the pick
+    const early = look();
+    q.update(told({ answer: 0 }));                           // the server's verdict
+    const told0 = look();
+    q.update(told({ answer: 0 }));                           // and again: nothing moves
+    const echoed = look();
+    // “Show me” on a fresh question: the right option is marked, nothing is picked
+    const q2 = KV["question.js"].createQuestion((m) => sent.push(m));
+    document.getElementById("root").replaceChildren(q2.el);
+    q2.update({ ...state, key: ["k", 2] });
+    q2.el.querySelector(".show-me button").click();
+    const waiting = q2.el.querySelector(".show-me").hidden;
+    q2.update(told({ key: ["k", 2], shown: true }));
+    const shown = [...q2.el.querySelectorAll(".answer button")].map((b) => ({
+      cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed") }));
+    return { sent, before, picked, kept, early, told: told0, echoed, waiting, shown,
+             feedback: q2.el.querySelector(".feedback").textContent };
+  },
+
+  overlaps: ([stage, frames, width]) => {
+    const F = KV["stage.js"].parseFrames(frames);
+    const fig = KV["figures.js"].FIGURES[stage.figure];
+    const holder = document.createElement("div");
+    holder.style.width = width + "px";
+    document.getElementById("root").replaceChildren(holder);
+    const bad = [];
+    F.forEach((f, i) => {
+      const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
+                    badges: stage.text.badges };
+      KV["stage.js"].drawFigure(fig, holder, f.fig, ctx, "normal");
+      const texts = [...holder.querySelectorAll("text")]
+        .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0);
+      bad.push(...KVT.js_units.overlapping(texts, `frame ${i}`));
+    });
+    return [...new Set(bad)];
+  },
+
+  readable: ([cases, widths]) => {
+    const bad = [];
+    const holder = document.createElement("div");
+    document.getElementById("root").style.width = "auto";
+    document.getElementById("root").replaceChildren(holder);
+    for (const [label, stage, frames, only] of cases) {
+      const F = KV["stage.js"].parseFrames(frames);
+      const fig = KV["figures.js"].FIGURES[stage.figure];
+      for (const width of widths) {
+        holder.style.width = width + "px";
+        for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
+          const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
+                        badges: stage.text.badges };
+          KV["stage.js"].drawFigure(fig, holder, F[i].fig, ctx, "normal");
+          const where = `${label} @${width}px frame ${i}`;
+          bad.push(...KVT.js_units.issues(holder, where));
+        }
+      }
+    }
+    return [...new Set(bad)];
+  },
+
+  // the pairs of `els` (elements with text) whose boxes cover each other by more than a pixel
+  // each way, said as `where: “a” × “b”`
+  overlapping: (els, where) => {
+    const out = [];
+    const boxes = els.map((t) => [t.textContent, t.getBoundingClientRect()]);
+    for (let a = 0; a < boxes.length; a++) for (let b = a + 1; b < boxes.length; b++) {
+      const [ta, A] = boxes[a], [tb, B] = boxes[b];
+      const w = Math.min(A.right, B.right) - Math.max(A.left, B.left);
+      const h = Math.min(A.bottom, B.bottom) - Math.max(A.top, B.top);
+      if (w > 1 && h > 1) out.push(`${where}: “${ta}” × “${tb}”`);
+    }
+    return out;
+  },
+
+  // the check the figure tests share: the texts shown in `holder` (SVG text elements, or the
+  // HTML figures' `selector`) that cover each other or are drawn under `least` px on screen
+  // (12; their font size times the drawing's scale)
+  issues: (holder, where, selector, least) => {
+    const els = [...holder.querySelectorAll(selector || "text")]
+      .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0 &&
+                     getComputedStyle(t).display !== "none" && t.getAttribute("display") !== "none");
+    const out = KVT.js_units.overlapping(els, where);
+    for (const t of els) {
+      const m = t.getScreenCTM ? t.getScreenCTM() : null;
+      const scale = m ? Math.hypot(m.a, m.b) : 1;
+      const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+      if (px < (least || 12) - 0.05) out.push(`${where}: “${t.textContent}” drawn at ${px.toFixed(1)} px`);
+    }
+    return out;
+  },
+
+  // presenting: present.js fitChartText with the viewport's height `vh` (its minimum, 2.5 %
+  // of it, follows the screen)
+  fit: (holder, vh) => {
+    const inner = Object.getOwnPropertyDescriptor(window, "innerHeight");
+    Object.defineProperty(window, "innerHeight", { value: vh, configurable: true });
+    try { return KV["present.js"].fitChartText(holder); }
+    finally { Object.defineProperty(window, "innerHeight", inner); }
+  },
+
+  presented: ([cases, boxes, n]) => {
+    const bad = [];
+    const root = document.getElementById("root");
+    root.style.width = "auto";
+    const page = document.createElement("div");
+    page.className = "kv-root present";
+    const step = document.createElement("div");
+    step.className = `step step-${n}`;
+    const visual = document.createElement("div");
+    visual.className = "step-visual";
+    const holder = document.createElement("div");
+    holder.className = "stage-svg";
+    page.append(step);
+    step.append(visual);
+    visual.append(holder);
+    root.replaceChildren(page);
+    const { MIN_CHART_PX } = KV["present.js"];
+    const { drawFigure } = KV["stage.js"];
+    for (const [label, stage, frames, only] of cases) {
+      const F = KV["stage.js"].parseFrames(frames);
+      const fig = KV["figures.js"].FIGURES[stage.figure];
+      for (const [w, hgt, vh] of boxes) {
+        Object.assign(holder.style, { width: w + "px", height: hgt + "px", display: "flex",
+                                      flexDirection: "column" });
+        for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
+          const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
+                        badges: stage.text.badges };
+          holder.removeAttribute("style");
+          Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
+          drawFigure(fig, holder, F[i].fig, ctx, "present");
+          for (let k = 0; k < 4 && KVT.js_units.fit(holder, vh); k++) drawFigure(fig, holder, F[i].fig, ctx, "present");
+          const where = `${label} presenting @${w}×${hgt} frame ${i}`;
+          bad.push(...KVT.js_units.issues(holder, where, null, MIN_CHART_PX));
+        }
+      }
+    }
+    return [...new Set(bad)];
+  },
+
+  htmlFigure: ([html, widths, selector]) => {
+    const holder = document.createElement("div");
+    document.getElementById("root").style.width = "auto";
+    document.getElementById("root").replaceChildren(holder);
+    const bad = [];
+    for (const width of widths) {
+      holder.style.width = width + "px";
+      holder.innerHTML = html;
+      bad.push(...KVT.js_units.issues(holder, `@${width}px`, selector));
+    }
+    return [...new Set(bad)];
+  },
+
+  step6HeadGroupsAndBarsAreReadable: () => {
+    const q = document.querySelector(".kv-group .q").getBoundingClientRect();
+    const kv = document.querySelector(".kv-group .kv").getBoundingClientRect();
+    return [q.width, q.height, kv.height];
+  },
+
+  colours: ([cases]) => {
+    const holder = document.createElement("div");
+    holder.style.width = "646px";
+    document.getElementById("root").style.width = "auto";
+    document.getElementById("root").replaceChildren(holder);
+    const used = {};
+    for (const [label, stage, frames] of cases) {
+      const F = KV["stage.js"].parseFrames(frames);
+      const fig = KV["figures.js"].FIGURES[stage.figure];
+      F.slice(0, 3).concat(F.slice(-1)).forEach((f, i) => {
+        KV["stage.js"].drawFigure(fig, holder, f.fig, { text: stage.text, index: i + 1, count: F.length,
+                                                        reduced: true, concealed: false, badges: {} },
+                                  "normal");
+        for (const e of holder.querySelectorAll("svg *")) {
+          if (e.closest("defs, title")) continue;
+          const cs = getComputedStyle(e);
+          for (const prop of ["fill", "stroke"]) {
+            const c = cs[prop];
+            if (!c || c === "none" || c.startsWith("url")) continue;
+            if (prop === "stroke" && parseFloat(cs.strokeWidth) === 0) continue;
+            const cls = [e.getAttribute("class") || "", (e.parentNode.getAttribute &&
+                         e.parentNode.getAttribute("class")) || ""].join(" | ");
+            (used[c] = used[c] || new Set()).add(`${stage.figure}: ${e.tagName} ${prop} ${cls}`);
+          }
+        }
+      });
+    }
+    return Object.fromEntries(Object.entries(used).map(([c, s]) => [c, [...s]]));
+  },
+};

@@ -1,0 +1,88 @@
+// The JavaScript of tests/browser/test_present_fit.py, which runs each function here by its name
+// (`page.evaluate("(a) => KVT.present_fit.<name>(a)", a)`); tests/browser/conftest.py loads
+// every file of this folder into the pages the tests drive.
+KVT.present_fit = {
+  playerInside: () => {
+    const all = KVT.deep.all;
+    const out = [];
+    for (const b of all('.stage .player-btn')) {
+      const r = b.getBoundingClientRect();
+      if (!(r.width > 0)) continue;
+      const col = b.closest('.step-visual').getBoundingClientRect();
+      if (r.left < Math.max(0, col.left) - 1 || r.right > Math.min(innerWidth, col.right) + 1 ||
+          r.bottom > innerHeight + 1) out.push([b.textContent, Math.round(r.left), Math.round(r.right)]);
+    }
+    return out;
+  },
+
+  markedContrast: () => {
+    const all = KVT.deep.all;
+    const lum = (c) => { const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map((v) => {
+        v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+    return all('.q-btn.chosen').map((b) => { const s = getComputedStyle(b);
+      const [a, c] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x);
+      return { cls: b.className, ratio: (a + 0.05) / (c + 0.05) }; });
+  },
+
+  figure: () => {
+    const all = KVT.deep.all;
+    const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+    const holder = all('.stage-svg')[0], r = holder.getBoundingClientRect();
+    const svgs = [...holder.children].filter((c) => c.tagName.toLowerCase() === 'svg');
+    const cards = all('.stage-cards .metric').filter(shown).map((c) => Math.round(c.getBoundingClientRect().top));
+    return { width: r.width, height: r.height, box: holder.dataset.box || '',
+             scales: svgs.map((s) => s.getScreenCTM().a),
+             fills: svgs.map((s) => { const b = s.getBoundingClientRect(), v = s.viewBox.baseVal;
+                                      return [b.width - v.width, b.height - v.height]; }),
+             cardRows: new Set(cards).size,
+             words: all('.stage-caption, .step-visual .legend').filter(shown).length };
+  },
+
+  fits: () => {
+    const grid = KVT.deep.first('.step-grid');
+    const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+    const texts = KVT.deep.all('.ending li, .ending p, .sheet-link p').filter(shown);
+    return { scroll: document.documentElement.scrollHeight - innerHeight,
+             inner: grid ? grid.scrollHeight - grid.clientHeight : -1,
+             bottom: Math.max(...texts.map((e) => e.getBoundingClientRect().bottom)),
+             body: Math.min(...texts.map((e) => parseFloat(getComputedStyle(e).fontSize))) };
+  },
+
+  wordsWhole: () => {
+    const all = KVT.deep.all('.metric-value');
+    const broken = [];
+    for (const el of all) for (const node of el.childNodes) {
+      if (node.nodeType !== 3) continue;
+      const re = /\S+/g; let m;
+      while ((m = re.exec(node.data))) {
+        const r = document.createRange(); r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+        if (lines.size > 1) broken.push(m[0]);
+      }
+    }
+    const figs = KVT.deep.all('.stage-svg > svg');
+    const planner = KVT.deep.all('.planner');
+    // a value whose text runs past its card's inner edge
+    const over = [];
+    for (const el of all) {
+      const card = el.closest('.metric'); if (!card || !el.getClientRects().length) continue;
+      const box = card.getBoundingClientRect(); const r = document.createRange();
+      r.selectNodeContents(el);
+      const right = Math.max(...[...r.getClientRects()].map((b) => b.right));
+      if (right > box.right - card.clientLeft + 0.5) over.push(el.textContent);
+    }
+    return { broken, over, heights: figs.map((s) => s.getBoundingClientRect().height),
+             planner: planner.filter((e) => e.getClientRects().length > 0).length };
+  },
+
+  // the top and bottom of every notice shown
+  notices: () => KVT.deep.all('.notice').map((n) => n.getBoundingClientRect())
+    .filter((r) => r.height > 0).map((r) => [Math.round(r.top), Math.round(r.bottom)]),
+
+  // the top of the control `name` (the last one found)
+  controlTop: (name) => {
+    const found = KVT.deep.all('.ctl-' + name);
+    return found.length ? found[found.length - 1].getBoundingClientRect().top : null;
+  },
+};
