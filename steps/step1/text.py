@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypedDict
 
 from explainer.i18n import N_, Translator
 from explainer.tokenizer import UNK
 
+from ..ui.state import Frame, StageText
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import FACTS, Run
 
@@ -51,13 +53,39 @@ def question(P: int, tr: Translator) -> dict:
         **question_labels(tr))
 
 
-def stage_text(tr: Translator) -> dict:
+class ArcsStageText(StageText):
+    """The arcs' labels (js/draw/arcs.js)."""
+    prompt: str
+    generated: str
+    new: str                 # under a token written into the cache at this step
+    cached: str              # under a token whose key is read from the cache
+    own: str                 # the ring above the newest token: its query reads its own key
+    prefill: str
+
+
+def stage_text(tr: Translator) -> ArcsStageText:
     return dict(player_text(tr), figure=tr._("Attention of the newest query"),
                 prompt=tr._("prompt"), generated=tr._("generated"), new=tr._("new"),
                 cached=tr._("cached"), own=tr._("own key"), prefill=tr._("prefill"))
 
 
-def frames(run: Run, tr: Translator, revealed: bool = True) -> list[dict]:
+class ArcsFig(TypedDict):
+    """One frame of js/draw/arcs.js: the tokens so far and the newest query's attention."""
+    tokens: list[str]
+    next: str                # the token the model writes next (drawn dashed)
+    weights: list[float]     # the newest query's attention weight on each token's key
+    pct: list[str]           # the same, as written on the arcs
+    prompt_len: int
+    role: list[str]          # each token's “prompt” or “generated”, translated
+    prefill: bool            # frame 0: the whole prompt went through in one pass
+    unk: list[bool]          # each token: unknown to the vocabulary
+
+
+class ArcsStageFrame(Frame):
+    fig: ArcsFig
+
+
+def frames(run: Run, tr: Translator, revealed: bool = True) -> list[ArcsStageFrame]:
     """Every frame, in words and numbers, for the browser's player. Frame 0 is the prefill:
     the whole prompt goes through the model in one pass (in step 3's words); each later frame
     is one decode step, one token. Until the question is answered (`revealed` False) no decode

@@ -1,9 +1,12 @@
 """Step 2's words: the only place that translates. Pure functions of (numbers, Translator)."""
 from __future__ import annotations
 
+from typing import TypedDict
+
 from explainer.format import int_ticks
 from explainer.i18n import N_, Translator
 
+from ..ui.state import Frame, StageText
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import FACTS, T_MAX, Counts, Measured, Measurement, Run
 
@@ -56,12 +59,30 @@ def question(P: int, T: int, tr: Translator) -> dict:
         **question_labels(tr))
 
 
-def grid_labels(tr: Translator) -> dict:
+class GridLabels(TypedDict):
+    """The grids' legend: what a cell of each colour is."""
+    new: str
+    recomputed: str
+    cached: str
+
+
+class GridsStageText(StageText):
+    """The grids' labels (js/draw/grids.js)."""
+    uncached: str            # the title of the grid without a cache
+    cached: str              # the title of the grid with a cache
+    x: str                   # the position axis
+    y: str                   # the generation step axis
+    legend: GridLabels
+    outputs: str             # the heading over the live model's two outputs
+    prompt: str
+
+
+def grid_labels(tr: Translator) -> GridLabels:
     return {"new": tr._("computed new"), "recomputed": tr._("recomputed"),
             "cached": tr._("read from cache")}
 
 
-def stage_text(tr: Translator) -> dict:
+def stage_text(tr: Translator) -> GridsStageText:
     """The stage's fixed words: titles, axes, legend, and the labels under the grids."""
     return dict(player_text(tr), figure=tr._("Keys and values computed at each generation step"),
                 uncached=tr._("Without a cache"), cached=tr._("With a cache"),
@@ -167,8 +188,37 @@ def card_labels(tr: Translator) -> dict:
             "measured_cached_all": tr._("All {L} layers, with a cache", L=L)}
 
 
+class GridsFig(TypedDict):
+    """One frame of js/draw/grids.js: both grids after T generated tokens."""
+    P: int                   # the prompt's length
+    T: int                   # tokens generated so far
+    rows: list[tuple[int, int, int]]   # per generation step: [context, new, recomputed]
+    xt: list[tuple[int, str]]          # position ticks
+    yt: list[tuple[int, str]]          # generation step ticks
+
+
+class GridsOutputs(TypedDict):
+    """The live model's continuation without and with a cache."""
+    prompt: str
+    texts: list[str]         # [without a cache, with a cache]
+    verdict: str             # whether they are the same
+
+
+class GridsMore(TypedDict):
+    """What js/draw/grids.js `extra` draws under the grids."""
+    summary: str             # the totals (“?” until the question is answered)
+    captions: list[str]      # one per grid
+    notices: list[str]       # the live model's
+    outputs: GridsOutputs | None   # null until measured
+
+
+class GridsStageFrame(Frame):
+    fig: GridsFig
+    more: GridsMore
+
+
 def frame(c: Counts, meas: Measurement | None, status: str, error: str,
-          tr: Translator, revealed: bool = True) -> dict:
+          tr: Translator, revealed: bool = True) -> GridsStageFrame:
     """One frame (T tokens): words and numbers for the browser's player. Until the question is
     answered (`revealed` False) the totals under the grids read “?” (`summary`,
     `grid_captions`), as the cards that hold them (`hidden`) do."""
@@ -203,7 +253,7 @@ def frame(c: Counts, meas: Measurement | None, status: str, error: str,
 
 
 def frames(run: Run, meas: Measurement | None, status: str, error: str,
-           tr: Translator, revealed: bool = True) -> list[dict]:
+           tr: Translator, revealed: bool = True) -> list[GridsStageFrame]:
     """Every frame of the current P (`revealed`: whether the question is answered). `meas` is
     used only when it is the measurement of this prompt (the view passes None while a new one
     is pending)."""

@@ -1,8 +1,11 @@
 """Step 3's words: the only place that translates. Pure functions of (numbers, Translator)."""
 from __future__ import annotations
 
+from typing import TypedDict
+
 from explainer.i18n import N_, Translator
 
+from ..ui.state import Frame as StateFrame, StageText
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import DEFAULT_HEAD, DEFAULT_LAYER, FACTS, SELF_HEAD, SELF_LAYER, QUESTION_STEPS, Frame, Run
 
@@ -71,7 +74,16 @@ def question(P: int, tr: Translator) -> dict:
         **question_labels(tr))
 
 
-def stage_text(tr: Translator) -> dict:
+class CacheStageText(StageText):
+    """The cache's labels (js/draw/cache.js)."""
+    k: str                   # the K cache's title
+    v: str                   # the V cache's title
+    weights: str             # the query's weights' title
+    out: str                 # the output row's title
+    dims: str                # how many numbers a row holds
+
+
+def stage_text(tr: Translator) -> CacheStageText:
     d = FACTS["head_dim"]
     return dict(player_text(tr), figure=tr._("Cached keys and values of one layer and head"),
                 k=tr._("K cache"), v=tr._("V cache"), weights=tr._("softmax(q·k/√d)"),
@@ -97,7 +109,25 @@ def levels(rows, scale: float) -> list[str]:
                     for x in row) for row in rows]
 
 
-def frames(run: Run, tr: Translator, revealed: bool = True) -> list[dict]:
+class CacheFig(TypedDict):
+    """One frame of js/draw/cache.js: a row per cached token, its key, value and weight."""
+    rows: list[str]          # each row's name: its number (once the answer is out) and token
+    titles: list[str]        # each row's tooltip
+    gen: list[bool]          # each row: written by a decode step (not the prefill)
+    prompt_len: int
+    new_from: int            # the first row written at this step
+    weights: list[float]     # the newest query's weight on each row
+    pct: list[str]           # the same, as written
+    k: list[str]             # each key row, one character per number (a level of the ramp)
+    v: list[str]             # each value row, the same
+    out: str                 # the attention output row, the same
+
+
+class CacheStageFrame(StateFrame):
+    fig: CacheFig
+
+
+def frames(run: Run, tr: Translator, revealed: bool = True) -> list[CacheStageFrame]:
     """Every frame, in words and numbers, for the browser's player. Until the question is
     answered (`revealed` False) nothing states the cache length: the length cards show “?”
     (hidden), and the row numbers, the announced count and the table's row column wait."""

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import math
+from typing import TypedDict
 
 from explainer import costs
 from explainer.format import gib
 from explainer.i18n import N_, Translator
 from explainer.presets import ALL_MODELS, GPUS, MODELS, STEP6, TB_PER_S, TFLOPS
 
+from ..ui.state import Frame, StageText, Tick
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import BATCH_RANGE, X_RANGE, Batching, Plan, Roofline
 
@@ -646,7 +648,7 @@ def device_name(device: str) -> str:
 
 # -- the roofline and the batch curve: one still frame, drawn in the browser -----------------
 
-def stage_text(tr: Translator) -> dict:
+def stage_text(tr: Translator) -> StageText:
     return dict(player_text(tr), figure=tr._("Roofline"))
 
 
@@ -672,8 +674,47 @@ def log_ticks(lo: float, hi: float, most: int = 4) -> list[float]:
     return [lo, hi]
 
 
+class PanelLine(TypedDict):
+    """A level across a batch panel."""
+    y: float
+    cls: str                 # "ceiling" or "ridge"
+    label: str
+
+
+class BatchPanel(TypedDict):
+    """One panel of decode against the batch: a value at every batch size, on a log axis."""
+    title: str
+    ys: list[float]          # one per batch size (BatchFig.xs)
+    lines: list[PanelLine]
+    now: float               # at the chosen batch
+    now_label: str
+    y0: float
+    y1: float
+    yticks: list[Tick]
+
+
+class BatchMark(TypedDict):
+    """A batch size marked on the batch axis."""
+    x: int
+    cls: str                 # "stop": a larger batch stops paying; "fits": the memory's limit
+    label: str
+
+
+class BatchFig(TypedDict):
+    """Decode against the batch, under the roofline (js/draw/roofline.js)."""
+    title: str
+    xs: list[int]            # the batch sizes
+    x0: int
+    x1: int
+    now: int                 # the chosen batch
+    xticks: list[Tick]
+    xaxis: str
+    panels: list[BatchPanel]
+    marks: list[BatchMark]
+
+
 def _panel(title: str, ys: list, lines: list, now: float, fmt, tr: Translator,
-           now_label: str | None = None) -> dict:
+           now_label: str | None = None) -> BatchPanel:
     every = [v for v in ys + [ln["y"] for ln in lines] + [now] if v > 0]
     lo, hi = min(every) / 1.4, max(every) * 1.4
     return dict(title=title, ys=ys, lines=lines, now=now,
@@ -681,7 +722,7 @@ def _panel(title: str, ys: list, lines: list, now: float, fmt, tr: Translator,
                 yticks=[[t, fmt(t)] for t in log_ticks(lo, hi)])
 
 
-def batch_fig(r: Roofline, b: Batching, tr: Translator, revealed: bool = True) -> dict:
+def batch_fig(r: Roofline, b: Batching, tr: Translator, revealed: bool = True) -> BatchFig:
     """Decode against the batch: FLOP per byte (with its ceiling and the ridge), tokens per
     second (with the most any batch reaches) and time per step, on one log batch axis.
     Until the answer (`revealed` false) the FLOP-per-byte panel names neither the decode
@@ -716,6 +757,48 @@ def batch_fig(r: Roofline, b: Batching, tr: Translator, revealed: bool = True) -
         xs=xs, x0=BATCH_RANGE[0], x1=BATCH_RANGE[1], now=r.batch,
         xticks=[[t, tr.int(t)] for t in B_TICKS],
         xaxis=tr._("Batch size (sequences, log scale)"), panels=panels, marks=marks)
+
+
+class RooflinePoint(TypedDict):
+    """A phase on the roofline."""
+    x: float                 # FLOP per byte
+    y: float                 # attainable TFLOP/s
+    cls: str                 # "prefill" or "decode"
+    label: str
+
+
+class RooflineCeiling(TypedDict):
+    """The decode ceiling: the most FLOP per byte any batch reaches."""
+    x: float
+    label: str
+
+
+class RooflineFig(TypedDict):
+    """The one frame of js/draw/roofline.js: a log-log roofline, and decode against the
+    batch under it."""
+    title: str
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    xticks: list[Tick]
+    yticks: list[Tick]
+    roof: list[tuple[float, float]]   # the roof's corners: [FLOP per byte, TFLOP/s]
+    ridge: float
+    peak: float              # the GPU's TFLOP/s
+    xaxis: str
+    yaxis: str
+    ridge_label: str
+    memory: str | None       # the memory-bound region's name, once the answer is out
+    compute: str | None      # the compute-bound region's name, the same
+    points: list[RooflinePoint]
+    trail: list[tuple[float, float]]  # decode at every batch size
+    ceiling: RooflineCeiling | None
+    batch: BatchFig | None
+
+
+class RooflineStageFrame(Frame):
+    fig: RooflineFig
 
 
 def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = None,

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Literal, TypedDict
 
 from explainer import presets
 from explainer.format import bytes_bin, bytes_dec, decimal_ticks, gib
 from explainer.i18n import N_, Translator
 
 from ..ui import words as w
+from ..ui.state import Frame, StageText, Tick, WidgetState
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import (CACHE_PRECISIONS, CUSTOM, GPU_COUNTS, RELEASED, Bill, Curve, Custom,
                     LayerMap, Live, Parsed, Problem, Spec, round_sig)
@@ -635,6 +637,20 @@ def params_label(tr: Translator) -> str:
     return tr._("Parameters in billions (if the config cannot give them)")
 
 
+class ConfigCustom(WidgetState):
+    """Step 5's “your model” box (js/draw/config.js; `view.Step5.your_model` fills it)."""
+    widget: Literal["config"]
+    label: str
+    placeholder: str
+    value: str               # the config.json as pasted
+    max_length: int
+    params_label: str
+    params_value: float | None   # the parameters in billions (null: counted from the config)
+    read: str                # the Read button
+    problems: list[str]      # why the config could not be used (notices)
+    fields: list[str]        # what was read, the formula with their values (paragraphs)
+
+
 def custom_lines(parsed: Parsed | None, link: Custom, spec: Spec, bill: Bill,
                  tr: Translator) -> tuple[list[str], list[str]]:
     """(paragraphs, notices) of the “your model” panel: the fields read, the formula with
@@ -801,7 +817,25 @@ def kept_text(g, tr: Translator) -> str:
     return tr._("nothing that grows with the text")
 
 
-def layer_legend(lmap: LayerMap, tr: Translator) -> list[dict]:
+class LayerLegend(TypedDict):
+    """A kind of layer: its colour class and what its layers keep."""
+    cls: str
+    text: str
+
+
+class LayerMapFig(TypedDict):
+    """The layer map (js/draw/layers.js, under the bill): one bar per layer."""
+    kinds: list[str]         # each layer's kind (its colour class)
+    kept: list[int]          # each layer's tokens kept of this context
+    top: int                 # the context: the bars' full height
+    legend: list[LayerLegend]
+    title: str
+    top_label: str
+    first: str               # the first layer's name
+    last: str                # the last layer's name
+
+
+def layer_legend(lmap: LayerMap, tr: Translator) -> list[LayerLegend]:
     """One entry per group: its colour class and what its layers keep."""
     return [dict(cls=g.kind, text=tr.n_("{count} layer, {kind}: {kept} each",
                                         "{count} layers, {kind}: {kept} each", g.count,
@@ -810,7 +844,7 @@ def layer_legend(lmap: LayerMap, tr: Translator) -> list[dict]:
             for g in lmap.groups]
 
 
-def layer_fig(lmap: LayerMap, tr: Translator) -> dict:
+def layer_fig(lmap: LayerMap, tr: Translator) -> LayerMapFig:
     """The layer strip (js/draw/layers.js): one bar per layer, coloured by its kind, as
     tall as the share of this context it keeps; its legend and its axis words."""
     return dict(
@@ -1001,7 +1035,7 @@ def control_labels(tr: Translator) -> dict[str, str]:
 
 # -- the two charts: one still frame, drawn in the browser ------------------------------------
 
-def stage_text(tr: Translator) -> dict:
+def stage_text(tr: Translator) -> StageText:
     return dict(player_text(tr), figure=tr._("The memory bill"))
 
 
@@ -1025,7 +1059,36 @@ def sequences(n: int, tr: Translator) -> str:
     return tr.n_("{count} sequence", "{count} sequences", n, count=tr.int(n))
 
 
-def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> dict:
+class BarPart(TypedDict):
+    """A part of the bill's bar, in GB."""
+    cls: str                 # weights, key, value or latent
+    x0: float
+    x1: float
+    name: str
+    size: str
+
+
+class BarGpu(TypedDict):
+    """A GPU memory size on the bar's axis, in GB."""
+    x: float
+    label: str
+    names: str               # the GPUs of that size
+    chosen: bool
+
+
+class BarFig(TypedDict):
+    """The bill as one stacked bar against the GPUs' memory."""
+    xmax: float
+    parts: list[BarPart]
+    ticks: list[Tick]
+    gpus: list[BarGpu]
+    axis: str
+    title: str
+    weights_label: str
+    cache_label: str
+
+
+def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> BarFig:
     """The bill as one stacked bar (weights, keys, values) against the GPUs' memory (drawn
     where the vendors' GiB put it); the axis ends a little past the chosen GPU (or the bill,
     if larger)."""
@@ -1085,8 +1148,47 @@ def shown_curve(curve: Curve, bill: Bill, revealed: bool) -> tuple[list, list]:
     return [ctx[k] for k in keep] + [bill.context], [kv[k] for k in keep] + [bill.kv]
 
 
+class CurveNow(TypedDict):
+    """This context on the curve."""
+    x: int
+    y: float                 # the cache, GB
+    label: str
+
+
+class CurveCross(TypedDict):
+    """Where the cache reaches the weights (the answer: only once it is out)."""
+    x: float
+    label: str
+    tokens: str
+
+
+class CurveLimit(TypedDict):
+    """The model's maximum context, when the axis goes past it."""
+    x: int
+    label: str
+
+
+class CurveFig(TypedDict):
+    """The batch's cache as the context grows, against the weights."""
+    mla: bool
+    ctx: list[int]           # contexts drawn (until the answer: up to this one)
+    kv: list[float]          # the cache at each, GB
+    xmax: int
+    ymax: float
+    weights: float           # GB
+    xticks: list[Tick]
+    yticks: list[Tick]
+    xaxis: str
+    yaxis: str
+    title: str
+    weights_label: str
+    now: CurveNow
+    cross: CurveCross | None
+    limit: CurveLimit | None
+
+
 def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator,
-              revealed: bool = True) -> dict:
+              revealed: bool = True) -> CurveFig:
     """The batch's cache over the context, the weights' level, this context, and the
     model's maximum context when the axis goes past it. Until the question is answered
     (`revealed` False) the curve ends at this context and the crossing is left out."""
@@ -1116,8 +1218,21 @@ def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator,
         cross=cross, limit=limit)
 
 
+class BillFig(TypedDict):
+    """The one frame of js/draw/bill.js: the bar, the curve and the layer map."""
+    bar: BarFig
+    curve: CurveFig
+    layers: LayerMapFig | None   # null when the view has no layer map
+
+
+class BillStageFrame(Frame):
+    fig: BillFig
+    lines: list[str]         # under the charts (bill.js `extra`): the GPU lines, a note
+    said: str                # where the cache overtakes the weights ("" until the answer)
+
+
 def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
-          revealed: bool = True, lmap: LayerMap | None = None) -> dict:
+          revealed: bool = True, lmap: LayerMap | None = None) -> BillStageFrame:
     """The stage's one frame: cards, both charts, their words and their table twin. Until
     the question is answered (`revealed` False), the curve and its table end at this
     context, and neither the chart nor the sentence under it says where it crosses."""

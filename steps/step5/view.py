@@ -83,7 +83,7 @@ class Step5(Step):
             "custom": self.your_model(tr) if m.model == CUSTOM else None,
         }
 
-    def your_model(self, tr) -> dict:
+    def your_model(self, tr) -> text.ConfigCustom:
         """The “your model” box (js/draw/config.js): the config.json to paste, the parameter
         count, the Read button, and what was read or why it could not be (plain text)."""
         m = self.model

@@ -1,11 +1,13 @@
 """Step 6's words: the only place that translates. Pure functions of (numbers, Translator)."""
 from __future__ import annotations
 import re
+from typing import TypedDict
 
 from explainer import presets
 from explainer.format import bytes_bin, bytes_dec
 from explainer.i18n import N_, Translator
 
+from ..ui.state import Frame, StageText, Tick
 from ..ui.words import Card, card_dicts, metrics, player_text, question_labels
 from .model import (BATCH, BUDGET_CHOICES, CONTEXT, H2O_FLEXGEN, H2O_SHARE, H2O_SPEEDUP,
                     KV_CHOICES, KWON_HI, KWON_LO, N_NEW, PARTS, POLICY_CHOICES,
@@ -430,7 +432,44 @@ def pool_cards(f: PoolFrame, p: Paged, tr: Translator) -> list[dict]:
             [dict(c, more=True) for c in card_dicts(MORE_B, values, tr, labels)])
 
 
-def pool_fig(f: PoolFrame, p: Paged, tr: Translator) -> dict:
+class PoolBlock(TypedDict):
+    """A physical block of the pool."""
+    id: str                  # its number, as written
+    owners: list[str]        # the sequences that hold it
+    fill: int                # its token slots filled
+    ref: int                 # its reference count
+    changed: bool            # changed by this event (outlined)
+    cls: str                 # free, shared, or own-<sequence>
+    who: str                 # the owners' letters
+    mark: str                # “×n” when shared
+
+
+class PoolTableBlock(TypedDict):
+    id: str
+    shared: bool
+
+
+class PoolTable(TypedDict):
+    """A sequence's block table."""
+    name: str
+    cls: str
+    tokens: str
+    blocks: list[PoolTableBlock]
+
+
+class PoolFig(TypedDict):
+    """One event of js/draw/pool.js: the block pool and the block tables."""
+    bs: int                  # tokens per block
+    cols: int                # blocks per row
+    blocks: list[PoolBlock]
+    tables: list[PoolTable]
+
+
+class PoolStageFrame(Frame):
+    fig: PoolFig
+
+
+def pool_fig(f: PoolFrame, p: Paged, tr: Translator) -> PoolFig:
     """The numbers the browser draws: one cell per physical block, one row per block table."""
     owned = set(OWNERS)
     return dict(
@@ -458,7 +497,7 @@ def pool_table(f: PoolFrame, tr: Translator) -> dict:
                 rows=[[seq_name(sid, tr), tr.int(n), ids(blocks)] for sid, blocks, n in f.tables])
 
 
-def paged_frames(p: Paged | None, tr: Translator) -> list[dict]:
+def paged_frames(p: Paged | None, tr: Translator) -> list[PoolStageFrame]:
     """Every event of the block pool, in words and numbers, for the browser's player."""
     if p is None:
         return []
@@ -479,7 +518,14 @@ def paged_frames(p: Paged | None, tr: Translator) -> list[dict]:
     return out
 
 
-def pool_stage_text(tr: Translator) -> dict:
+class PoolStageText(StageText):
+    """The pool's labels (js/draw/pool.js)."""
+    block: str
+    free: str
+    tables: str              # the block tables' heading
+
+
+def pool_stage_text(tr: Translator) -> PoolStageText:
     return dict(player_text(tr), figure=tr._("The live model's block pool"),
                 block=tr._("Block"), free=tr._("free"), tables=tr._("Block tables"))
 
@@ -846,7 +892,37 @@ def strip_roles(f, seen: int) -> str:
     return "".join(codes)
 
 
-def sweep_fig(sw: Sweep | None, run, tr: Translator, concealed: bool) -> dict | None:
+class SweepLine(TypedDict):
+    """A policy's measured top-1 agreement at every budget, in %."""
+    key: str
+    name: str
+    points: list[float] | None   # null while the question is open
+
+
+class SweepFig(TypedDict):
+    """The agreement-against-budget chart under the strip."""
+    budgets: list[str]       # the budgets, as written
+    values: list[int]        # the budgets
+    yticks: list[Tick]
+    lines: list[SweepLine]
+    current: tuple[str, int] | None   # [policy, budget] of the run on screen
+
+
+class StripFig(TypedDict):
+    """One generated token of js/draw/strip.js: the text so far as a strip of tokens."""
+    words: list[str]         # the tokens so far
+    roles: str               # one letter a position: s sink, h heavy hitter, r recent, x dropped
+    query: int               # the newest query's position
+    next: str                # the token the full cache's run writes next
+    agree: bool | None       # this cache's top choice agrees (null until the answer)
+    sweep: SweepFig | None   # null until measured
+
+
+class StripStageFrame(Frame):
+    fig: StripFig
+
+
+def sweep_fig(sw: Sweep | None, run, tr: Translator, concealed: bool) -> SweepFig | None:
     """The agreement-against-budget chart's data (None until measured; no points while the
     question is open)."""
     if sw is None:
@@ -870,7 +946,8 @@ def sweep_table(sw: Sweep | None, tr: Translator, concealed: bool) -> dict | Non
                                              for _, a, _ in pts)] for p, pts in sw.rows])
 
 
-def eviction_frames(run, sw: Sweep | None, concealed: bool, tr: Translator) -> list[dict]:
+def eviction_frames(run, sw: Sweep | None, concealed: bool,
+                    tr: Translator) -> list[StripStageFrame]:
     """One frame per generated token of the run: the text so far as a strip of tokens (kept
     by role, or dropped), the newest query, the next token and the numbers of this step."""
     if run is None:
@@ -920,7 +997,23 @@ def eviction_frames(run, sw: Sweep | None, concealed: bool, tr: Translator) -> l
     return out
 
 
-def strip_stage_text(tr: Translator) -> dict:
+class RoleNames(TypedDict):
+    sink: str
+    heavy: str
+    recent: str
+    gone: str
+
+
+class StripStageText(StageText):
+    """The strip's labels (js/draw/strip.js)."""
+    next_token: str          # before the next token
+    chart: str               # the agreement chart's title
+    x_axis: str
+    wait: str                # instead of the chart while the question is open
+    roles: RoleNames
+
+
+def strip_stage_text(tr: Translator) -> StripStageText:
     return dict(player_text(tr), figure=tr._("The tokens the live model's cache keeps"),
                 next_token=tr._("next"), chart=tr._("Top-1 agreement with the full cache (measured)"),
                 x_axis=tr._("Budget (tokens)"),

@@ -14,6 +14,9 @@ import jinja2
 
 from explainer.i18n import N_, Translator
 
+from .state import (Badges, Block, CardState, DetailsBlock, HtmlBlock, LegendBlock, MetricsBlock,
+                    NoticesBlock, ParagraphsBlock, PlayerText, TableBlock)
+
 STEPS_DIR = Path(__file__).resolve().parent.parent
 
 # one template environment for the whole app: the kit's templates and each step's own folder
@@ -39,7 +42,7 @@ BADGES = {
 KINDS = tuple(BADGES)
 
 
-def badges(tr: Translator) -> dict[str, list[str]]:
+def badges(tr: Translator) -> Badges:
     """{kind: [label, tooltip]} in the session's language."""
     return {k: [tr._(label), tr._(tip)] for k, (label, tip) in BADGES.items()}
 
@@ -58,7 +61,8 @@ class Card:
     more: bool = False
 
 
-def card_dicts(specs, values: dict, tr: Translator, labels: dict | None = None) -> list[dict]:
+def card_dicts(specs, values: dict, tr: Translator,
+               labels: dict | None = None) -> list[CardState]:
     """Specs + {key: formatted value} -> the cards the browser draws. `labels` overrides a
     spec's label with an already translated text (labels with numbers)."""
     labels = labels or {}
@@ -72,7 +76,7 @@ def question_labels(tr: Translator) -> dict:
                 show=tr._("Show me"), mark=tr._("the right answer"))
 
 
-def player_text(tr: Translator) -> dict:
+def player_text(tr: Translator) -> PlayerText:
     """The player's labels (shared by every stage)."""
     return dict(reset=tr._("Reset"), back=tr._("Step back"), next=tr._("Step forward"),
                 play=tr._("Play"), pause=tr._("Pause"), table=tr._("Show as table"),
@@ -81,32 +85,33 @@ def player_text(tr: Translator) -> dict:
 
 # -- blocks: the browser draws each kind (steps/ui/js/blocks.js) -------------------------------
 
-def paragraphs(items: list[str], heading: str = "", cls: str = "") -> dict:
+def paragraphs(items: list[str], heading: str = "", cls: str = "") -> ParagraphsBlock:
     """Paragraphs of plain text under an optional heading."""
     return {"kind": "paragraphs", "items": list(items), "heading": heading, "cls": cls}
 
 
-def notices(items: list[str], cls: str = "") -> dict:
+def notices(items: list[str], cls: str = "") -> NoticesBlock:
     """Short notices (announced politely to screen readers)."""
     return {"kind": "notices", "items": list(items), "cls": cls}
 
 
-def legend(items: list[tuple[str, str]], cls: str = "") -> dict:
+def legend(items: list[tuple[str, str]], cls: str = "") -> LegendBlock:
     """Colour chips with their names: items are (palette key, label)."""
     return {"kind": "legend", "items": [list(i) for i in items], "cls": cls}
 
 
-def metrics(cards: list[dict], label: str = "", cls: str = "") -> dict:
+def metrics(cards: list[CardState], label: str = "", cls: str = "") -> MetricsBlock:
     """A row of number cards; answer-bearing ones show “?” until the question is answered."""
     return {"kind": "metrics", "cards": list(cards), "label": label, "cls": cls}
 
 
-def table(head: list[str], rows: list[list[str]], caption: str = "", cls: str = "") -> dict:
+def table(head: list[str], rows: list[list[str]], caption: str = "",
+          cls: str = "") -> TableBlock:
     return {"kind": "table", "head": list(head), "rows": [list(r) for r in rows],
             "caption": caption, "cls": cls}
 
 
-def details(summary: str, blocks: list[dict], cls: str = "") -> dict:
+def details(summary: str, blocks: list[Block], cls: str = "") -> DetailsBlock:
     """A collapsed section: its summary, and blocks inside."""
     return {"kind": "details", "summary": summary, "blocks": list(blocks), "cls": cls}
 
@@ -119,7 +124,7 @@ DEEPER = (("why", N_("Go deeper: why it works")),
           ("literature", N_("Go deeper: in the literature")))
 
 
-def deeper(tr: Translator, **sections) -> list[dict]:
+def deeper(tr: Translator, **sections) -> list[DetailsBlock]:
     """The “Go deeper” sections of a step, collapsed: `sections` maps a name of DEEPER to its
     blocks (a plain string is a paragraph of the class "narration"). A section with nothing in
     it is left out; the rest come in DEEPER's order."""
@@ -135,17 +140,17 @@ def deeper(tr: Translator, **sections) -> list[dict]:
     return out
 
 
-def html(template: str, cls: str = "", **context) -> dict:
+def html(template: str, cls: str = "", **context) -> HtmlBlock:
     """Markup from an autoescaped template (`render`)."""
     return {"kind": "html", "html": render(template, **context), "cls": cls}
 
 
-def lead(sentence: str) -> dict:
+def lead(sentence: str) -> ParagraphsBlock:
     """The step's lead sentence (the `lead` region)."""
     return paragraphs([sentence], cls="step-lead")
 
 
-def part_title(title: str) -> dict:
+def part_title(title: str) -> ParagraphsBlock:
     """A step in parts: the part's title (the `part` region; projected, it stands for the
     step's lead)."""
     return paragraphs([], heading=title, cls="part-title")

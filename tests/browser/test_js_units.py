@@ -15,7 +15,7 @@ from steps.ui import bundle
 from steps.ui.frames import frames_json
 
 from conftest import PAGE  # noqa: F401  (other tests import it from here)
-from steps.ui.state import columns
+from steps.ui.state import check_step, columns
 
 
 
@@ -192,8 +192,12 @@ def _states(n: int, lang: str):
 
 
 def _cases(n: int, lang: str):
+    """[label, stage, frames, which frames] of each state of `_states` with a figure; each
+    state is first checked against the page's schema (`check_step`: its frames against their
+    renderer's payload, steps/ui/state.py), so the fixtures drawn are the contract's."""
     cases = []
     for label, s, which in _states(n, lang):
+        check_step(s)
         if not s["stage"] or not s["stage"].get("figure"):
             continue
         count = len(json.loads(s["frames"]) if isinstance(s["frames"], str) else s["frames"])

@@ -7,6 +7,51 @@
 // stand upright in equal slots and the "new"/"cached" labels name groups (a bracket under the
 // cached tokens), so that no text is drawn smaller than the chart text.
 
+// Generated from the TypedDicts (`python -m steps.ui.state --jsdoc arcs` writes them);
+// the types named here and not defined are in steps/ui/state.py.
+/**
+ * @typedef {Object} ArcsStageFrame
+ * @property {string} pos the player's position line
+ * @property {string} [say] announced after Step / Pause (else desc)
+ * @property {string} desc one sentence: what the figure shows now
+ * @property {CardState[]} cards
+ * @property {string} caption
+ * @property {TableTwin} table the chart's text twin
+ * @property {TableBlock[]} [tables] more tables in the twin, after it
+ * @property {ArcsFig} fig
+ */
+/**
+ * @typedef {Object} ArcsStageText
+ * The arcs' labels (js/draw/arcs.js).
+ * @property {string} reset
+ * @property {string} back
+ * @property {string} next
+ * @property {string} play
+ * @property {string} pause
+ * @property {string} table
+ * @property {string} more
+ * @property {Badges} badges
+ * @property {string} figure
+ * @property {string} prompt
+ * @property {string} generated
+ * @property {string} new under a token written into the cache at this step
+ * @property {string} cached under a token whose key is read from the cache
+ * @property {string} own the ring above the newest token: its query reads its own key
+ * @property {string} prefill
+ */
+/**
+ * @typedef {Object} ArcsFig
+ * One frame of js/draw/arcs.js: the tokens so far and the newest query's attention.
+ * @property {string[]} tokens
+ * @property {string} next the token the model writes next (drawn dashed)
+ * @property {number[]} weights the newest query's attention weight on each token's key
+ * @property {string[]} pct the same, as written on the arcs
+ * @property {number} prompt_len
+ * @property {string[]} role each token's “prompt” or “generated”, translated
+ * @property {boolean} prefill frame 0: the whole prompt went through in one pass
+ * @property {boolean[]} unk each token: unknown to the vocabulary
+ */
+
 import { svg, declutter, layoutWidth, textWidths, wholeWidth, projectedBox } from "../dom.js";
 
 function draw(holder, fig, ctx) {

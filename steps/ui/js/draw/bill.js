@@ -4,6 +4,129 @@
 // the cache reaches the weights, and the sentence that says where, wait for the answer: the
 // server leaves them out of the frame until then (`cross`, `said`), and this draws what comes.
 
+// Generated from the TypedDicts (`python -m steps.ui.state --jsdoc bill` writes them);
+// the types named here and not defined are in steps/ui/state.py.
+/**
+ * @typedef {Object} BillStageFrame
+ * @property {string} pos the player's position line
+ * @property {string} [say] announced after Step / Pause (else desc)
+ * @property {string} desc one sentence: what the figure shows now
+ * @property {CardState[]} cards
+ * @property {string} caption
+ * @property {TableTwin} table the chart's text twin
+ * @property {TableBlock[]} [tables] more tables in the twin, after it
+ * @property {BillFig} fig
+ * @property {string[]} lines under the charts (bill.js `extra`): the GPU lines, a note
+ * @property {string} said where the cache overtakes the weights ("" until the answer)
+ */
+/**
+ * @typedef {Object} StageText
+ * A stage's fixed labels: the player's and the figure's name; a renderer that needs more
+ * names a subclass (`FIGURES`).
+ * @property {string} reset
+ * @property {string} back
+ * @property {string} next
+ * @property {string} play
+ * @property {string} pause
+ * @property {string} table
+ * @property {string} more
+ * @property {Badges} badges
+ * @property {string} figure
+ */
+/**
+ * @typedef {Object} BillFig
+ * The one frame of js/draw/bill.js: the bar, the curve and the layer map.
+ * @property {BarFig} bar
+ * @property {CurveFig} curve
+ * @property {(LayerMapFig|null)} layers null when the view has no layer map
+ */
+/**
+ * @typedef {Object} BarFig
+ * The bill as one stacked bar against the GPUs' memory.
+ * @property {number} xmax
+ * @property {BarPart[]} parts
+ * @property {[number, string][]} ticks
+ * @property {BarGpu[]} gpus
+ * @property {string} axis
+ * @property {string} title
+ * @property {string} weights_label
+ * @property {string} cache_label
+ */
+/**
+ * @typedef {Object} CurveFig
+ * The batch's cache as the context grows, against the weights.
+ * @property {boolean} mla
+ * @property {number[]} ctx contexts drawn (until the answer: up to this one)
+ * @property {number[]} kv the cache at each, GB
+ * @property {number} xmax
+ * @property {number} ymax
+ * @property {number} weights GB
+ * @property {[number, string][]} xticks
+ * @property {[number, string][]} yticks
+ * @property {string} xaxis
+ * @property {string} yaxis
+ * @property {string} title
+ * @property {string} weights_label
+ * @property {CurveNow} now
+ * @property {(CurveCross|null)} cross
+ * @property {(CurveLimit|null)} limit
+ */
+/**
+ * @typedef {Object} LayerMapFig
+ * The layer map (js/draw/layers.js, under the bill): one bar per layer.
+ * @property {string[]} kinds each layer's kind (its colour class)
+ * @property {number[]} kept each layer's tokens kept of this context
+ * @property {number} top the context: the bars' full height
+ * @property {LayerLegend[]} legend
+ * @property {string} title
+ * @property {string} top_label
+ * @property {string} first the first layer's name
+ * @property {string} last the last layer's name
+ */
+/**
+ * @typedef {Object} BarPart
+ * A part of the bill's bar, in GB.
+ * @property {string} cls weights, key, value or latent
+ * @property {number} x0
+ * @property {number} x1
+ * @property {string} name
+ * @property {string} size
+ */
+/**
+ * @typedef {Object} BarGpu
+ * A GPU memory size on the bar's axis, in GB.
+ * @property {number} x
+ * @property {string} label
+ * @property {string} names the GPUs of that size
+ * @property {boolean} chosen
+ */
+/**
+ * @typedef {Object} CurveNow
+ * This context on the curve.
+ * @property {number} x
+ * @property {number} y the cache, GB
+ * @property {string} label
+ */
+/**
+ * @typedef {Object} CurveCross
+ * Where the cache reaches the weights (the answer: only once it is out).
+ * @property {number} x
+ * @property {string} label
+ * @property {string} tokens
+ */
+/**
+ * @typedef {Object} CurveLimit
+ * The model's maximum context, when the axis goes past it.
+ * @property {number} x
+ * @property {string} label
+ */
+/**
+ * @typedef {Object} LayerLegend
+ * A kind of layer: its colour class and what its layers keep.
+ * @property {string} cls
+ * @property {string} text
+ */
+
 import { svg, h, layoutWidth, textLength, textSize, declutter } from "../dom.js";
 import { layerStrip, layerLegend } from "./layers.js";
 

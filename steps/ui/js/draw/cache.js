@@ -5,6 +5,52 @@
 // with the cache. Laid out in pixels for the holder's width: the rows keep their size, the
 // cells take the width that is left (on a phone, narrow cells; never smaller text).
 
+// Generated from the TypedDicts (`python -m steps.ui.state --jsdoc cache` writes them);
+// the types named here and not defined are in steps/ui/state.py.
+/**
+ * @typedef {Object} CacheStageFrame
+ * @property {string} pos the player's position line
+ * @property {string} [say] announced after Step / Pause (else desc)
+ * @property {string} desc one sentence: what the figure shows now
+ * @property {CardState[]} cards
+ * @property {string} caption
+ * @property {TableTwin} table the chart's text twin
+ * @property {TableBlock[]} [tables] more tables in the twin, after it
+ * @property {CacheFig} fig
+ */
+/**
+ * @typedef {Object} CacheStageText
+ * The cache's labels (js/draw/cache.js).
+ * @property {string} reset
+ * @property {string} back
+ * @property {string} next
+ * @property {string} play
+ * @property {string} pause
+ * @property {string} table
+ * @property {string} more
+ * @property {Badges} badges
+ * @property {string} figure
+ * @property {string} k the K cache's title
+ * @property {string} v the V cache's title
+ * @property {string} weights the query's weights' title
+ * @property {string} out the output row's title
+ * @property {string} dims how many numbers a row holds
+ */
+/**
+ * @typedef {Object} CacheFig
+ * One frame of js/draw/cache.js: a row per cached token, its key, value and weight.
+ * @property {string[]} rows each row's name: its number (once the answer is out) and token
+ * @property {string[]} titles each row's tooltip
+ * @property {boolean[]} gen each row: written by a decode step (not the prefill)
+ * @property {number} prompt_len
+ * @property {number} new_from the first row written at this step
+ * @property {number[]} weights the newest query's weight on each row
+ * @property {string[]} pct the same, as written
+ * @property {string[]} k each key row, one character per number (a level of the ramp)
+ * @property {string[]} v each value row, the same
+ * @property {string} out the attention output row, the same
+ */
+
 import { svg, svgText, declutter, layoutWidth, textWidths, wholeWidth, projectedBox } from "../dom.js";
 
 // a row is a string, one character per number: chr(68 + level), level in -20..20

@@ -4,6 +4,23 @@
 // sends the text and the count together as one message {custom: {config, params_b}}.
 // Everything the server sends is drawn as text (textContent), never as markup.
 
+// Generated from the TypedDicts (`python -m steps.ui.state --jsdoc config` writes them);
+// the types named here and not defined are in steps/ui/state.py.
+/**
+ * @typedef {Object} ConfigCustom
+ * Step 5's “your model” box (js/draw/config.js; `view.Step5.your_model` fills it).
+ * @property {"config"} widget
+ * @property {string} label
+ * @property {string} placeholder
+ * @property {string} value the config.json as pasted
+ * @property {number} max_length
+ * @property {string} params_label
+ * @property {(number|null)} params_value the parameters in billions (null: counted from the config)
+ * @property {string} read the Read button
+ * @property {string[]} problems why the config could not be used (notices)
+ * @property {string[]} fields what was read, the formula with their values (paragraphs)
+ */
+
 import { h } from "../dom.js";
 
 export function config(send) {

@@ -4,6 +4,72 @@
 // the new cells are solid. Under them (`extra`): the totals (“?” until the question is
 // answered), the captions of both grids, the live model's notices and its two outputs.
 
+// Generated from the TypedDicts (`python -m steps.ui.state --jsdoc grids` writes them);
+// the types named here and not defined are in steps/ui/state.py.
+/**
+ * @typedef {Object} GridsStageFrame
+ * @property {string} pos the player's position line
+ * @property {string} [say] announced after Step / Pause (else desc)
+ * @property {string} desc one sentence: what the figure shows now
+ * @property {CardState[]} cards
+ * @property {string} caption
+ * @property {TableTwin} table the chart's text twin
+ * @property {TableBlock[]} [tables] more tables in the twin, after it
+ * @property {GridsFig} fig
+ * @property {GridsMore} more
+ */
+/**
+ * @typedef {Object} GridsStageText
+ * The grids' labels (js/draw/grids.js).
+ * @property {string} reset
+ * @property {string} back
+ * @property {string} next
+ * @property {string} play
+ * @property {string} pause
+ * @property {string} table
+ * @property {string} more
+ * @property {Badges} badges
+ * @property {string} figure
+ * @property {string} uncached the title of the grid without a cache
+ * @property {string} cached the title of the grid with a cache
+ * @property {string} x the position axis
+ * @property {string} y the generation step axis
+ * @property {GridLabels} legend
+ * @property {string} outputs the heading over the live model's two outputs
+ * @property {string} prompt
+ */
+/**
+ * @typedef {Object} GridsFig
+ * One frame of js/draw/grids.js: both grids after T generated tokens.
+ * @property {number} P the prompt's length
+ * @property {number} T tokens generated so far
+ * @property {[number, number, number][]} rows per generation step: [context, new, recomputed]
+ * @property {[number, string][]} xt position ticks
+ * @property {[number, string][]} yt generation step ticks
+ */
+/**
+ * @typedef {Object} GridsMore
+ * What js/draw/grids.js `extra` draws under the grids.
+ * @property {string} summary the totals (“?” until the question is answered)
+ * @property {string[]} captions one per grid
+ * @property {string[]} notices the live model's
+ * @property {(GridsOutputs|null)} outputs null until measured
+ */
+/**
+ * @typedef {Object} GridLabels
+ * The grids' legend: what a cell of each colour is.
+ * @property {string} new
+ * @property {string} recomputed
+ * @property {string} cached
+ */
+/**
+ * @typedef {Object} GridsOutputs
+ * The live model's continuation without and with a cache.
+ * @property {string} prompt
+ * @property {string[]} texts [without a cache, with a cache]
+ * @property {string} verdict whether they are the same
+ */
+
 import { svg, h, layoutWidth, textWidths, textLength, projectedBox } from "../dom.js";
 
 function draw(holder, fig, ctx) {

@@ -7,6 +7,69 @@
 // least 18 px; the blocks keep their size from event to event (the tables take what is under
 // them), and where the tables would run out of the box their rows close up.
 
+// Generated from the TypedDicts (`python -m steps.ui.state --jsdoc pool` writes them);
+// the types named here and not defined are in steps/ui/state.py.
+/**
+ * @typedef {Object} PoolStageFrame
+ * @property {string} pos the player's position line
+ * @property {string} [say] announced after Step / Pause (else desc)
+ * @property {string} desc one sentence: what the figure shows now
+ * @property {CardState[]} cards
+ * @property {string} caption
+ * @property {TableTwin} table the chart's text twin
+ * @property {TableBlock[]} [tables] more tables in the twin, after it
+ * @property {PoolFig} fig
+ */
+/**
+ * @typedef {Object} PoolStageText
+ * The pool's labels (js/draw/pool.js).
+ * @property {string} reset
+ * @property {string} back
+ * @property {string} next
+ * @property {string} play
+ * @property {string} pause
+ * @property {string} table
+ * @property {string} more
+ * @property {Badges} badges
+ * @property {string} figure
+ * @property {string} block
+ * @property {string} free
+ * @property {string} tables the block tables' heading
+ */
+/**
+ * @typedef {Object} PoolFig
+ * One event of js/draw/pool.js: the block pool and the block tables.
+ * @property {number} bs tokens per block
+ * @property {number} cols blocks per row
+ * @property {PoolBlock[]} blocks
+ * @property {PoolTable[]} tables
+ */
+/**
+ * @typedef {Object} PoolBlock
+ * A physical block of the pool.
+ * @property {string} id its number, as written
+ * @property {string[]} owners the sequences that hold it
+ * @property {number} fill its token slots filled
+ * @property {number} ref its reference count
+ * @property {boolean} changed changed by this event (outlined)
+ * @property {string} cls free, shared, or own-<sequence>
+ * @property {string} who the owners' letters
+ * @property {string} mark “×n” when shared
+ */
+/**
+ * @typedef {Object} PoolTable
+ * A sequence's block table.
+ * @property {string} name
+ * @property {string} cls
+ * @property {string} tokens
+ * @property {PoolTableBlock[]} blocks
+ */
+/**
+ * @typedef {Object} PoolTableBlock
+ * @property {string} id
+ * @property {boolean} shared
+ */
+
 import { svg, layoutWidth, textWidths, projectedBox } from "../dom.js";
 
 // where things go: the learners' page in pixels (its text 12–13 px); projected in em

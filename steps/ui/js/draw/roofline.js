@@ -12,6 +12,111 @@
 // lines where one does not fit) at the size its text is drawn, and tick labels that would leave
 // the drawing are left out.
 
+// Generated from the TypedDicts (`python -m steps.ui.state --jsdoc roofline` writes them);
+// the types named here and not defined are in steps/ui/state.py.
+/**
+ * @typedef {Object} RooflineStageFrame
+ * @property {string} pos the player's position line
+ * @property {string} [say] announced after Step / Pause (else desc)
+ * @property {string} desc one sentence: what the figure shows now
+ * @property {CardState[]} cards
+ * @property {string} caption
+ * @property {TableTwin} table the chart's text twin
+ * @property {TableBlock[]} [tables] more tables in the twin, after it
+ * @property {RooflineFig} fig
+ */
+/**
+ * @typedef {Object} StageText
+ * A stage's fixed labels: the player's and the figure's name; a renderer that needs more
+ * names a subclass (`FIGURES`).
+ * @property {string} reset
+ * @property {string} back
+ * @property {string} next
+ * @property {string} play
+ * @property {string} pause
+ * @property {string} table
+ * @property {string} more
+ * @property {Badges} badges
+ * @property {string} figure
+ */
+/**
+ * @typedef {Object} RooflineFig
+ * The one frame of js/draw/roofline.js: a log-log roofline, and decode against the
+ * batch under it.
+ * @property {string} title
+ * @property {number} x0
+ * @property {number} x1
+ * @property {number} y0
+ * @property {number} y1
+ * @property {[number, string][]} xticks
+ * @property {[number, string][]} yticks
+ * @property {[number, number][]} roof the roof's corners: [FLOP per byte, TFLOP/s]
+ * @property {number} ridge
+ * @property {number} peak the GPU's TFLOP/s
+ * @property {string} xaxis
+ * @property {string} yaxis
+ * @property {string} ridge_label
+ * @property {(string|null)} memory the memory-bound region's name, once the answer is out
+ * @property {(string|null)} compute the compute-bound region's name, the same
+ * @property {RooflinePoint[]} points
+ * @property {[number, number][]} trail decode at every batch size
+ * @property {(RooflineCeiling|null)} ceiling
+ * @property {(BatchFig|null)} batch
+ */
+/**
+ * @typedef {Object} RooflinePoint
+ * A phase on the roofline.
+ * @property {number} x FLOP per byte
+ * @property {number} y attainable TFLOP/s
+ * @property {string} cls "prefill" or "decode"
+ * @property {string} label
+ */
+/**
+ * @typedef {Object} RooflineCeiling
+ * The decode ceiling: the most FLOP per byte any batch reaches.
+ * @property {number} x
+ * @property {string} label
+ */
+/**
+ * @typedef {Object} BatchFig
+ * Decode against the batch, under the roofline (js/draw/roofline.js).
+ * @property {string} title
+ * @property {number[]} xs the batch sizes
+ * @property {number} x0
+ * @property {number} x1
+ * @property {number} now the chosen batch
+ * @property {[number, string][]} xticks
+ * @property {string} xaxis
+ * @property {BatchPanel[]} panels
+ * @property {BatchMark[]} marks
+ */
+/**
+ * @typedef {Object} BatchPanel
+ * One panel of decode against the batch: a value at every batch size, on a log axis.
+ * @property {string} title
+ * @property {number[]} ys one per batch size (BatchFig.xs)
+ * @property {PanelLine[]} lines
+ * @property {number} now at the chosen batch
+ * @property {string} now_label
+ * @property {number} y0
+ * @property {number} y1
+ * @property {[number, string][]} yticks
+ */
+/**
+ * @typedef {Object} BatchMark
+ * A batch size marked on the batch axis.
+ * @property {number} x
+ * @property {string} cls "stop": a larger batch stops paying; "fits": the memory's limit
+ * @property {string} label
+ */
+/**
+ * @typedef {Object} PanelLine
+ * A level across a batch panel.
+ * @property {number} y
+ * @property {string} cls "ceiling" or "ridge"
+ * @property {string} label
+ */
+
 import { svg, svgText, h, layoutWidth, textLength, textWidths, textSize, overlaps, declutter } from "../dom.js";
 
 const lg = Math.log10;

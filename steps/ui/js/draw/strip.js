@@ -6,13 +6,76 @@
 // not, once the question is answered). Under the strip, the measured top-1 agreement of the
 // three policies against the budget (one line each, the budget shown marked), or, while the
 // question is open, a sentence saying that it waits for the answer.
-// fig: {words, roles ("s" sink, "h" heavy, "r" recent, "x" dropped, one a position), query,
-//       next, agree, sweep: {budgets, values, yticks, lines: [{key, name, points}], current}}
-// ctx.text: next (the next token's label), chart, x_axis, wait, roles.
+// fig: StripFig, ctx.text: StripStageText (below).
 // Projected (ctx.box, dom.js projectedBox): laid out for the box the page gives the figure, every
 // size in units of the chart text's size (em), drawn at scale 1: the strip as tall as its
 // lines, the chart (or the sentence that waits for the answer) in the height left under it;
 // where that is too little, the strip's lines close up and the chart's y labels thin out.
+
+// Generated from the TypedDicts (`python -m steps.ui.state --jsdoc strip` writes them);
+// the types named here and not defined are in steps/ui/state.py.
+/**
+ * @typedef {Object} StripStageFrame
+ * @property {string} pos the player's position line
+ * @property {string} [say] announced after Step / Pause (else desc)
+ * @property {string} desc one sentence: what the figure shows now
+ * @property {CardState[]} cards
+ * @property {string} caption
+ * @property {TableTwin} table the chart's text twin
+ * @property {TableBlock[]} [tables] more tables in the twin, after it
+ * @property {StripFig} fig
+ */
+/**
+ * @typedef {Object} StripStageText
+ * The strip's labels (js/draw/strip.js).
+ * @property {string} reset
+ * @property {string} back
+ * @property {string} next
+ * @property {string} play
+ * @property {string} pause
+ * @property {string} table
+ * @property {string} more
+ * @property {Badges} badges
+ * @property {string} figure
+ * @property {string} next_token before the next token
+ * @property {string} chart the agreement chart's title
+ * @property {string} x_axis
+ * @property {string} wait instead of the chart while the question is open
+ * @property {RoleNames} roles
+ */
+/**
+ * @typedef {Object} StripFig
+ * One generated token of js/draw/strip.js: the text so far as a strip of tokens.
+ * @property {string[]} words the tokens so far
+ * @property {string} roles one letter a position: s sink, h heavy hitter, r recent, x dropped
+ * @property {number} query the newest query's position
+ * @property {string} next the token the full cache's run writes next
+ * @property {(boolean|null)} agree this cache's top choice agrees (null until the answer)
+ * @property {(SweepFig|null)} sweep null until measured
+ */
+/**
+ * @typedef {Object} RoleNames
+ * @property {string} sink
+ * @property {string} heavy
+ * @property {string} recent
+ * @property {string} gone
+ */
+/**
+ * @typedef {Object} SweepFig
+ * The agreement-against-budget chart under the strip.
+ * @property {string[]} budgets the budgets, as written
+ * @property {number[]} values the budgets
+ * @property {[number, string][]} yticks
+ * @property {SweepLine[]} lines
+ * @property {([string, number]|null)} current [policy, budget] of the run on screen
+ */
+/**
+ * @typedef {Object} SweepLine
+ * A policy's measured top-1 agreement at every budget, in %.
+ * @property {string} key
+ * @property {string} name
+ * @property {(number[]|null)} points null while the question is open
+ */
 
 import { svg, h, layoutWidth, textWidths, projectedBox } from "../dom.js";
 
