@@ -2,7 +2,7 @@
 // steps/ui/state.py). Each kind has one builder; a region of the page is a list of blocks
 // (`buildBlocks`), which the page places by its layout table (layout.js).
 
-import { h } from "./dom.js";
+import { h, legendRow } from "./dom.js";
 
 // A card as the server sent it: one that answers the question comes as “?” until the answer is
 // out (steps/ui/conceal.py); `hidden` only marks it (class answer-bearing).
@@ -46,12 +46,7 @@ const BUILD = {
     for (const n of b.items || []) h("p", "notice", box, n).setAttribute("role", "status");
   },
   legend(b, box) {
-    const row = h("div", "legend", box);
-    for (const [key, label] of b.items || []) {
-      const s = h("span", "swatch", row);
-      h("span", "chip chip-" + key, s).setAttribute("aria-hidden", "true");
-      s.appendChild(document.createTextNode(label));
-    }
+    legendRow(b.items || [], "", box);
   },
   metrics(b, box, ctx) {
     const row = h("div", "metrics", box, null, { role: "group" });

@@ -19,6 +19,18 @@ export function h(tag, cls, parent, text, attrs) {
   return e;
 }
 
+// a legend: per [key, label] of `items`, a chip coloured by its class (`chip-<key>`: the
+// colour table of assets/app.css) and the label; `cls`: more classes of the row
+export function legendRow(items, cls, parent) {
+  const row = h("div", "legend" + (cls ? " " + cls : ""), parent);
+  for (const [key, label] of items) {
+    const s = h("span", "swatch", row);
+    h("span", "chip chip-" + key, s, null, { "aria-hidden": "true" });
+    s.appendChild(document.createTextNode(label));
+  }
+  return row;
+}
+
 export function svgText(parent, x, y, text, attrs) {
   const t = svg("text", { x, y, ...(attrs || {}) }, parent);
   t.textContent = text;

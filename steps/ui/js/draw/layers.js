@@ -5,7 +5,7 @@
 // that grows with the text gets a short mark under the baseline. The legend under it says,
 // per kind, how many layers keep how many tokens (the server writes its words).
 
-import { svg, h, layoutWidth, textSize } from "../dom.js";
+import { svg, h, layoutWidth, textSize, legendRow } from "../dom.js";
 
 // the strip drawn in `s` (an <svg> in the page, so that its text is measured), laid out for
 // `W` pixels and for the size its text is drawn at (larger when presenting)
@@ -42,13 +42,7 @@ export function layerStrip(s, fig, W) {
 
 // the legend: a chip per kind present and what its layers keep
 export function layerLegend(fig) {
-  const box = h("div", "legend layer-legend");
-  for (const item of fig.legend) {
-    const sw = h("span", "swatch", box);
-    h("span", "chip chip-layer-" + item.cls, sw);
-    h("span", "", sw, item.text);
-  }
-  return box;
+  return legendRow(fig.legend.map((item) => ["layer-" + item.cls, item.text]), "layer-legend");
 }
 
 // drawn on its own (a stage whose figure is the layer map): the title, the strip, the legend
