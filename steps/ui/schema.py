@@ -6,18 +6,19 @@ the tests' checks and the renderers' comments are made from it.
 list[X], tuple[X, ...] (an array of X), tuple[A, B] (an array of exactly those items: JSON has
 no tuples, so a presenter may build it as a list), dict[str, X], Literal[...], unions (`A | B`:
 `anyOf`; one `type` list when every member is a plain JSON type, one `enum` when every member
-is a Literal or None) and TypedDicts. A TypedDict
-becomes a definition of its own under its class name (`#/definitions/Name`), closed
-(`additionalProperties: false`), each key required unless the class is `total=False` or the
-key is `NotRequired[...]`; its docstring and each field's trailing `# comment` are the
-descriptions. Definitions are made once, so a recursive type (a details block holding blocks)
-is a `$ref` to itself. `overrides` maps a TypedDict to the schema used wherever it is named
-(the state's stage and widget, whose real shape depends on the renderer: `state.json_schema`).
+is a Literal or None) and TypedDicts. A TypedDict becomes a definition of its own under its
+class name (`#/definitions/Name`), closed (`additionalProperties: false`), each key required
+unless the class is `total=False` or the key is `NotRequired[...]`; its docstring and each
+field's trailing `# comment` are the descriptions. Definitions are made once, so a recursive
+type (a details block holding blocks) is a `$ref` to itself. `overrides` maps a TypedDict to
+the schema used wherever it is named (the state's stage and widget, whose real shape depends
+on the renderer: `state.json_schema`).
 
 `validator(schema)` compiles a schema into a checking function once (fastjsonschema, a test
 requirement: it writes Python code for the schema), and `explain` makes its message precise
-where a value matches no member of a union: the member whose constant fields (`kind`,
-`figure`, `widget`) the value has is checked alone, and its error is the one reported.
+where a value matches no member of a union: the members are told apart by the fields each
+fixes to its own values (a block's `kind`), the one the value can be is checked alone, and its
+error is the one reported.
 """
 from __future__ import annotations
 
@@ -35,10 +36,6 @@ DRAFT = "http://json-schema.org/draft-07/schema#"
 PLAIN = {str: "string", bool: "boolean", int: "integer", float: "number", type(None): "null"}
 JS = {"string": "string", "boolean": "boolean", "integer": "number", "number": "number",
       "null": "null"}
-
-
-def is_typeddict(tp) -> bool:
-    return typing.is_typeddict(tp)
 
 
 def fields(td) -> dict[str, tuple[Any, bool]]:
@@ -71,7 +68,7 @@ def bases(td) -> list:
     a TypedDict's only base is dict), found in its module by name."""
     node, names = _source(td.__module__)[0].get(td.__name__), vars(sys.modules[td.__module__])
     return [names[b.id] for b in (node.bases if node else ())
-            if isinstance(b, ast.Name) and is_typeddict(names.get(b.id))]
+            if isinstance(b, ast.Name) and typing.is_typeddict(names.get(b.id))]
 
 
 def comments(td) -> dict[str, str]:
@@ -117,14 +114,16 @@ class Schema:
             return {}
         if tp in PLAIN:
             return {"type": PLAIN[tp]}
-        if is_typeddict(tp):
+        if typing.is_typeddict(tp):
             return {"$ref": f"#/definitions/{self.define(tp)}"}
         origin, args = get_origin(tp), get_args(tp)
         if origin is Literal:
             return {"const": args[0]} if len(args) == 1 else {"enum": list(args)}
         if origin in (Union, types.UnionType):
-            parts = [p for a in args for p in
-                     (lambda s: s["anyOf"] if set(s) == {"anyOf"} else [s])(self.of(a))]
+            parts = []                        # a member that is a union: its members
+            for a in args:
+                part = self.of(a)
+                parts += part["anyOf"] if set(part) == {"anyOf"} else [part]
             if all(set(p) == {"type"} for p in parts):
                 return {"type": [p["type"] for p in parts]}
             if all(set(p) in ({"const"}, {"enum"}) or p == {"type": "null"} for p in parts):

@@ -31,7 +31,7 @@ import importlib
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 BLOCK_KINDS = ("paragraphs", "notices", "legend", "metrics", "table", "details", "html")
 LIVE = ("tabs", "question", "controls", "custom", "stage", "talk")   # the page's live elements
@@ -447,9 +447,8 @@ def json_schema() -> dict:
         StageState: {"anyOf": [{"$ref": f"#/definitions/{stage_name(f)}"} for f in figures]},
         WidgetState: {"anyOf": [{"$ref": f"#/definitions/{td.__name__}"}
                                 for td in widgets.values()]}})
-    s.define(StageState)
+    base = s.definitions[s.define(StageState)]
     for f, (frame, text) in figures.items():
-        base = s.definitions["StageState"]
         s.definitions[stage_name(f)] = {
             "description": f"The stage of the renderer “{f}” (js/draw/{f}.js).",
             "$comment": "steps/ui/state.py",
@@ -577,7 +576,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m steps.ui.state",
                                  description="The page state's JSON Schema and JSDoc typedefs.")
     ap.add_argument("--schema", action="store_true", help="print the JSON Schema")
-    ap.add_argument("--jsdoc", metavar="NAME",
+    ap.add_argument("--jsdoc", metavar="NAME", choices=[*FIGURES, *WIDGETS],
                     help="print the typedefs of js/draw/NAME.js (a renderer or a widget)")
     ap.add_argument("--write-jsdoc", action="store_true",
                     help="put the typedefs at the head of every renderer's and widget's file")
