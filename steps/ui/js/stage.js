@@ -28,12 +28,6 @@ export function parseFrames(text) {
 // whole box the page gives them, its height too. Any other mode lays figures out for their width.
 export const PRESENTING = ["present", "speaker"];
 
-// the mode from what page.js passes: a mode's name, or whether the page is projected
-export function pageMode(mode) {
-  if (typeof mode === "string") return mode;
-  return mode ? "present" : "normal";
-}
-
 // The box a figure is laid out for: its holder's size in whole CSS pixels (0 while the page
 // does not show it yet), and whether it is `projected`: the projected page gives the holder a
 // height of its own (at least 120 px each way), and the renderer lays the figure out for the
@@ -209,15 +203,14 @@ export function createStage(send, options) {
   };
 
   // a new state from the server: the frames (only when their text changed), where
-  // playback stands, the labels, whether answers are hidden, and the page's mode (pageMode).
-  // The figure is drawn once, and only when
-  // something it shows changed: the server's echo of a frame the player already shows (after
-  // Step or Pause) draws nothing.
+  // playback stands, the labels, whether answers are hidden, and the page's mode (layout.js
+  // modeOf). The figure is drawn once, and only when something it shows changed: the server's
+  // echo of a frame the player already shows (after Step or Pause) draws nothing.
   let drawnKey = null;
-  const update = (stage, frames, frame, isConcealed, pageIn) => {
+  const update = (stage, frames, frame, isConcealed, pageMode) => {
     S = stage;
     concealed = !!isConcealed;
-    mode = pageMode(pageIn);
+    mode = pageMode || "normal";
     root.hidden = !stage;
     if (!stage) { player.stop(); drawnKey = null; return; }
     bar.hidden = !stage.player;
