@@ -14,9 +14,16 @@ test-artifacts/classroom/<app>-server.log, times its start until /liveness answe
 
 1. warm-up: one visit per step (sequential), so that first-visit caches are not counted
    per session; the first visit's time is reported as the first page after server start;
-2. the Chromium user alone (SLIDER_QUERY): first slider -> a number card's text changes,
-   timed in the page from the key press, 10 moves; then, with no session left, the
-   server's CPU at rest and its memory before;
+2. the Chromium user alone, on each of SLIDER_STEPS (steps 4 and 5): first slider -> a number
+   card's text changes, timed in the page from the key press, 10 moves; and the page's
+   redraws per move, from its own counters (steps/ui/js/page.js `window.kvExplainerStats`:
+   flushes = page redraws, one per server message that changed something; regions drawn
+   again; figure draws), counted from the move until the server's reply has been drawn and
+   the counters stay unchanged for REDRAW_QUIET_MS: per slider move, and on REDRAW_QUERY
+   (REDRAW_STEP, a played step) per Step forward and per language switch (en -> pl -> en ...),
+   REDRAW_MOVES each; the median of each kind is reported (a page without the counters, the
+   minimal app's: n/a). Then, with no session left, the server's CPU at rest and its memory
+   before;
 3. arrival: N students within `--arrival` s, each on `?step=S&lang=L` (S: any step of
    steps/registry.py, L in en/id/pl/nl). A student is a protocol-level client (no rendering, so
    no client CPU beyond the protocol): GET the page (the server builds the session before it
@@ -37,10 +44,10 @@ test-artifacts/classroom/<app>-server.log, times its start until /liveness answe
    the language: `shell`; a step change: `number` or `controls`, the new step on screen);
    settled = change sent -> last PATCH-DOC before its next move. On a page of widgets (the
    minimal app's slider) a move sets the widget's value attribute(s) and its round trip
-   ends at the first PATCH-DOC. Meanwhile the Chromium user repeats the slider test under
-   load, then opens PLAY_QUERY, waits until the server has answered what the page sent while
-   loading, presses Play and counts the server's websocket messages and bytes per frame the
-   player advanced;
+   ends at the first PATCH-DOC. Meanwhile the Chromium user repeats the slider tests under
+   load (their redraws go to the JSON only), then opens PLAY_QUERY, waits until the server
+   has answered what the page sent while loading, presses Play and counts the server's
+   websocket messages and bytes per frame the player advanced;
 5. everyone leaves; memory vs before, AFTER_WAIT_S after the last student left (by then the
    server's unused-session check has discarded their sessions and the app has handed the
    freed memory back).
@@ -64,7 +71,9 @@ S seconds with `--students` seats; RSS is sampled every 60 s and memory growth i
 
 Targets (the PASS/FAIL column): 100 students arriving within 10 s all get their page, page
 p95 <= 3 s and <= 2x the minimal app; interaction p95 <= 250 ms; Chromium slider -> number
-p95 <= 100 ms alone and <= 2x the minimal app under load; 0 server messages per Play frame;
+p95 on steps 4 and 5 <= 100 ms and <= the minimal app's alone, and <= 1.3x the minimal app's
+under load; 1 page redraw and <= 1 figure draw per slider move, Step forward and language
+switch (median); 0 server messages per Play frame;
 <= 1 MiB of server memory per session; 0 interactions without reply, 0 server tracebacks,
 0 errors, 0 failed sessions; after everyone leaves, memory within 10 % of before. Soak (an
 assumption of this script): RSS at the end within 10 % of the first sample.
@@ -103,9 +112,15 @@ SLIDER_ROLE = "slider"                                  # page.get_by_role(...).
 METRIC_SELECTOR = "[data-metric] .metric-value"         # number cards (timed: the first change)
 PLAY_BUTTON_SELECTOR = ".player-play button"
 PLAY_POSITION_SELECTORS = (".player-pos", '[data-metric="seq_len"] .metric-value')
-SLIDER_QUERY = "?step=5"     # a step whose first slider changes a number card at once
-                             # (step 2 shows "?" until its question is answered)
+SLIDER_STEPS = (4, 5)        # steps whose first slider changes a number card at once (step 4's
+                             # prompt: the prefill cards; step 5's context: the KV cache cards;
+                             # step 2 shows "?" until its question is answered)
 PLAY_QUERY = "?step=1"
+STEP_NEXT_SELECTOR = ".player-next button"    # Step forward (redraws per move)
+LANGUAGE_SELECTOR = "#kv-lang"                 # the title bar's language select
+REDRAW_STEP = 1                   # a played step: Step forward and the language switch on it
+REDRAW_QUERY = f"?step={REDRAW_STEP}&lang=en"
+REDRAW_LANGS = ("pl", "en")       # the language moves, in turn (en -> pl -> en -> ...)
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run",
                   "--disable-quic"]
@@ -140,6 +155,9 @@ BROWSER_TIMEOUT_MS = 60_000
 SLIDER_MOVES = 10
 SLIDER_GIVE_UP = 2           # moves in a row that changed no number: report n/a
 SLIDER_WAIT_MS = 10_000
+REDRAW_MOVES = 5             # Step forward and language moves whose redraws are counted
+REDRAW_QUIET_MS = 300        # a move's redraws end when the page's counters stay this long
+REDRAW_QUIET_MAX_MS = 10_000 # (a page that never goes quiet: the wait ends after this long)
 PLAY_WINDOW_S = 10.0
 PLAY_QUIET_WAIT_S = 30.0     # before Play: wait this long at most for answers to what the page sent
 PLAY_SAMPLES = 3             # server messages during Play shown in the notes
@@ -985,6 +1003,40 @@ WAIT_JS = """async (timeoutMs) => {
 SLIDER_STATE_JS = """el => [Number(el.getAttribute('aria-valuenow') ?? el.value),
                            Number(el.getAttribute('aria-valuemax') ?? el.max)]"""
 
+# the page's own counters (steps/ui/js/page.js `kvExplainerStats`): flushes (page redraws, one
+# per server message that changed something), regions drawn again, figure draws; null on a
+# page without them (the minimal app)
+STATS_JS = """() => { const s = window.kvExplainerStats;
+  return s ? {flushes: s.flushes, regions: s.regions, figures: s.figures} : null; }"""
+
+# After a move: wait for the page's first redraw since `before` (the server's reply; at most
+# replyMs), then until the counters stay unchanged for quietMs (at most maxMs more). With
+# `before` null, only the quiet wait. Gives the counters then, whether a redraw came and
+# whether the page went quiet.
+SETTLE_JS = """async ([before, quietMs, replyMs, maxMs]) => {
+  const read = () => { const s = window.kvExplainerStats;
+    return s ? {flushes: s.flushes, regions: s.regions, figures: s.figures} : null; };
+  const same = (a, b) => a.flushes === b.flushes && a.regions === b.regions &&
+                         a.figures === b.figures;
+  const tick = () => new Promise(r => setTimeout(r, 10));
+  let now = read();
+  if (!now) return null;
+  const t0 = performance.now();
+  while (before && now.flushes === before.flushes && performance.now() - t0 < replyMs) {
+    await tick();
+    now = read();
+  }
+  const replied = !before || now.flushes !== before.flushes;
+  let last = now, since = performance.now();
+  const end = since + maxMs;
+  while (performance.now() - since < quietMs && performance.now() < end) {
+    await tick();
+    now = read();
+    if (!same(now, last)) { last = now; since = performance.now(); }
+  }
+  return {now, replied, quiet: performance.now() - since >= quietMs};
+}"""
+
 
 def new_page(browser, errors: list[str]):
     """A new page whose console errors go to `errors`."""
@@ -1001,25 +1053,115 @@ def goto_ready(page, url: str) -> None:
     page.locator(METRIC_SELECTOR).first.wait_for(timeout=BROWSER_TIMEOUT_MS)
 
 
-def slider_to_number_ms(page, stop: threading.Event) -> list[float | None]:
+def page_stats(page) -> dict | None:
+    """The page's redraw counters now (None: the page keeps none)."""
+    return page.evaluate(STATS_JS)
+
+
+def wait_quiet(page) -> None:
+    """Wait until the page's redraw counters stay unchanged for REDRAW_QUIET_MS (a page
+    without them: at once)."""
+    page.evaluate(SETTLE_JS, [None, REDRAW_QUIET_MS, 0, REDRAW_QUIET_MAX_MS])
+
+
+def redraws_since(page, before: dict | None) -> dict | None:
+    """A move's redraws: wait for the page's first redraw after the counters `before` (read
+    just before the move) and until it is quiet again; the counters' growth meanwhile, with
+    whether a redraw came at all (`replied`) and whether the page went quiet. None on a page
+    without counters."""
+    if before is None:
+        return None
+    r = page.evaluate(SETTLE_JS, [before, REDRAW_QUIET_MS, SLIDER_WAIT_MS, REDRAW_QUIET_MAX_MS])
+    if r is None:
+        return None
+    return {**{k: r["now"][k] - before[k] for k in ("flushes", "figures", "regions")},
+            "replied": r["replied"], "quiet": r["quiet"]}
+
+
+def slider_moves(page, stop: threading.Event) -> tuple[list[float | None], list[dict | None]]:
     """Move the first slider one step (focus, arrow key, blur) SLIDER_MOVES times; per move,
     the time from the key press to the first changed number-card text, measured in the page
-    (None: no number changed within SLIDER_WAIT_MS). Gives up after SLIDER_GIVE_UP misses in
-    a row."""
+    (None: no number changed within SLIDER_WAIT_MS), and then the move's redraws
+    (`redraws_since`; None on a page without counters). Gives up after SLIDER_GIVE_UP misses
+    in a row."""
     slider = page.get_by_role(SLIDER_ROLE).first
     slider.wait_for(timeout=BROWSER_TIMEOUT_MS)
+    wait_quiet(page)
     times_ms: list[float | None] = []
+    redraws: list[dict | None] = []
     for _ in range(SLIDER_MOVES):
         if stop.is_set() or times_ms[-SLIDER_GIVE_UP:] == [None] * SLIDER_GIVE_UP:
             break
         page.evaluate(ARM_JS, METRIC_SELECTOR)
         now, top = slider.evaluate(SLIDER_STATE_JS)
+        before = page_stats(page)
         slider.focus()
         page.keyboard.press("ArrowLeft" if now >= top else "ArrowRight")
         slider.blur()
         times_ms.append(page.evaluate(WAIT_JS, SLIDER_WAIT_MS))
+        redraws.append(redraws_since(page, before))
         page.wait_for_timeout(500)
-    return times_ms
+    return times_ms, redraws
+
+
+def measure_slider(browser, url: str, query: str, errors: list[str],
+                   stop: threading.Event) -> dict:
+    """The slider test on one page: {"ms": times, "redraws": per move, "note": why n/a}."""
+    out: dict = {"ms": None, "redraws": None, "note": None}
+    page = new_page(browser, errors)
+    try:
+        goto_ready(page, url)
+        out["ms"], out["redraws"] = slider_moves(page, stop)
+        if all(v is None for v in out["ms"]):
+            out["note"] = (f"n/a: no {METRIC_SELECTOR} changed after the first slider moved "
+                           f"on {query}")
+    except Exception as e:  # noqa: BLE001
+        out["note"] = _why(e)
+    finally:
+        page.close()
+    return out
+
+
+def _redraw_moves(page, move: Callable[[int], None], stop: threading.Event) -> list[dict]:
+    """REDRAW_MOVES moves (`move(i)`), each from a quiet page: the redraws of each."""
+    moves = []
+    for i in range(REDRAW_MOVES):
+        if stop.is_set():
+            break
+        wait_quiet(page)
+        before = page_stats(page)
+        move(i)
+        moves.append(redraws_since(page, before))
+    return moves
+
+
+def measure_redraws(browser, url: str, errors: list[str], stop: threading.Event) -> dict:
+    """Redraws per move on a played step (REDRAW_QUERY): Step forward (STEP_NEXT_SELECTOR)
+    and the language switch (LANGUAGE_SELECTOR, REDRAW_LANGS in turn), REDRAW_MOVES each:
+    {"step": {"moves": [...], "note": ...}, "language": {...}}."""
+    out = {kind: {"moves": None, "note": None} for kind in ("step", "language")}
+    page = new_page(browser, errors)
+    try:
+        goto_ready(page, url)
+        if page_stats(page) is None:
+            for kind in out:
+                out[kind]["note"] = "n/a: the page keeps no redraw counters"
+            return out
+        step_next = page.locator(STEP_NEXT_SELECTOR).first
+        language = page.locator(LANGUAGE_SELECTOR).first
+        moves = {"step": lambda i: step_next.click(),
+                 "language": lambda i: language.select_option(REDRAW_LANGS[i % len(REDRAW_LANGS)])}
+        for kind, move in moves.items():
+            try:
+                out[kind]["moves"] = _redraw_moves(page, move, stop)
+            except Exception as e:  # noqa: BLE001
+                out[kind]["note"] = _why(e)
+    except Exception as e:  # noqa: BLE001
+        for kind in out:
+            out[kind]["note"] = out[kind]["note"] or _why(e)
+    finally:
+        page.close()
+    return out
 
 
 def _frame_info(payload) -> tuple[int, bool, str]:
@@ -1140,26 +1282,25 @@ def _why(e: Exception) -> str:
 
 
 def chromium_user(chromium: str, base_url: str, under_load: bool, stop: threading.Event) -> dict:
-    """The real browser user: the slider test, and under load also the Play test. Each part
-    that cannot run reports a note ("n/a: ...") instead of numbers."""
+    """The real browser user: the slider test on each of SLIDER_STEPS; alone also the redraws
+    per Step forward and language switch, under load the Play test. Each part that cannot run
+    reports a note ("n/a: ...") instead of numbers."""
     from playwright.sync_api import sync_playwright
 
-    result: dict = {"slider_ms": None, "slider_note": None, "play": None, "errors": []}
+    result: dict = {"sliders": {}, "redraws": None, "play": None, "note": None, "errors": []}
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
             try:
-                page = new_page(browser, result["errors"])
-                try:
-                    goto_ready(page, base_url + SLIDER_QUERY)
-                    result["slider_ms"] = slider_to_number_ms(page, stop)
-                    if all(v is None for v in result["slider_ms"]):
-                        result["slider_note"] = (f"n/a: no {METRIC_SELECTOR} changed after the "
-                                                 f"first slider moved on {SLIDER_QUERY}")
-                except Exception as e:  # noqa: BLE001
-                    result["slider_note"] = _why(e)
-                finally:
-                    page.close()
+                for n in SLIDER_STEPS:
+                    if stop.is_set():
+                        break
+                    query = f"?step={n}"
+                    result["sliders"][str(n)] = measure_slider(browser, base_url + query, query,
+                                                               result["errors"], stop)
+                if not under_load and not stop.is_set():
+                    result["redraws"] = measure_redraws(browser, base_url + REDRAW_QUERY,
+                                                        result["errors"], stop)
                 if under_load and not stop.is_set():
                     try:
                         result["play"] = measure_play(browser, base_url + PLAY_QUERY,
@@ -1169,7 +1310,7 @@ def chromium_user(chromium: str, base_url: str, under_load: bool, stop: threadin
             finally:
                 browser.close()
     except Exception as e:  # noqa: BLE001
-        result["slider_note"] = result["slider_note"] or _why(e)
+        result["note"] = _why(e)
     return result
 
 
@@ -1400,6 +1541,17 @@ def error_lines(r: dict) -> list[str]:
             + r.get("client_errors", []) + browser)
 
 
+def redraw_moves(chromium: dict) -> dict[str, list]:
+    """The moves whose redraws a Chromium user counted, by kind: "slider4", "slider5" (one
+    per SLIDER_STEPS), "step", "language" (each a list of `redraws_since` results)."""
+    sliders = chromium.get("sliders") or {}
+    redraws = chromium.get("redraws") or {}
+    out = {f"slider{n}": (sliders.get(str(n)) or {}).get("redraws") or [] for n in SLIDER_STEPS}
+    out.update({kind: (redraws.get(kind) or {}).get("moves") or []
+                for kind in ("step", "language")})
+    return out
+
+
 def summarize(r: dict) -> dict:
     """The numbers of the table from one app's raw results (None where not measured)."""
     moves = r.get("interactions", [])
@@ -1449,10 +1601,23 @@ def summarize(r: dict) -> dict:
                                      if moves and "interaction_wire_bytes" in r else None)
     s["rest_cpu_pct"] = r.get("rest_cpu_pct")
     for key, prefix in (("chromium_alone", "alone"), ("chromium_load", "load")):
-        slider = (r.get(key) or {}).get("slider_ms")
-        s[f"{prefix}_p50_ms"] = percentile(slider or [], 50)
-        s[f"{prefix}_p95_ms"] = percentile(slider or [], 95)
-        s[f"{prefix}_missed"] = sum(1 for v in slider or [] if v is None)
+        sliders = (r.get(key) or {}).get("sliders") or {}
+        s[f"{prefix}_missed"] = 0
+        for n in SLIDER_STEPS:
+            slider = (sliders.get(str(n)) or {}).get("ms") or []
+            s[f"{prefix}_step{n}_p50_ms"] = percentile(slider, 50)
+            s[f"{prefix}_step{n}_p95_ms"] = percentile(slider, 95)
+            s[f"{prefix}_step{n}_missed"] = sum(1 for v in slider if v is None)
+            s[f"{prefix}_missed"] += s[f"{prefix}_step{n}_missed"]
+        # the keys of earlier runs, which measured step 5 only
+        for stat in ("p50_ms", "p95_ms"):
+            s[f"{prefix}_{stat}"] = s.get(f"{prefix}_step5_{stat}")
+    # redraws per move, in Chromium alone: the median over the moves of each kind
+    alone = r.get("chromium_alone") or {}
+    for kind, moves in redraw_moves(alone).items():
+        for counter in ("flushes", "figures", "regions"):
+            s[f"redraw_{kind}_{counter}"] = percentile(
+                [m[counter] for m in moves if m is not None], 50)
     play = (r.get("chromium_load") or {}).get("play") or {}
     s["play_msgs_per_frame"] = play.get("messages_per_frame")
     s["play_bytes_per_frame"] = play.get("bytes_per_frame")
@@ -1469,6 +1634,12 @@ def summarize(r: dict) -> dict:
 def _le(key: str, limit: float) -> Callable[[dict, dict], bool | None]:
     def check(a, m):
         return None if a.get(key) is None else a[key] <= limit
+    return check
+
+
+def _eq(key: str, value: float) -> Callable[[dict, dict], bool | None]:
+    def check(a, m):
+        return None if a.get(key) is None else a[key] == value
     return check
 
 
@@ -1524,13 +1695,25 @@ CLASSROOM_ROWS = [
     ("  on the wire, compressed (KiB)", "wire_kib_per_interaction", 1, "", None),
     ("server CPU at rest, no sessions (% of a core)", "rest_cpu_pct", 1, "", None),
     ("load client CPU, whole phase (s)", "client_cpu_s", 1, "", None),
-    ("Chromium slider->number alone p50 (ms)", "alone_p50_ms", 0, "", None),
-    ("Chromium slider->number alone p95 (ms)", "alone_p95_ms", 0, "<= 100 ms",
-     _le("alone_p95_ms", 100)),
-    ("Chromium slider->number under load p50 (ms)", "load_p50_ms", 0, "", None),
-    ("Chromium slider->number under load p95 (ms)", "load_p95_ms", 0, "<= 2x minimal",
-     _vs_minimal("load_p95_ms", None, 2.0)),
+    *[row for n in SLIDER_STEPS for row in (
+        (f"Chromium slider->number step {n} alone p50 (ms)", f"alone_step{n}_p50_ms", 0, "",
+         None),
+        (f"Chromium slider->number step {n} alone p95 (ms)", f"alone_step{n}_p95_ms", 0,
+         "<= 100 ms, <= minimal", _vs_minimal(f"alone_step{n}_p95_ms", 100, 1.0)))],
+    *[row for n in SLIDER_STEPS for row in (
+        (f"Chromium slider->number step {n} under load p50 (ms)", f"load_step{n}_p50_ms", 0, "",
+         None),
+        (f"Chromium slider->number step {n} under load p95 (ms)", f"load_step{n}_p95_ms", 0,
+         "<= 1.3x minimal", _vs_minimal(f"load_step{n}_p95_ms", None, 1.3)))],
     ("Chromium slider moves with no change", "load_missed", 0, "", None),
+    *[row for kind, what in [*((f"slider{n}", f"slider move, step {n}") for n in SLIDER_STEPS),
+                             ("step", f"Step forward, step {REDRAW_STEP}"),
+                             ("language", "language switch")]
+      for row in (
+        (f"Chromium page redraws per {what} (median)", f"redraw_{kind}_flushes", 1, "1",
+         _eq(f"redraw_{kind}_flushes", 1)),
+        ("  figure draws", f"redraw_{kind}_figures", 1, "<= 1", _le(f"redraw_{kind}_figures", 1)),
+        ("  regions drawn again", f"redraw_{kind}_regions", 1, "", None))],
     ("server messages per Play frame", "play_msgs_per_frame", 1, "0",
      _le("play_msgs_per_frame", 0)),
     ("server bytes per Play frame", "play_bytes_per_frame", 0, "", None),
@@ -1596,6 +1779,14 @@ def table_lines(rows, a: dict, m: dict | None) -> list[str]:
     return [line(head), "-+-".join("-" * w for w in widths), *map(line, body)]
 
 
+def _redraw_cell(m: dict | None) -> str:
+    """One move's redraws as flushes/figures/regions, marked * without reply, ~ never quiet."""
+    if m is None:
+        return "n/a"
+    return (f"{m['flushes']}/{m['figures']}/{m['regions']}" + ("" if m["replied"] else "*")
+            + ("" if m["quiet"] else "~"))
+
+
 def notes(results: dict[str, dict]) -> list[str]:
     """What the table cannot show: failures, error lines, browser notes."""
     out = []
@@ -1620,8 +1811,15 @@ def notes(results: dict[str, dict]) -> list[str]:
             out += [f"    {e[:220]}" for e in errors[:5]]
         for phase in ("chromium_alone", "chromium_load"):
             c = r.get(phase) or {}
-            if c.get("slider_note"):
-                out.append(f"{label}: {phase} slider {c['slider_note']}")
+            if c.get("note"):
+                out.append(f"{label}: {phase} {c['note']}")
+            for n, slider in (c.get("sliders") or {}).items():
+                if slider.get("note"):
+                    out.append(f"{label}: {phase} slider on step {n} {slider['note']}")
+            for kind, what in (c.get("redraws") or {}).items():
+                if what.get("note"):
+                    move = {"step": "Step forward"}.get(kind, f"{kind} switch")
+                    out.append(f"{label}: {phase} redraws per {move} {what['note']}")
             if (c.get("play") or {}).get("note"):
                 out.append(f"{label}: {phase} Play {c['play']['note']}")
             elif c.get("play"):
@@ -1634,6 +1832,12 @@ def notes(results: dict[str, dict]) -> list[str]:
                               f"were still unanswered at the click"
                               if p.get("unanswered_before_play") else ""))
                 out += [f"    {sample}" for sample in p["samples"]]
+        moves = redraw_moves(r.get("chromium_alone") or {})
+        if any(m for ms in moves.values() for m in ms):
+            out.append(f"{label}: Chromium alone, each move's page redraws/figure draws/regions "
+                       f"(*: no redraw came; ~: not quiet within {REDRAW_QUIET_MAX_MS} ms): "
+                       + "; ".join(f"{kind} " + " ".join(map(_redraw_cell, ms))
+                                   for kind, ms in moves.items() if any(ms)))
         if r.get("rss_after_trail"):
             out.append(f"{label}: RSS MiB after everyone left, at " + ", ".join(
                 f"{t:.0f} s {b / MIB:.0f}" for t, b in r["rss_after_trail"]))
