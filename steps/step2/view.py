@@ -48,8 +48,6 @@ class Step2(Step):
     def __init__(self, lang: str = "en", saved: dict | None = None):
         super().__init__(lang, saved)
         m = self.model
-        about = (saved or {}).get("asked_about")
-        self._q_state = tuple(about) if about and self.revealed else (m.prompt, m.tokens)
         # the live measurement of (lang, P): queued, never waited for in a served session
         self.live = LiveValue()
         self._asked = None
@@ -76,26 +74,24 @@ class Step2(Step):
                  and (value.lang, value.P) == tuple(m.live_args))
         return value if ready else None
 
+    def question_about(self) -> tuple[int, int]:
+        """The question asks about the prompt and the length on screen; once answered, it
+        stays the one answered while the sliders move on."""
+        return (self.model.prompt, self.model.tokens)
+
     def page(self, tr) -> dict:
         m = self.model
-        if not self.revealed:
-            self._q_state = (m.prompt, m.tokens)
         return {
             "lead": w.lead(text.lead(tr)),
             "idea": w.paragraphs([text.definition(tr)], cls="narration"),
             "look": w.paragraphs(text.narration(tr)["look"], cls="narration"),     # what to look at
             "deeper": w.deeper(tr, why=text.why(tr, self.revealed),
                                live=[w.paragraphs(text.facts(tr), cls="live-facts")]),
-            "question": text.question(*self._q_state, tr),
+            "question": text.question(*self.asked_about, tr),
             "frames": FRAMES(m.run, self.measured(), self.live.status, self.live.error, tr,
                              self.revealed),
             "stage": text.stage_text(tr),
         }
-
-    def saved(self) -> dict:
-        state = super().saved()
-        state["asked_about"] = self._q_state    # what the question was asked about
-        return state
 
     def close(self) -> None:
         """Leaving the step: a measurement still waiting in the queue is no longer wanted."""

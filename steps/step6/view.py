@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..ui import words as w
 from ..ui.controls import segments
 from ..ui.frames import shared_frames
-from ..ui.step import NOT_ASKED, Step
+from ..ui.step import Step
 from . import text
 from .model import PARTS, Step6Model, live_key, live_setting, measure
 
@@ -34,20 +34,6 @@ def all_numbers(cards: list[dict], tr) -> list[dict]:
     return [w.details(text.all_numbers(tr), [w.metrics(cards)], cls="all-numbers")]
 
 
-class _PartQuestion:
-    """One field of the question's record (`answer`, `shown`, `key`) kept per part: `Step`
-    reads and writes it as a plain attribute; it lands in the record of the part shown."""
-
-    def __init__(self, key: str):
-        self.key = key
-
-    def __get__(self, step, owner=None):
-        return self if step is None else step._part_asked()[self.key]
-
-    def __set__(self, step, value):
-        step._part_asked()[self.key] = value
-
-
 class Step6(Step):
     number = 6
     model_class = Step6Model
@@ -56,14 +42,8 @@ class Step6(Step):
     interval = 1100
 
     def __init__(self, lang: str = "en", saved: dict | None = None):
-        # every part has its own question: its own answer, “Show me” and key (answering A
-        # reveals nothing of B), kept across tab switches and a later visit (`saved`)
-        self._asked = {p: dict(answer=None, shown=False, key=NOT_ASKED) for p in PARTS}
         self._question_runs = None          # Part C's question: LiveValues, made on first use
         super().__init__(lang, saved)
-        for p, q in ((saved or {}).get("parts") or {}).items():
-            if p in self._asked and isinstance(q, dict):
-                self._asked[p].update((k, q[k]) for k in ("answer", "shown", "key") if k in q)
         from ..live import served_doc
         # a served page runs Parts B and C's live work whichever part is shown, so that
         # switching parts finds their numbers ready (outside a server, only the part shown)
@@ -74,18 +54,10 @@ class Step6(Step):
                                ["part", "eager", "kv_heads", "lang"])
         self._want_question_runs()
 
-    # -- the question of the part shown: `Step` reads and writes these ---------------------------
-    def _part_asked(self) -> dict:
-        model = getattr(self, "model", None)
-        return self._asked[model.part if model is not None else PARTS[0]]
-
-    answer = _PartQuestion("answer")      # the pick, “Show me” and the question's key that
-    shown = _PartQuestion("shown")        # `Step` reads and writes, per part
-    _asked_key = _PartQuestion("key")
-
-
-    def saved(self) -> dict:
-        return {**super().saved(), "parts": {p: dict(q) for p, q in self._asked.items()}}
+    def question_scope(self) -> str:
+        """Every part has its own question: its own answer, “Show me” and key (answering A
+        reveals nothing of B), kept across tab switches and a later visit."""
+        return self.model.part
 
     def _want_question_runs(self) -> None:
         """Part C's question compares three live runs on the variant shown (text.QUESTION_C):

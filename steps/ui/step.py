@@ -45,6 +45,13 @@ def regions(page: dict) -> dict:
 NOT_ASKED = object()          # no question has been shown yet in this visit
 
 
+def _record(answer: int | None = None, shown: bool = False, key: Any = NOT_ASKED,
+            about: Any = None) -> dict:
+    """One question's record: the learner's pick, whether “Show me” was pressed, the key of
+    the question it answers (a new key asks again) and what it was asked about."""
+    return {"answer": answer, "shown": bool(shown), "key": key, "about": about}
+
+
 def index_in(msg, n: int) -> int | None:
     """A message that names one of `n` items (an int in 0..n-1, not a bool), else None."""
     if isinstance(msg, int) and not isinstance(msg, bool) and 0 <= msg < n:
@@ -81,10 +88,10 @@ class Step:
         if "lang" in self.model_class.param:
             inputs["lang"] = lang
         self.model = self.model_class(**inputs)
-        asked = saved.get("question") or {}
-        self.answer: int | None = asked.get("answer")
-        self.shown: bool = bool(asked.get("shown"))
-        self._asked_key = asked.get("key", NOT_ASKED)
+        # the record of each question asked in this step (`question_scope`): the learner's
+        # pick, “Show me”, the key it was asked under and what it was asked about
+        self._questions: dict[str, dict] = {s: _record(**r) for s, r in
+                                        (saved.get("questions") or {}).items()}
         self._lock = threading.Lock()
         self._seq: dict[str, int] = {}
         self._controls = {c.name: c for c in self.controls()}
@@ -130,6 +137,55 @@ class Step:
         page show it. Called once, under the step's lock, before the new state is drawn;
         what waits for the answer (`self.revealed`) is already un-concealed."""
 
+    def question_scope(self) -> str:
+        """Which question the page shows: one per step (""), or one per part of a step in
+        parts (step 6: the part), each answered, kept and restored on its own."""
+        return ""
+
+    def question_about(self) -> Any:
+        """What the open question is about, read from the model (step 2: the prompt and the
+        length), or None. Kept with the answer: once answered, `asked_about` stays what was
+        answered while the controls move on."""
+        return None
+
+    # -- the question's record: `page()` reads it, `state()` and `handle()` write it ----------
+    def _asked_now(self) -> dict:
+        return self._questions.setdefault(self.question_scope(), _record())
+
+    @property
+    def answer(self) -> int | None:
+        return self._asked_now()["answer"]
+
+    @answer.setter
+    def answer(self, i: int | None) -> None:
+        self._asked_now()["answer"] = i
+
+    @property
+    def shown(self) -> bool:
+        return self._asked_now()["shown"]
+
+    @shown.setter
+    def shown(self, shown: bool) -> None:
+        self._asked_now()["shown"] = bool(shown)
+
+    @property
+    def asked_about(self) -> Any:
+        """What the question on the page is about: what was answered, once it is."""
+        about = self._asked_now()["about"]
+        return about if self.revealed and about is not None else self.question_about()
+
+    def _reveal(self, answer: int | None = None, shown: bool = False) -> None:
+        """The learner picked `answer` or pressed “Show me”: noted in the record, and the
+        first time in this visit the view-model moves to what the answer says (`on_reveal`)."""
+        record, first = self._asked_now(), not self.revealed
+        if first:
+            record["about"] = self.question_about()
+        if answer is not None:
+            record["answer"] = answer
+        record["shown"] = record["shown"] or shown
+        if first:
+            self.on_reveal()
+
     # -- state ---------------------------------------------------------------------------------
     @property
     def revealed(self) -> bool:
@@ -144,14 +200,15 @@ class Step:
         page = self.page(tr)
         q = page.get("question")
         key = q.get("key") if q else None
+        record = self._asked_now()
         if q is None:
             pass        # no question now (one that waits for the live model): its record stays
-        elif self._asked_key is NOT_ASKED:
-            self._asked_key = key
-        elif key != self._asked_key:                 # the state the question is about changed
-            self._asked_key = key
-            if self.revealed:
-                self.answer, self.shown = None, False
+        elif record["key"] is NOT_ASKED:
+            record["key"] = key
+        elif key != record["key"]:                   # the state the question is about changed
+            revealed = self.revealed
+            record.update(_record(key=key))
+            if revealed:
                 page = self.page(tr)
                 q = page.get("question")
         # what waits for the answer (steps/ui/conceal.py): the question's answer, the
@@ -250,15 +307,9 @@ class Step:
                 q = self.page(self.tr).get("question") or {}
                 i = index_in(msg["answer"], len(q.get("options", ())))
                 if i is not None:
-                    first = not self.revealed
-                    self.answer = i
-                    if first:
-                        self.on_reveal()
+                    self._reveal(answer=i)
             elif msg.get("shown") is True:
-                first = not self.revealed
-                self.shown = True
-                if first:
-                    self.on_reveal()
+                self._reveal(shown=True)
             elif "frame" in msg and "frame" in self.model.param:
                 p = self.model.param["frame"]
                 i = msg["frame"]
@@ -271,11 +322,10 @@ class Step:
 
     # -- visits ----------------------------------------------------------------------------------
     def saved(self) -> dict:
-        """What a later visit restores: the view-model's inputs and the question's state."""
+        """What a later visit restores: the view-model's inputs and each question's record."""
         m = self.model
         return {"model": {n: getattr(m, n) for n in (*self.url_names, *self.kept)},
-                "question": {"answer": self.answer, "shown": self.shown,
-                             "key": self._asked_key}}
+                "questions": {s: dict(r) for s, r in self._questions.items()}}
 
     def url_state(self) -> dict:
         return {q: getattr(self.model, p) for p, q in self.url_names.items()}

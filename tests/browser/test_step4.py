@@ -181,6 +181,6 @@ def test_step4_labels_never_cover_each_other(kv, quick, inputs, lang, width):  #
     """Beyond the defaults (test_js_units): other models, GPUs, batches and lengths, before
     the answer and after it (the regions named)."""
     for shown in (False, True):
-        s = Step4(lang, saved={"model": inputs, "question": {"shown": shown}}).state()
+        s = Step4(lang, saved={"model": inputs, "questions": {"": {"shown": shown}}}).state()
         bad = kv.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
         assert bad == [], "\n".join(bad[:12])
