@@ -1,19 +1,19 @@
 """The one browser component of a session's page (`Page`) and its wiring to the app.
 
 The component has one parameter per part of the state (`steps.ui.state`): `shell` and the
-parts of the step on screen. The server sets them all after every change; param sends only
-the parts whose value changed. The browser sends a learner's moves as messages; each is
+parts of the step on screen. After every change the server sets the parts whose JSON
+changed (`Changes`), and Panel sends those. The browser sends a learner's moves as messages; each is
 handled on the session's event loop under one hold of the document, so whatever it changes
 leaves as one message.
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import get_type_hints
 
 import panel as pn
 import param
-
-from typing import get_type_hints
 
 from . import bundle
 from .state import STEP_KEYS, StepState
@@ -70,9 +70,38 @@ class Page(pn.custom.JSComponent):
         pn.state.execute(held, schedule="auto")     # on the event loop, at once if there
 
 
+class Changes:
+    """The parts of a state that differ from the last one seen (`changed`). A part is compared
+    by its JSON text (the C encoder), or by identity first (the glossary, the frames of shared
+    sets are the same objects move after move): param would compare every nested list and
+    dict of every part in Python at each move, the largest share of a move's server time."""
+
+    def __init__(self):
+        self._seen: dict[str, tuple[object, str]] = {}
+
+    def changed(self, state: dict) -> dict:
+        out = {}
+        for name, value in state.items():
+            last = self._seen.get(name)
+            if last is not None and last[0] is value:
+                continue
+            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            if last is None or last[1] != text:
+                out[name] = value
+            self._seen[name] = (value, text)
+        return out
+
+
 def connect(app) -> Page:
-    """A Page that shows `app` (a `steps.shell.App`) and sends it the learner's moves."""
+    """A Page that shows `app` (a `steps.shell.App`) and sends it the learner's moves: after
+    each change, the parts of the new state that changed (`Changes`)."""
     page = Page(on_msg=app.handle)
-    app.on_change(lambda: page.param.update(**app.state()))
-    page.param.update(**app.state())
+    changes = Changes()
+
+    def show():
+        changed = changes.changed(app.state())
+        if changed:
+            page.param.update(**changed)
+    app.on_change(show)
+    show()
     return page
