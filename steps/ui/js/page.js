@@ -201,7 +201,7 @@ export function render({ model }) {
     for (const svgEl of right.querySelectorAll("svg")) {
       if (!svgEl.closest(".stage-svg") && !svgEl.closest(".player")) fitChartText(svgEl.parentElement);
     }
-    fitNotices(left);
+    fitNotices(left, lastMode);
   };
   let wantFrame = null;               // the speaker view: the projected page's playhead
   const question_ = () => model.question || {};
@@ -250,7 +250,7 @@ export function render({ model }) {
     window.addEventListener("resize", refit);
     // the words' column changes size (a resize, an answer's feedback): the notices fit again
     if (!speaker && typeof ResizeObserver !== "undefined")
-      new ResizeObserver(() => fitNotices(left)).observe(left);
+      new ResizeObserver(() => fitNotices(left, lastMode)).observe(left);
   }
   const onNarrow = () => touch("layout");
   if (narrowQuery && narrowQuery.addEventListener) narrowQuery.addEventListener("change", onNarrow);

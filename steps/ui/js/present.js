@@ -151,10 +151,12 @@ export function chartPx() {
 // The player's bar on the projected page: its buttons and where it stands on one line,
 // inside its column. When the labels do not fit (a narrow column, a long word: Polish
 // “następny”), the buttons show their icons only (`icons-only`: the labels stay for screen
-// readers and as the buttons' tooltips). Returns whether the bar is now icons-only.
-export function fitPlayer(bar) {
-  if (!bar || !bar.closest || !bar.closest(".kv-root.present:not(.speaker)")) return false;
+// readers and as the buttons' tooltips). `mode`: the page's (layout.js modeOf); only the
+// projected page ("present") fits. Returns whether the bar is now icons-only.
+export function fitPlayer(bar, mode) {
+  if (!bar) return false;
   bar.classList.remove("icons-only");
+  if (mode !== "present") { bar.querySelectorAll(".player-btn").forEach((b) => b.removeAttribute("title")); return false; }
   const r = bar.getBoundingClientRect();
   const over = r.width > 0 && (bar.scrollWidth > bar.clientWidth + 1 ||
     [...bar.querySelectorAll(".player-btn")].some((b) => b.getBoundingClientRect().right > r.right + 1));
@@ -170,9 +172,9 @@ export function fitPlayer(bar) {
 // The cards' values inside their cards on the projected page: a value too wide for its card
 // (a size in two units, “143.9 MB (137.2 MiB)”, in a quarter of the figure's width) is set
 // smaller, a pixel at a time, down to MIN_VALUE_PX; the others keep the stylesheet's size.
-// Returns how many values were made smaller.
-export function fitCards(row) {
-  if (!row || !row.closest || !row.closest(".kv-root.present:not(.speaker)")) return 0;
+// Only on the projected page (`mode` "present"). Returns how many values were made smaller.
+export function fitCards(row, mode) {
+  if (!row || mode !== "present") return 0;
   let smaller = 0;
   for (const v of row.querySelectorAll(".metric-value")) {
     v.style.removeProperty("font-size");
@@ -199,11 +201,12 @@ function overflows(v, card) {
 // The notices on the projected page, whole or not at all, in their order: the first that
 // would end below the screen and every one after it are hidden there (class `off-screen`; the
 // speaker view shows every notice, and the figure shows what they say). Returns how many are
-// hidden.
-export function fitNotices(column) {
-  if (!column || !column.closest || !column.closest(".kv-root.present:not(.speaker)")) return 0;
+// hidden. Only on the projected page (`mode` "present").
+export function fitNotices(column, mode) {
+  if (!column) return 0;
   const notes = [...column.querySelectorAll(".notice")];
   notes.forEach((n) => n.classList.remove("off-screen"));
+  if (mode !== "present") return 0;
   const first = notes.findIndex((n) => n.getBoundingClientRect().bottom > window.innerHeight);
   if (first < 0) return 0;
   notes.slice(first).forEach((n) => n.classList.add("off-screen"));

@@ -138,7 +138,7 @@ export function createStage(send, options) {
     extraBox.hidden = !(r && r.extra);
     try { if (r && r.extra) r.extra(extraBox, f, ctx); } catch (err) { console.warn("extra failed", err); }
     scrollable(figure);
-    if (presenting()) { fitPlayer(bar); fitCards(cards); }
+    fitPlayer(bar, mode); fitCards(cards, mode);
     onframe(i);
   };
   // the figure, laid out for its box; presenting, with chart text at least 18 px on screen:
@@ -157,7 +157,7 @@ export function createStage(send, options) {
   const refit = () => {
     const b = holder.getBoundingClientRect(), seen = `${Math.round(b.width)}x${Math.round(b.height)}`;
     scrollable(figure);
-    if (presenting()) { fitPlayer(bar); fitCards(cards); }
+    fitPlayer(bar, mode); fitCards(cards, mode);
     const f = F[player.index], r = renderer();
     if (!S || !f || !r || !holder.isConnected) return;
     const w = Math.round(b.width);

@@ -13,14 +13,14 @@ KVT.present_units = {
     document.getElementById('root').appendChild(root);
     const bar = root.querySelector('.player'), P = KV['present.js'];
     bar.style.width = '900px';
-    const wide = P.fitPlayer(bar);
+    const wide = P.fitPlayer(bar, 'present');
     bar.style.width = '260px';
-    const narrow = P.fitPlayer(bar);
+    const narrow = P.fitPlayer(bar, 'present');
     const title = bar.querySelector('.player-btn').title;
     bar.style.width = '900px';
-    const back = P.fitPlayer(bar), titled = bar.querySelector('.player-btn').hasAttribute('title');
-    root.className = 'kv-root';
-    const learners = P.fitPlayer(bar);
+    const back = P.fitPlayer(bar, 'present'), titled = bar.querySelector('.player-btn').hasAttribute('title');
+    bar.style.width = '260px';
+    const learners = P.fitPlayer(bar, 'normal');      // the learners' page: labels stay
     root.remove();
     return { wide, narrow, title, back, titled, learners };
   },
@@ -41,12 +41,11 @@ KVT.present_units = {
       const c = v.closest('.metric').getBoundingClientRect();
       return Math.max(...[...r.getClientRects()].map((b) => b.right)) <= c.right - 2 - 6 + 0.5; };
     const before = inside(wide);
-    const n = P.fitCards(row);
+    const n = P.fitCards(row, 'present');
     const px = parseFloat(getComputedStyle(wide).fontSize);
-    const again = P.fitCards(row);               // idempotent: from the stylesheet's size again
-    root.className = 'kv-root';                  // the learners' page: left as it is
+    const again = P.fitCards(row, 'present');    // idempotent: from the stylesheet's size again
     wide.style.fontSize = '';
-    const learners = P.fitCards(row);
+    const learners = P.fitCards(row, 'normal');  // the learners' page: left as it is
     root.remove();
     return { before, n, after: px, inside: px < 39, again, short: short.style.fontSize,
              learners, min: P.MIN_VALUE_PX };
@@ -62,10 +61,11 @@ KVT.present_units = {
     document.getElementById('root').appendChild(root);
     const col = root.querySelector('.col'), P = KV['present.js'];
     const notes = [...col.querySelectorAll('.notice')];
+    let mode = 'present';
     const run = (space, heights) => {
       col.querySelector('.spacer').style.height = (innerHeight - space) + 'px';
       notes.forEach((n, i) => { n.style.height = heights[i] + 'px'; });
-      const n = P.fitNotices(col);
+      const n = P.fitNotices(col, mode);
       return [n, notes.map((x) => x.classList.contains('off-screen'))];
     };
     const out = {
@@ -73,7 +73,7 @@ KVT.present_units = {
       first: run(150, [170, 30, 30]),     // N0 does not fit: N1 would, after it, but not first
       all: run(400, [100, 30, 30]),       // room for all again
     };
-    root.className = 'kv-root present speaker';   // the speaker view shows every notice
+    mode = 'speaker';                             // the speaker view shows every notice
     out.speaker = run(150, [170, 30, 30])[0];
     root.remove();
     return out;
