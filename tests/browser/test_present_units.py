@@ -41,9 +41,11 @@ def test_speaker_url_and_view_key(kv):
 
 
 def test_the_two_windows_talk_over_a_broadcast_channel(kv):
-    """The speaker view says hello, the projected page answers with its view; keys and
-    Previous/Next made in the speaker view reach the projected page; nothing else does."""
+    """The speaker view says hello, the projected page answers with its view and its state's
+    parts (then only the parts that changed); keys and Previous/Next made in the speaker view
+    reach the projected page; nothing else does."""
     log = kv.evaluate("(a) => KVT.present_units.theTwoWindowsTalkOverABroadcastChannel(a)")
+    assert log["mirror"] == [["lead", "frames"], ["frames"]]
     assert [v["frame"] for v in log["follow"]] == [2, 3]
     assert log["follow"][0]["query"] == "?step=3&present=1&frame=2"
     assert log["key"] == [".", "PageDown"] and log["nav"] == [1]

@@ -111,12 +111,19 @@ export function render({ model }) {
   const filledLive = {
     question: () => !!model.question,
     controls: () => (model.controls || []).some((c) => !c.hidden),
-    custom: () => !!(custom && model.custom),
-    stage: () => !!model.stage,
+    custom: () => !!(custom && part("custom")),
+    stage: () => !!part("stage"),
     talk: () => !!talk,
     tabs: () => false,                    // drawn above the columns (the row's `tabs`)
   };
   let lastMode = null, tabsKey = null;
+  // the speaker view draws the projected page's regions, stage and frames as that page sends
+  // them (present.js connect); its own session gives the shell (the notes) and the question
+  // (with its answer)
+  const MIRRORED = [...REGIONS, "number", "classes", "variant", "tabs", "stage", "frames",
+                    "concealed"];
+  const mirror = {};
+  const part = (name) => (name in mirror ? mirror[name] : model[name]);
 
   // the parts a message changed, drawn once it is all in
   let dirty = new Set(), queued = false;
@@ -131,7 +138,7 @@ export function render({ model }) {
     if (!d.size) return;
     const s = model.shell || {};
     const mode = modeOf(s, isNarrow());
-    const row = rowOf(mode, model.variant);
+    const row = rowOf(mode, part("variant"));
     const modeChanged = mode !== lastMode;
     lastMode = mode;
     const has = (...parts) => parts.some((p) => d.has(p));
@@ -141,17 +148,17 @@ export function render({ model }) {
       if (bar) bar.update(s);
     }
     if (has("shell", "query")) shell.follow(model.query);
-    if (has("number", "classes")) step.className = ["step", ...(model.classes || [])].join(" ");
-    const tk = row.tabs ? JSON.stringify(model.tabs || null) : "null";
-    if (tk !== tabsKey) { tabsKey = tk; drawTabs(row.tabs ? model.tabs : null); }
+    if (has("number", "classes")) step.className = ["step", ...(part("classes") || [])].join(" ");
+    const tk = row.tabs ? JSON.stringify(part("tabs") || null) : "null";
+    if (tk !== tabsKey) { tabsKey = tk; drawTabs(row.tabs ? part("tabs") : null); }
     if (has("question")) question.update(model.question);
     if (talk && has("shell", "question")) talk.update(s.talk, model.question);
     if (has("controls", "values", "acks", "shell"))
       controls.update(model.controls, model.values || {}, s.lang, model.acks);
     if (has("stage", "frames", "frame", "concealed") || modeChanged)
-      stage.update(model.stage, model.frames, model.frame, model.concealed, mode);
+      stage.update(part("stage"), part("frames"), model.frame, part("concealed"), mode);
     if (has("custom")) {
-      const c = model.custom;
+      const c = part("custom");
       if (c && c.widget !== customName) {
         customName = c.widget;
         custom = WIDGETS[c.widget] ? WIDGETS[c.widget](send) : null;
@@ -159,17 +166,17 @@ export function render({ model }) {
       if (custom && c) custom.update(c);
     }
     // the regions whose blocks (or the language, or what is concealed) changed
-    const ctx = { concealed: !!model.concealed,
-                  badges: (model.stage && model.stage.text && model.stage.text.badges) || s.badges || {} };
+    const ctx = { concealed: !!part("concealed"),
+                  badges: (part("stage") && part("stage").text && part("stage").text.badges) || s.badges || {} };
     const shared = `${s.lang}|${ctx.concealed}|`;
     let redrawn = 0;
     for (const r of REGIONS) {
       if (!has(r, "shell", "concealed", "stage") && drawn[r].key !== null) continue;
-      const key = shared + JSON.stringify(model[r] || []);
+      const key = shared + JSON.stringify(part(r) || []);
       if (key === drawn[r].key) continue;
       const open = openSummaries(drawn[r].nodes);
       for (const n of drawn[r].nodes) n.remove();
-      drawn[r] = { nodes: buildBlocks(model[r], ctx, open), key };
+      drawn[r] = { nodes: buildBlocks(part(r), ctx, open), key };
       redrawn++;
     }
     stats().regions += redrawn;
@@ -237,6 +244,10 @@ export function render({ model }) {
     const follow = speaker ? createFollower(send) : null;
     sync = connect({
       speaker,
+      parts: () => Object.fromEntries(MIRRORED.map((p) => [p, model[p]])),
+      mirror: (parts) => {
+        for (const [p, v] of Object.entries(parts)) if (MIRRORED.includes(p)) { mirror[p] = v; touch(p); }
+      },
       view: () => ({ query: model.query, frame: stage.player.index,
                      answer: question_().answer ?? null, shown: !!question_().shown }),
       follow: (v) => {

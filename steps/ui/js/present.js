@@ -5,13 +5,15 @@
 // the prose stays on the learners' page (and in the speaker view). Chart text is made at
 // least 18 px on screen whatever the figure's scale (`fitChartText`).
 //
-// The speaker view (?present=1&speaker=1, opened with S) is the same app in a second window,
-// with a session of its own: what to say aloud, the answer, the next step's title and the
-// step's full prose beside a preview of the figure. The two windows talk over a
-// BroadcastChannel (same origin): the projected page announces its view (query, playhead,
-// answer) on every change and the speaker view takes it on ({follow} to its own server, the
-// playhead in the browser); a key pressed in the speaker view (PageDown/PageUp, Space, “.”,
-// “,”, ←/→) and its Previous/Next are sent to the projected page, which applies them.
+// The speaker view (?present=1&speaker=1, opened with S) is the same app in a second window:
+// what to say aloud, the answer, the next step's title and the step's full prose beside the
+// figure. The two windows talk over a BroadcastChannel (same origin): the projected page
+// sends its state's parts as they change (the regions, the stage and its frames), which the
+// speaker view draws as they are, and its view (query, playhead, answer), which the speaker
+// view's own session follows ({follow}) only for what the projected page does not hold: the
+// speaker's notes and the question's answer before the class has given it. A key pressed in
+// the speaker view (PageDown/PageUp, Space, “.”, “,”, ←/→) and its Previous/Next are sent to
+// the projected page, which applies them.
 
 import { h } from "./dom.js";
 
@@ -95,22 +97,35 @@ export function viewKey(query) {
 
 // The channel between the two windows. `speaker`: this window is the speaker view.
 // `view()`: the projected page's {query, frame, answer, shown}; `follow(view)`: the speaker
-// view takes it on; `key(key)`, `nav(d)`: the projected page applies a move made in the
-// speaker view. Returns {announce, key, nav, close}; without BroadcastChannel, all no-ops.
-export function connect({ speaker, view, follow, key, nav, Channel }) {
+// view takes it on; `parts()`: the projected page's state parts that the speaker view draws
+// as they are (its regions, stage and frames: {name: value}), and `mirror(parts)` the speaker
+// view's side, given only the parts that changed (all of them after its hello); `key(key)`,
+// `nav(d)`: the projected page applies a move made in the speaker view. Returns {announce,
+// key, nav, close}; without BroadcastChannel, all no-ops.
+export function connect({ speaker, view, follow, parts, mirror, key, nav, Channel }) {
   const C = Channel || (typeof BroadcastChannel !== "undefined" ? BroadcastChannel : null);
   if (!C) return { announce() {}, key() {}, nav() {}, close() {}, keys: [] };
   const ch = new C(CHANNEL);
-  let last = "";
+  let last = "", sent = {};
   ch.onmessage = (e) => {
     const m = e.data || {};
     if (speaker && m.type === "view") follow(m);
-    else if (!speaker && m.type === "hello") { last = ""; announce(); }
+    else if (speaker && m.type === "state" && mirror) mirror(m.parts || {});
+    else if (!speaker && m.type === "hello") { last = ""; sent = {}; announce(); }
     else if (!speaker && m.type === "key" && KEYS.includes(m.key)) key(m.key);
     else if (!speaker && m.type === "nav" && (m.d === 1 || m.d === -1)) nav(m.d);
   };
   const announce = () => {
     if (speaker) return;
+    const all = parts ? parts() : {};
+    const changed = {};
+    for (const [name, value] of Object.entries(all)) {
+      if (sent[name] && sent[name][0] === value) continue;      // the same object: unchanged
+      const text = JSON.stringify(value ?? null);
+      if (!sent[name] || sent[name][1] !== text) changed[name] = value;
+      sent[name] = [value, text];
+    }
+    if (Object.keys(changed).length) ch.postMessage({ type: "state", parts: changed });
     const v = view();
     if (!v) return;
     const text = JSON.stringify(v);

@@ -87,19 +87,23 @@ KVT.present_units = {
 
   theTwoWindowsTalkOverABroadcastChannel: async () => {
     const P = KV['present.js'];
-    const got = { follow: [], key: [], nav: [] };
+    const got = { follow: [], key: [], nav: [], mirror: [] };
     const view = { query: '?step=3&present=1&frame=2', frame: 2, answer: null, shown: false };
-    const projected = P.connect({ speaker: false, view: () => view,
+    const parts = { lead: [{ kind: 'paragraphs', items: ['Lead.'] }], frames: '[1]' };
+    const projected = P.connect({ speaker: false, view: () => view, parts: () => parts,
       follow: () => got.follow.push('wrong window'),
       key: (k) => got.key.push(k), nav: (d) => got.nav.push(d) });
     const speaker = P.connect({ speaker: true, view: () => null,
-      follow: (v) => got.follow.push(v), key: () => {}, nav: () => {} });
+      follow: (v) => got.follow.push(v), mirror: (p) => got.mirror.push(Object.keys(p)),
+      key: () => {}, nav: () => {} });
     const settle = () => new Promise((r) => setTimeout(r, 100));
     await settle();
     speaker.key('.'); speaker.key('PageDown'); speaker.key('x'); speaker.nav(1);
     projected.key('.');                      // the projected page sends no keys
-    projected.announce();                    // the same view: not sent again
+    projected.announce();                    // the same view and parts: not sent again
     view.frame = 3; projected.announce();
+    parts.frames = '[1,2]'; projected.announce();      // one part changed: only it is sent
+    parts.lead = [{ kind: 'paragraphs', items: ['Lead.'] }]; projected.announce();  // equal
     await settle();
     projected.close(); speaker.close();
     return got;
