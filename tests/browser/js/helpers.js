@@ -20,14 +20,15 @@ KVT.helpers = {
       return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
     const px = (e) => parseFloat(getComputedStyle(e).fontSize);
     const bottom = (sel) => Math.max(0, ...all(sel).filter(shown).map((e) => e.getBoundingClientRect().bottom));
-    const body = all('.step-lead p, .question, .q-btn').filter(shown).map(px);
+    const body = all('.step-lead p, .part-title h3, .question, .q-btn').filter(shown).map(px);
     const chart = all('.step-visual svg text').filter((t) => shown(t) && t.textContent.trim() &&
         t.getAttribute('display') !== 'none').map((t) => px(t) * t.closest('svg').getScreenCTM().a);
     const labels = all('.metric-label, .ctl-label, .legend, .player-pos, .stage-caption, .chart-title, ' +
                        '.bar-name, .bar-label')
         .filter(shown).map(px);
     return { scroll: document.documentElement.scrollHeight - innerHeight, height: innerHeight,
-      lead: bottom('.step-lead'), question: bottom('.question-box'), controls: bottom('.ctl-row'),
+      lead: bottom('.step-lead, .part-title'),   // projected, a part's title stands for the lead
+      question: bottom('.question-box'), controls: bottom('.ctl-row'),
       visual: Math.max(0, ...all('.step-visual > *').filter(shown).map((e) => e.getBoundingClientRect().bottom)),
       figures: all('.step-visual svg:not(.player-icon), .step-visual .kv-groups').filter(shown).length,
       body: Math.min(...body), chart: Math.min(...chart), labels: Math.min(...labels),
