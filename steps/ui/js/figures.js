@@ -1,7 +1,7 @@
 // The registry of figure renderers (one file each under draw/): a step's stage names its
 // renderer (`Step.figure`). A renderer is {draw(holder, fig, ctx), extra?(box, frame, ctx)}:
 // `draw` (re)builds the figure in `holder` from one frame's `fig`; `extra` fills a box under
-// the caption. ctx = {text, index, count, reduced, concealed, badges}. WIDGETS are a step's
+// the caption. ctx = {text, index, count, reduced, badges, mode, box}. WIDGETS are a step's
 // own groups of inputs (`StepState.custom`): widget(send) -> {el, update(custom)}.
 
 import { arcs } from "./draw/arcs.js";

@@ -165,13 +165,14 @@ export function render({ model }) {
       }
       if (custom && c) custom.update(c);
     }
-    // the regions whose blocks (or the language, or what is concealed) changed
-    const ctx = { concealed: !!part("concealed"),
-                  badges: (part("stage") && part("stage").text && part("stage").text.badges) || s.badges || {} };
-    const shared = `${s.lang}|${ctx.concealed}|`;
+    // the regions whose blocks (or the language: the cards' badges) changed; a card that
+    // answers the open question arrives as “?” (steps/ui/conceal.py)
+    const st = part("stage");
+    const ctx = { badges: (st && st.text && st.text.badges) || s.badges || {} };
+    const shared = `${s.lang}|`;
     let redrawn = 0;
     for (const r of REGIONS) {
-      if (!has(r, "shell", "concealed", "stage") && drawn[r].key !== null) continue;
+      if (!has(r, "shell", "stage") && drawn[r].key !== null) continue;
       const key = shared + JSON.stringify(part(r) || []);
       if (key === drawn[r].key) continue;
       const open = openSummaries(drawn[r].nodes);

@@ -96,7 +96,7 @@ export function createStage(send, options) {
   // what the renderer and the cards are told (the renderer also `mode` and `box`: drawFigure)
   const context = (i) => {
     const text = (S && S.text) || {};
-    return { text, index: i, count: F.length, reduced, concealed, badges: text.badges };
+    return { text, index: i, count: F.length, reduced, badges: text.badges };
   };
   const show = () => {
     const text = (S && S.text) || {};

@@ -30,7 +30,7 @@ KVT.js_units = {
                                    hidden: true, more: false }] },
       { kind: "details", summary: "More", blocks: [{ kind: "table", head: ["a", "b"],
                                                       rows: [["1", "2"]], caption: "" }] },
-    ], { concealed: true, badges: { measured: ["measured", "tip"] } }));
+    ], { badges: { measured: ["measured", "tip"] } }));
     return root.innerHTML;
   },
 
@@ -297,7 +297,7 @@ KVT.js_units = {
       const fig = KV["figures.js"].FIGURES[stage.figure];
       F.slice(0, 3).concat(F.slice(-1)).forEach((f, i) => {
         KV["stage.js"].drawFigure(fig, holder, f.fig, { text: stage.text, index: i + 1, count: F.length,
-                                                        reduced: true, concealed: false, badges: {} },
+                                                        reduced: true, badges: {} },
                                   "normal");
         for (const e of holder.querySelectorAll("svg *")) {
           if (e.closest("defs, title")) continue;

@@ -12,7 +12,7 @@ KVT.terms = {
                                     "Each key/value head keeps keys; a token again."] },
       { kind: "details", summary: "Go deeper", blocks: [
         { kind: "paragraphs", items: ["Inside: one token, a key and the prompt."] }] },
-    ], { concealed: false, badges: {} }));
+    ], { badges: {} }));
     const layer = document.createElement("div"); step.appendChild(layer);
     globalThis.terms = KV["terms.js"].createTerms(step, layer);
     globalThis.terms.mark(g);
@@ -36,7 +36,7 @@ KVT.terms = {
       { kind: "details", summary: "All numbers", blocks: [{ kind: "metrics", cards: [card] }] },
       { kind: "metrics", cards: [card] },
       { kind: "metrics", cards: [card] },
-    ], { concealed: false, badges: { measured: ["measured", "tip"] } }));
+    ], { badges: { measured: ["measured", "tip"] } }));
     KV["terms.js"].placeLegend(root, g.legend);
     KV["terms.js"].placeLegend(root, g.legend);           // placed again: still one
     const line = root.querySelectorAll(".badge-legend");
