@@ -3,7 +3,8 @@
 // region once and places it by the row of the mode it is in. A mode is a row here, not a set
 // of CSS rules over class names: to change what a projected page shows, change its row.
 //
-// A row: `columns` (2: words and figure side by side; 1: one column, `left` only), `left` and
+// A row: `columns` (2: words and figure in two boxes, side by side or, figure-only, the one
+// above the other; 1: one column, everything in `left`'s box, in order), `left` and
 // `right` (region names, and the page's live elements: tabs, question, controls, custom,
 // stage, talk), `tabs` (whether the step's parts are drawn as tabs). An entry that is a list
 // takes the first of its regions that has something in it (projected, a part's title stands
@@ -36,7 +37,7 @@ export const LAYOUT = {
     }
   },
   "figure": {
-    "columns": 1, "tabs": false,
+    "columns": 2, "tabs": false,
     "left": ["lead", "controls", "custom"],
     "right": ["stage", "figure", "legend", "cards", "body"],
     "variants": {

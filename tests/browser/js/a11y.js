@@ -4,8 +4,9 @@
 KVT.a11y = {
   order: () => {
     const top = (sel) => { const e = KVT.deep.first(sel); return e ? e.getBoundingClientRect().top : null; };
-    return { lead: top('.step-text > .step-lead'), stage: top('.step-visual .stage-figure'),
-             controls: top('.step-visual .ctl-row'), question: top('.step-text > .question-box'),
+    // one column (a phone, an embed): every region is in the words' column (layout.js "narrow")
+    return { lead: top('.step-text > .step-lead'), stage: top('.step-grid .stage-figure'),
+             controls: top('.step-grid .ctl-row'), question: top('.step-text > .question-box'),
              prose: top('.step-text > .narration') };
   },
 
