@@ -28,8 +28,9 @@ def drawn(page, query: str) -> None:
     """The step's figure is on screen (step 6's parts: its stage or its figures)."""
     if query.startswith("step=6&part=") and not query.endswith("part=a"):
         # in one column (a phone, an embed) the figure is in the words' box
-        expect(page.locator(".step-grid .stage, .step-grid .step6-continuations, "
-                            ".step-grid .metrics").first).to_be_visible()
+        expect(page.locator(".step-grid .stage-figure:visible, "
+                            ".step-grid .step6-continuations:visible, "
+                            ".step-grid .metrics:visible").first).to_be_visible()
     else:
         n = int(query.split("=")[1].split("&")[0])
         expect(metric(page, FIRST_METRIC[n]).first).to_be_attached()
