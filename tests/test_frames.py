@@ -39,3 +39,18 @@ def test_sessions_showing_the_same_frames_hold_one_text():
     assert texts[0] == frames_json(FRAMES) and texts[0] is texts[1]
     memo.release_all()
     assert shared.json == texts[0] and shared.json is not texts[0]
+
+
+def test_shared_frames_are_concealed_once_when_built(monkeypatch):
+    """Until the answer, a page gets the frames with their answer-bearing cards as “?”: shared
+    frames keep that text from their build, so no move conceals them again."""
+    import steps.ui.frames as frames
+    hidden = [{**f, "cards": [{"key": "next", "label": "Next", "value": "42", "hidden": True}]}
+              for f in FRAMES[:3]]
+    shared, plain = Frames(hidden), Frames(FRAMES)
+    monkeypatch.setattr(frames, "conceal", None)           # concealing now would fail
+    assert json.loads(shared.text(True))[1]["cards"][0]["value"] == "?"
+    assert shared.text(False) == frames_json(hidden) == shared.json
+    assert frames.frames_text(shared, True) == shared.text(True)
+    assert plain.text(True) is plain.text(False)            # nothing to conceal: one text
+    assert frames.frames_text(None, True) == ""

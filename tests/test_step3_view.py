@@ -9,7 +9,7 @@ from steps.shell import App
 from steps.step3 import text
 from steps.step3.model import N_NEW
 from steps.step3.view import FRAMES, Step3, warm
-from steps.ui.conceal import frames_text
+from steps.ui.frames import frames_text
 from steps.ui.state import columns, check_page, check_step
 
 OLD_KEYS = {"cache_length", "new_kv", "qk_this_step", "shape", "ref_cache", "live_cache"}

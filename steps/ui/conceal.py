@@ -7,8 +7,8 @@ developer tools learns no more than the page shows:
 - the question goes without its answer (`question`): `correct` is None and `explain` is "",
   so the page hears right or wrong in the state the server sends back after {answer: i};
 - a card that answers the question (`words.Card(hidden=True)`) goes with the value “?”
-  (`conceal`), in the regions' number cards and in every frame, shared frames included
-  (`frames_text`: concealed once per process, like the frames themselves);
+  (`conceal`), in the regions' number cards and in every frame (`frames.frames_text`; shared
+  frames are concealed once, when they are built: `frames.Frames`);
 - whatever else would say it, a figure's payload, a frame's words, a paragraph, the step's
   presenter builds from `revealed` (its `page(tr)` reads `self.revealed`): step 1's decode
   frames count no keys, step 2's summary and captions read “?”, step 3's rows go unnumbered,
@@ -20,12 +20,6 @@ The browser draws what it gets: no renderer asks whether the answer is out. The 
 the first state of every step, part and language for its answer.
 """
 from __future__ import annotations
-
-import json
-
-from explainer.memo import memo
-
-from .frames import Frames, frames_json
 
 
 CONCEALED = "?"               # what an answer-bearing card shows until the answer is out
@@ -53,20 +47,3 @@ def question(q: dict | None, answer: int | None, shown: bool, told: bool) -> dic
                mark=q.get("mark", ""), projected=q.get("projected", ""),
                answer=answer, shown=shown)
     return out
-
-
-def frames_text(frames, concealed: bool) -> str:
-    """The page's `frames` part: `frames` (a list, or `frames.Frames` shared by the sessions)
-    as one JSON text, its answer-bearing cards concealed when `concealed`."""
-    if frames is None:
-        return ""
-    if isinstance(frames, Frames):
-        return _concealed_json(frames.json) if concealed else frames.json
-    return frames_json(conceal(list(frames)) if concealed else frames)
-
-
-@memo(maxsize=64)
-def _concealed_json(text: str) -> str:
-    """Shared frames concealed once per process for every session that shows them (the text
-    is the key: the memo keeps it as the decoded frames are kept)."""
-    return frames_json(conceal(json.loads(text)))

@@ -9,7 +9,9 @@ Frames repeat most of what they hold (card labels, a grid that gains a row per f
 is what the websocket's permessage-deflate removes on the wire (`panel serve
 --websocket-compression-level`); for the same reason a process keeps the frames it shares
 between sessions compressed (`Frames`), and the sessions that show them hold one decoded text
-(`_text`). Comparison with the hand-made packing this replaced: docs/performance.md.
+(`_text`). Until the learner answers, the page gets the frames with their answer-bearing cards
+concealed (`steps/ui/conceal.py`): shared frames keep that text too, made once when they are
+built, so that no move conceals them again. Comparison with the hand-made packing this replaced: docs/performance.md.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from collections.abc import Sequence
 
 from explainer.memo import memo
 
+from .conceal import conceal
 from .shared import shared
 
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -37,17 +40,28 @@ def _text(compressed: bytes) -> str:
     return zlib.decompress(compressed).decode("utf-8")
 
 
+def _pack(text: str) -> bytes:
+    return zlib.compress(text.encode("utf-8"), 6)
+
+
 class Frames(Sequence):
-    """Frames built once and shared by every session (`shared_frames`), kept compressed; read
-    on the server (tests, tools), they are the frames."""
-    __slots__ = ("_compressed",)
+    """Frames built once and shared by every session (`shared_frames`), kept compressed, as
+    they are and with their answer-bearing cards concealed (`text`); read on the server
+    (tests, tools), they are the frames."""
+    __slots__ = ("_compressed", "_concealed")
 
     def __init__(self, frames: list):
-        self._compressed = zlib.compress(frames_json(frames).encode("utf-8"), 6)
+        text, hidden = frames_json(frames), frames_json(conceal(list(frames)))
+        self._compressed = _pack(text)
+        self._concealed = self._compressed if hidden == text else _pack(hidden)
 
     @property
     def json(self) -> str:
         return _text(self._compressed)
+
+    def text(self, concealed: bool) -> str:
+        """The page's `frames` part: the JSON text, concealed or not."""
+        return _text(self._concealed if concealed else self._compressed)
 
     def frames(self) -> list:
         return json.loads(self.json)
@@ -69,3 +83,13 @@ def shared_frames(fn, maxsize: int = 256):
     def build(*args):
         return Frames(fn(*args))
     return shared(build, maxsize=maxsize)
+
+
+def frames_text(frames, concealed: bool) -> str:
+    """The page's `frames` part: `frames` (a list, or `Frames` shared by the sessions) as one
+    JSON text, its answer-bearing cards concealed when `concealed`."""
+    if frames is None:
+        return ""
+    if isinstance(frames, (list, tuple)):
+        return frames_json(conceal(list(frames)) if concealed else frames)
+    return frames.text(concealed)

@@ -25,6 +25,7 @@ import param
 from .. import registry
 from ..common import translator
 from . import conceal, exercises
+from .frames import frames_text
 from .controls import Control
 from .state import REGIONS, StepState
 
@@ -216,7 +217,7 @@ class Step:
         concealed = not self.revealed
         question = conceal.question(q, self.answer, self.shown,
                                     told=not concealed or self.tells_answer)
-        frames_text = conceal.frames_text(page.get("frames"), concealed)
+        frames = frames_text(page.get("frames"), concealed)
         page = {**page, "exercises": self.exercise_blocks(tr)}     # the package's, not page()'s
         stage = None
         if self.figure:
@@ -230,7 +231,7 @@ class Step:
             question=question, controls=[self.control_spec(c, tr) for c in self._controls.values()],
             values={n: self.shown_value(c) for n, c in self._controls.items()},
             acks=dict(self._seq),
-            custom=page.get("custom"), stage=stage, frames=frames_text,
+            custom=page.get("custom"), stage=stage, frames=frames,
             frame=int(getattr(self.model, "frame", 0) or 0), concealed=concealed)
 
     def control_spec(self, c: Control, tr) -> dict:
