@@ -54,8 +54,19 @@ def test_frames_are_not_recomputed_when_the_frame_moves():
 
 
 def test_layer_and_head_pick_the_real_attention():
-    avg, one = Step1Model(), Step1Model(layer=4, head=3)
+    avg, one = Step1Model(layer=0, head=0), Step1Model(layer=4, head=3)
     assert not (avg.run.frames[0].weights == one.run.frames[0].weights).all()
+
+
+def test_it_starts_on_one_real_head_not_the_average():
+    """A newcomer meets one head's attention, as the model computes it; the averages are
+    options of the menus."""
+    m = Step1Model()
+    assert m.layer >= 1 and m.head >= 1
+    from explainer import runtime as rt
+    ids, _, _ = m.prompt()
+    a = rt.generate("mha", ids, 1).attn[0][m.layer - 1][m.head - 1]
+    assert (m.run.frames[0].weights == a).all()
 
 
 def test_free_text_unknown_words_and_truncation():

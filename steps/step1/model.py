@@ -21,6 +21,7 @@ N_NEW = 12            # tokens the player generates: frames 0..N_NEW-1
 MAX_PROMPT = 16       # what the arcs can draw legibly
 MAX_CHARS = 200
 FACTS = rt.model_facts(VARIANT)
+DEFAULT_LAYER, DEFAULT_HEAD = FACTS["n_layers"], 1     # one real head, not an average
 
 
 @dataclass(frozen=True)
@@ -46,8 +47,12 @@ class Step1Model(param.Parameterized):
                             doc="index into the language's example prompts")
     text = param.String(default="", doc="free-text prompt; overrides the example")
     frame = param.Integer(default=0, bounds=(0, N_NEW - 1))
-    layer = param.Integer(default=0, bounds=(0, FACTS["n_layers"]), doc="0 = average of all layers")
-    head = param.Integer(default=0, bounds=(0, FACTS["n_heads"]), doc="0 = average of all heads")
+    # a learner starts on one real head (the last layer's first: its attention spreads over
+    # several earlier tokens in every language's default prompt); the averages are options
+    layer = param.Integer(default=DEFAULT_LAYER, bounds=(0, FACTS["n_layers"]),
+                          doc="0 = average of all layers")
+    head = param.Integer(default=DEFAULT_HEAD, bounds=(0, FACTS["n_heads"]),
+                         doc="0 = average of all heads")
 
     def prompt_text(self) -> str:
         return self.text.strip() or PROMPTS[self.lang][self.example]

@@ -49,7 +49,7 @@ def test_the_copy_button_uses_the_clipboard_and_sends_nothing(kv):
     assert out["sent"] == []                                   # nothing to the server
     assert len(out["copied"]) == 1
     url = out["copied"][0]
-    assert url.endswith("?step=1&lang=en&example=0&frame=6&layer=2&head=0"), url   # playing: 6
+    assert url.endswith("?step=1&lang=en&example=0&frame=6&layer=2&head=1"), url   # playing: 6
     assert out["label"] == "Copy link"
     assert out["said"] == "Link copied" and out["live"] == "polite" and out["role"] == "status"
     assert not out["fieldShown"]
