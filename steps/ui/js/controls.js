@@ -10,8 +10,48 @@
 // twice changes nothing), up to `resends` times; then the control shows the server's value
 // again, which the rest of the page already shows. A change is resent only while the page
 // shows the controls it was made on: on another step, a control of the same name is another.
+//
+// What a change did is said in the controls' live region (`.ctl-say`, polite) once the server
+// has handled it: the control and its new value, then each number card on screen whose value
+// changed with it (“Prompt length (tokens): 1,024. Prefill time to first token, at least:
+// 46 ms”). A run of changes (a slider moved by several key presses) is said once, when the
+// last one is handled, against the cards on screen before the first. A figure's own words
+// are the stage's live region's (stage.js).
 
 import { h, formatNumber } from "./dom.js";
+
+// a number's name: its card's label, or in a table (step 5's planner) its column's and its
+// row's headings
+function numberLabel(c) {
+  const label = c.querySelector(".metric-label");
+  if (label) return label.textContent;
+  const row = c.closest("tr"), table = c.closest("table");
+  const col = table && table.tHead && table.tHead.rows[0] ? table.tHead.rows[0].cells[c.cellIndex] : null;
+  const name = row && row.cells[0] && row.cells[0] !== c ? row.cells[0].firstChild : null;
+  return [col, name].filter(Boolean).map((n) => n.textContent.trim()).filter(Boolean).join(", ");
+}
+
+// the numbers a learner sees now (cards, and a table's cells marked as numbers), key ->
+// [label, value]: not those in a closed section (“All numbers”) nor any the page does not show
+export function cardsOnScreen(root) {
+  const out = new Map();
+  if (!root) return out;
+  for (const c of root.querySelectorAll("[data-metric]")) {
+    if (c.closest("details:not([open])") || !c.getClientRects().length) continue;
+    const value = c.querySelector(".metric-value");
+    if (value) out.set(c.getAttribute("data-metric"), [numberLabel(c), value.textContent]);
+  }
+  return out;
+}
+
+// the words for the live region: each control as “label: value”, then the cards of `now`
+// that say something else than in `was` (their value, or their label: “… fit in the H100”),
+// or that were not there
+export function changeWords(controls, was, now) {
+  const cards = [...now].filter(([k, [l, v]]) => !was.has(k) || was.get(k)[0] !== l || was.get(k)[1] !== v)
+    .map(([, [label, v]]) => (label ? `${label}: ${v}` : v));
+  return [controls.join(". "), cards.join("; ")].filter(Boolean).join(". ");
+}
 
 // the attributes of `attrs` that have a value (a range's bounds a spec may leave out)
 const given = (attrs) => Object.fromEntries(Object.entries(attrs)
@@ -19,15 +59,39 @@ const given = (attrs) => Object.fromEntries(Object.entries(attrs)
 
 export function createControls(send, { resendMs = 3000, resends = 3 } = {}) {
   const box = h("div", "ctl-row");
+  const say = h("p", "sr-only ctl-say", null, null, { role: "status", "aria-live": "polite" });
   const uid = Math.random().toString(36).slice(2, 8);
-  let built = "", lang = "en", names = "", last = {};
+  let built = "", lang = "en", names = "", last = {}, shown = [];
   const parts = {};
   // name -> the change waiting for the server: {value, seq, tries, names, timer}
   const pending = {};
   let seq = 0;
+  // the cards before the first change still waiting, and the controls handled since
+  let before = null, handled = [];
+  const page = () => box.closest(".step");
   const drop = (name) => {
     clearTimeout(pending[name].timer);
     delete pending[name];
+    if (!Object.keys(pending).length && !handled.length) before = null;
+  };
+  // “label: value” of control `name` as the server holds it now
+  const describe = (name) => {
+    const c = shown.find((x) => x.name === name);
+    if (!c) return "";
+    const v = last[name];
+    const o = (c.options || []).find((opt) => opt[0] === v);
+    const text = c.kind === "range" ? formatNumber(v, lang) : o ? String(o[1]) : String(v ?? "");
+    return `${c.label}: ${text}`;
+  };
+  // said once the page shows what the server sent with the acknowledgement (page.js draws
+  // the whole message first: this runs after it)
+  const announce = () => {
+    if (Object.keys(pending).length || !handled.length) return;
+    const words = changeWords([...new Set(handled)].map(describe).filter(Boolean),
+                              before || new Map(), cardsOnScreen(page()));
+    handled = [];
+    before = null;
+    if (words) say.textContent = words;
   };
   const transmit = (name, wait) => {
     wait.seq = ++seq;
@@ -46,6 +110,7 @@ export function createControls(send, { resendMs = 3000, resends = 3 } = {}) {
     if (parts[name] && name in last) parts[name].set(last[name]);
   };
   const change = (name, value) => {
+    if (before === null) before = cardsOnScreen(page());
     if (pending[name]) clearTimeout(pending[name].timer);
     pending[name] = { value, tries: 0, names };
     transmit(name, pending[name]);
@@ -56,7 +121,8 @@ export function createControls(send, { resendMs = 3000, resends = 3 } = {}) {
     for (const k of Object.keys(parts)) delete parts[k];
     spec.forEach((c, i) => {
       const id = `ctl-${uid}-${i}`;
-      const wrap = h("div", `ctl ctl-${c.kind} ctl-${c.size || "normal"} ctl-${c.name}`, box);
+      const wrap = h("div", `ctl ctl-${c.kind} ctl-${c.size || "normal"} ctl-${c.name}`, box, null,
+                     { "data-control": c.name });
       if (c.kind === "radio") {
         const lab = h("span", "ctl-label", wrap, null, { id: id + "-label" });
         const group = h("div", "ctl-segments", wrap, null, { role: "radiogroup",
@@ -119,6 +185,7 @@ export function createControls(send, { resendMs = 3000, resends = 3 } = {}) {
         } };
       }
     });
+    box.appendChild(say);
   };
 
   // spec: [{name, kind, label, options, ...}], values: {name: value}, acks: {name: the last
@@ -128,6 +195,7 @@ export function createControls(send, { resendMs = 3000, resends = 3 } = {}) {
     spec = (spec || []).filter((c) => !c.hidden);      // set by other parts of the page (tabs)
     lang = language || lang;
     last = values;
+    shown = spec;
     names = JSON.stringify(spec.map((c) => c.name));
     for (const name of Object.keys(pending)) if (pending[name].names !== names) drop(name);
     const shape = JSON.stringify(spec.map((c) => [c.name, c.kind, c.start, c.end, c.step,
@@ -146,9 +214,13 @@ export function createControls(send, { resendMs = 3000, resends = 3 } = {}) {
         });
       }
       if (p.input) p.input.placeholder = c.placeholder || "";
-      if (pending[c.name] && (acks[c.name] || 0) >= pending[c.name].seq) drop(c.name);
+      if (pending[c.name] && (acks[c.name] || 0) >= pending[c.name].seq) {
+        handled.push(c.name);
+        drop(c.name);
+      }
       if (!pending[c.name]) p.set(values[c.name]);
     }
+    if (handled.length && !Object.keys(pending).length) queueMicrotask(announce);
   };
-  return { el: box, update };
+  return { el: box, update, say };
 }

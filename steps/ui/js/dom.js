@@ -137,8 +137,11 @@ export function projectedBox(holder, ctx, svgClass, textClass) {
   return { width: box.width, height: box.height, em: textSize(holder, textClass, svgClass) };
 }
 
+// a number as the server's words write it (Babel): thousands grouped from four digits on in
+// every language (Polish “4 096”, where the browser's own rule would write “4096”)
 export function formatNumber(v, lang) {
-  try { return Number(v).toLocaleString(lang || "en"); } catch (e) { return String(v); }
+  try { return Number(v).toLocaleString(lang || "en", { useGrouping: "always" }); }
+  catch (e) { return String(v); }
 }
 
 // whether the boxes `a` and `b` ({x, y, width, height}) come within `pad` of each other
