@@ -11,7 +11,9 @@ Translator has already formatted for the locale:
     tr.num(10.0, 1) -> "10,0";  tr.int(2336) -> "2 336";  tr.bytes(2**31, "GB") -> "2,1 GB"
 
 Code marks strings with `_`, `n_` (plural) and `N_` (a string kept for later translation);
-tests/test_i18n.py extracts them and checks every catalog.
+tests/test_i18n.py extracts them and checks every catalog. A number that stands before a noun
+always goes through `n_` (tests/test_plurals.py): Polish has four forms (1 token, 2 tokeny,
+5 tokenów, 1,5 tokena), and a name ("Your model") stands only where no language inflects it.
 """
 from __future__ import annotations
 
@@ -96,11 +98,43 @@ def catalog(lang: str):
         return read_po(f, locale=lang)
 
 
+# CLDR's plural categories in the order gettext catalogs list their forms
+CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+
+def categories(lang: str) -> tuple:
+    """The plural categories of a language in the order of a catalog's forms (CLDR, as Babel
+    has it): id ("other",), nl and en ("one", "other"), pl ("one", "few", "many", "other")."""
+    tags = Locale.parse(lang).plural_form.tags
+    return tuple(c for c in CATEGORIES if c in tags or c == "other")
+
+
+def is_fraction(n) -> bool:
+    """Whether a count is written with digits after the separator (1.5, a Decimal 8.0): CLDR
+    gives those their own category (Polish "1,5 tokena", "8,0 miliarda")."""
+    if isinstance(n, decimal.Decimal):
+        return n.as_tuple().exponent < 0
+    return isinstance(n, float) and not n.is_integer()
+
+
 @lru_cache(maxsize=None)
 def _plural_index(lang: str):
+    """n -> the index of the catalog's plural form. Whole numbers go through the catalog's
+    gettext expression (its header: what any gettext tool would pick); a fraction goes by its
+    CLDR category, counted in the catalog's order of forms (the Polish catalog's fourth form
+    is CLDR's "other", the form of fractions, which no integer takes)."""
     cat = catalog(lang)
     expr = cat.plural_expr if cat is not None else "(n != 1)"
-    return gettext.c2py(expr)
+    whole = gettext.c2py(expr)
+    nplurals = cat.num_plurals if cat is not None else 2
+    order = categories(lang)
+    rule = Locale.parse(lang).plural_form
+
+    def index(n):
+        if is_fraction(n) and len(order) == nplurals:
+            return order.index(rule(abs(n)))
+        return whole(abs(int(n)))
+    return index
 
 
 class Translator:
@@ -124,19 +158,26 @@ class Translator:
         text = self.gettext(msg)
         return text.format(**kw) if kw else text
 
-    def n_(self, singular: str, plural: str, count: int, /, **kw) -> str:
-        """Plural-aware: the catalog's form for n (Polish: one / few / many)."""
+    def n_(self, singular: str, plural: str, count, /, **kw) -> str:
+        """Plural-aware: the catalog's form for `count` (Polish: one / few / many, and a
+        fourth form for fractions). `count` is the number as shown: an int, a float, or a
+        Decimal with the digits shown (`tr.shown(8.0, 1)` is 8.0, a fraction in Polish)."""
         text = None
         if self._cat is not None:
             m = self._cat.get(singular)
             if m is not None and not m.fuzzy and isinstance(m.string, (tuple, list)):
                 forms = m.string
-                i = self._plural(abs(int(count)))
+                i = self._plural(count)
                 if i < len(forms) and forms[i]:
                     text = forms[i]
         if text is None:
-            text = singular if count == 1 else plural
+            text = (singular, plural)[self._plural(count)]
         return text.format(**kw)
+
+    def shown(self, x: float, digits: int = 1) -> decimal.Decimal:
+        """The count as `num(x, digits)` writes it, for `n_`: 8.0 written "8.0" is a
+        fraction to the plural rules, 8 written "8" is not."""
+        return decimal.Decimal(str(x)).quantize(_QUANTUM[max(0, digits)])
 
     # -- numbers -------------------------------------------------------------------------
     def num(self, x: float, digits: int = 1) -> str:

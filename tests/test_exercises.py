@@ -13,7 +13,7 @@ from babel.messages.extract import extract
 
 from explainer import costs, presets
 from explainer.format import bytes_bin
-from explainer.i18n import LANGS, catalog
+from explainer.i18n import LANGS, Translator, catalog
 from steps import registry
 from steps.common import translator
 from steps.registry import NUMBERS
@@ -255,6 +255,22 @@ def test_the_sheet_lists_every_exercise_then_every_answer():
             f"sheet-answer {slug}")
     assert "Antwoorden" in html and "Opgave 5.1 · op papier" in html
     assert html.count('class="sheet-exercise ') == html.count('class="sheet-answer ') == len(ALL)
+
+
+@pytest.mark.parametrize("lang", ["en", "id", "pl", "nl"])
+def test_the_printed_sheet_names_its_licence(lang):
+    """A lecturer who hands the sheet out can read on paper what they may do with it: CC BY
+    4.0 for the text and exercises, MIT for the code, in the sheet's language."""
+    app = App(query={"step": "end", "exercises": "1", "lang": lang})
+    [block] = columns(check_page(app.state()))["left"]
+    html = block["html"]
+    line = re.search(r'<p class="sheet-licence">([^<]*)</p>', html)
+    assert line and html.index("sheet-licence") > html.index('class="sheet-answers"')
+    text = line.group(1)
+    assert "CC BY 4.0" in text and "MIT" in text and "creativecommons.org/licenses/by/4.0" in text
+    assert Translator(lang)._("KV Cache Explainer") in text
+    if lang != "en":
+        assert "licensed" not in text
 
 
 def test_the_key_ideas_link_to_the_sheet_and_keep_a_short_link():

@@ -106,4 +106,8 @@ def sheet(tr: Translator, lang: str) -> dict:
                    "page” in the explainer, at each step's link. The answers are on a separate "
                    "page."),
         answers=tr._("Answers"), steps=steps, print=tr._("Print the exercises"),
-        back=tr._("Back to the key ideas"), back_href=f"?step=end&lang={lang}")
+        back=tr._("Back to the key ideas"), back_href=f"?step=end&lang={lang}",
+        licence=tr._("{app}: the text, figures and exercises are licensed under CC BY 4.0 "
+                     "(creativecommons.org/licenses/by/4.0): copy, print and adapt them for "
+                     "your course, crediting the source. The code is under the MIT licence.",
+                     app=tr._("KV Cache Explainer")))
