@@ -29,7 +29,9 @@ KEPT = {"KV", "cache", "prefill", "decode", "token", "tokens", "GPU", "MHA", "GQ
         "embedding", "time", "to", "first", "TTFT", "fp", "bf", "int",
         # step 6's Part D: the papers' terms natives keep (attention sink, heavy hitter, the
         # method's name), two words Dutch shares with English (recent, budget); "bit" (id)
-        "bit", "sink", "sinks", "heavy", "hitter", "hitters", "StreamingLLM", "recent", "budget"}
+        "bit", "sink", "sinks", "heavy", "hitter", "hitters", "StreamingLLM", "recent", "budget",
+        # a word Indonesian and Dutch share with English
+        "parameter", "parameters"}
 KEPT_LOWER = {w.lower() for w in KEPT}
 
 

@@ -50,8 +50,8 @@ def test_reference_figures_at_the_defaults():
     assert (v["measured_uncached_all"], v["measured_cached_all"]) == (str(200 * L), str(20 * L))
     assert v["same_tokens"] == "yes"
     assert f["more"]["summary"] == (
-        "Over 16 steps: 200 projections against 20, 10.0 times the work, in each of the live "
-        f"model's {L} layers.")
+        "Over 16 steps, the K/V projections in each layer of the live model: 200 without a "
+        "cache, 20 with one, 10.0 times the work.")
     assert f["more"]["captions"][0] == "200 K/V projections per layer, 180 of them recomputed."
     assert f["more"]["notices"] == []
     out = f["more"]["outputs"]

@@ -7,6 +7,7 @@ from typing import TypedDict
 from explainer.i18n import N_, Translator
 from explainer.tokenizer import UNK
 
+from ..ui import counts
 from ..ui.state import Frame, StageText
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import FACTS, Run
@@ -25,7 +26,6 @@ UNKNOWN = 0                     # the plural form of a count that waits for the 
 NOTICES = {
     "empty": N_("The prompt has no words; showing the example prompt."),
     "unknown": N_("Not in the live model's vocabulary, so read as {unk}: {words}"),
-    "truncated": N_("Only the first {n} tokens are used, so that every arc can be drawn."),
 }
 
 
@@ -33,7 +33,12 @@ def notices(run: Run, tr: Translator) -> list[str]:
     out = []
     for code, values in run.notices:
         kw = {k: tr.int(v) if isinstance(v, int) else v for k, v in values}
-        out.append(tr._(NOTICES[code], **kw))
+        if code == "truncated":
+            out.append(tr.n_("Only the first {n} token is used, so that every arc can be drawn.",
+                             "Only the first {n} tokens are used, so that every arc can be "
+                             "drawn.", dict(values)["n"], **kw))
+        else:
+            out.append(tr._(NOTICES[code], **kw))
     return out
 
 
@@ -111,9 +116,12 @@ def frames(run: Run, tr: Translator, revealed: bool = True) -> list[ArcsStageFra
                             "“{next}”.", n, n=tr.int(n), tok=newest, next=fr.next)
             say = caption
         else:
-            caption = tr._("Decode step {s}: only “{tok}” went through the model. Its query "
-                           "reads {n} keys, {c} of them from the cache, and predicts “{next}”.",
-                           s=tr.int(f), tok=newest, n=count(n), c=count(n - 1), next=fr.next)
+            caption = tr.n_("Decode step {s}: only “{tok}” went through the model. Its query "
+                            "reads {n} key, {c} of them from the cache, and predicts “{next}”.",
+                            "Decode step {s}: only “{tok}” went through the model. Its query "
+                            "reads {n} keys, {c} of them from the cache, and predicts “{next}”.",
+                            plural(n), s=tr.int(f), tok=newest, n=count(n), c=count(n - 1),
+                            next=fr.next)
             say = tr.n_("Token {n}: the query of “{tok}” reads {k} key and predicts “{next}”.",
                         "Token {n}: the query of “{tok}” reads {k} keys and predicts “{next}”.",
                         plural(fr.keys_read), n=count(n), tok=newest, k=count(fr.keys_read),
@@ -200,10 +208,10 @@ def live(tr: Translator) -> list[str]:
 
 def facts(tr: Translator) -> str:
     f = FACTS
-    return tr._("Live model: {layers} layers, {heads} heads, d = {d} per head, {params} "
-                "parameters, running on {device}.", layers=tr.int(f["n_layers"]),
-                heads=tr.int(f["n_heads"]), d=tr.int(f["head_dim"]),
-                params=tr.int(f["n_params"]), device=f["device"])
+    return tr._("Live model: {layers}, {heads}, d = {d} per head, {params}, running on "
+                "{device}.", layers=counts.layers(f["n_layers"], tr),
+                heads=counts.heads(f["n_heads"], tr), d=tr.int(f["head_dim"]),
+                params=counts.parameters(f["n_params"], tr), device=f["device"])
 
 
 def control_labels(tr: Translator) -> dict[str, str]:

@@ -6,6 +6,7 @@ from typing import TypedDict
 from explainer.format import int_ticks
 from explainer.i18n import N_, Translator
 
+from ..ui import counts
 from ..ui.state import Frame, StageText
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import FACTS, T_MAX, Counts, Measured, Measurement, Run
@@ -22,9 +23,9 @@ CARDS = (
          hidden=True, more=True),
     Card("measured_cached", N_("Rows through K/V per layer, with a cache"), "measured",
          hidden=True, more=True),
-    Card("measured_uncached_all", N_("All {L} layers, without a cache"), "measured", hidden=True,
+    Card("measured_uncached_all", N_("All layers, without a cache"), "measured", hidden=True,
          more=True),
-    Card("measured_cached_all", N_("All {L} layers, with a cache"), "measured", hidden=True,
+    Card("measured_cached_all", N_("All layers, with a cache"), "measured", hidden=True,
          more=True),
     Card("time_uncached", N_("Wall time without a cache"), "measured", more=True),
     Card("time_cached", N_("Wall time with a cache"), "measured", more=True),
@@ -111,12 +112,12 @@ def summary(c: Counts, tr: Translator, concealed: bool = False) -> str:
     """The frame's totals in one sentence; `concealed`: the numbers as “?”."""
     q = "?" if concealed else None
     return tr.n_(
-        "Over {T} step: {a} projections against {b}, {r} times the work, in each of the live "
-        "model's {L} layers.",
-        "Over {T} steps: {a} projections against {b}, {r} times the work, in each of the live "
-        "model's {L} layers.",
+        "Over {T} step, the K/V projections in each layer of the live model: {a} without a "
+        "cache, {b} with one, {r} times the work.",
+        "Over {T} steps, the K/V projections in each layer of the live model: {a} without a "
+        "cache, {b} with one, {r} times the work.",
         c.T, T=tr.int(c.T), a=q or tr.int(c.uncached), b=q or tr.int(c.cached),
-        r=q or tr.num(c.ratio, 1), L=tr.int(FACTS["n_layers"]))
+        r=q or tr.num(c.ratio, 1))
 
 
 def grid_captions(c: Counts, tr: Translator, concealed: bool = False) -> list[str]:
@@ -153,9 +154,11 @@ def live_notices(c: Counts, m: Measured | None, status: str, error: str,
     if status == "failed":
         return [tr._("The live model could not run: {error}", error=error)]
     if m is None:
-        return [tr._("The live model is generating {n} tokens after this prompt, with and "
-                     "without a cache; the measured numbers appear in a moment.",
-                     n=tr.int(T_MAX))]
+        return [tr.n_("The live model is generating {n} token after this prompt, with and "
+                      "without a cache; the measured numbers appear in a moment.",
+                      "The live model is generating {n} tokens after this prompt, with and "
+                      "without a cache; the measured numbers appear in a moment.",
+                      T_MAX, n=tr.int(T_MAX))]
     if not matches(c, m):
         return [tr._("The counts measured in the live model differ from the formulas ({a} and "
                      "{b}).", a=tr.int(c.uncached), b=tr.int(c.cached))]
@@ -183,9 +186,11 @@ def values(c: Counts, m: Measured | None, status: str, tr: Translator) -> dict:
 
 def card_labels(tr: Translator) -> dict:
     """The labels with a number in them."""
-    L = tr.int(FACTS["n_layers"])
-    return {"measured_uncached_all": tr._("All {L} layers, without a cache", L=L),
-            "measured_cached_all": tr._("All {L} layers, with a cache", L=L)}
+    L = FACTS["n_layers"]
+    return {"measured_uncached_all": tr.n_("All {L} layer, without a cache",
+                                           "All {L} layers, without a cache", L, L=tr.int(L)),
+            "measured_cached_all": tr.n_("All {L} layer, with a cache",
+                                         "All {L} layers, with a cache", L, L=tr.int(L))}
 
 
 class GridsFig(TypedDict):
@@ -314,10 +319,11 @@ def why(tr: Translator, revealed: bool) -> list[str]:
 
 def facts(tr: Translator) -> list[str]:
     f = FACTS
-    return [tr._("Live model: {layers} layers, {heads} attention heads, {kv} key/value heads "
-                 "of {d} dimensions each, running on {device}.",
-                 layers=tr.int(f["n_layers"]), heads=tr.int(f["n_heads"]),
-                 kv=tr.int(f["n_kv_heads"]), d=tr.int(f["head_dim"]), device=f["device"]),
+    return [tr._("Live model: {layers}, {heads}, {kv}, head_dim {d}, running on {device}.",
+                 layers=counts.layers(f["n_layers"], tr),
+                 heads=counts.query_heads(f["n_heads"], tr),
+                 kv=counts.kv_heads(f["n_kv_heads"], tr), d=tr.int(f["head_dim"]),
+                 device=f["device"]),
             tr._("The wall times are real but small and noisy: in a model this tiny, the fixed "
                  "cost of every step weighs heavily next to the arithmetic.")]
 

@@ -5,6 +5,7 @@ from typing import TypedDict
 
 from explainer.i18n import N_, Translator
 
+from ..ui import counts
 from ..ui.state import Frame as StateFrame, StageText
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import DEFAULT_HEAD, DEFAULT_LAYER, FACTS, SELF_HEAD, SELF_LAYER, QUESTION_STEPS, Frame, Run
@@ -58,19 +59,20 @@ def question(P: int, tr: Translator) -> dict:
     opts, correct = question_options(P)
     return dict(
         key=("step3", P),
-        prompt=tr.n_("After the prefill of a {n}-token prompt and {d} decode steps, how many "
-                     "key rows does each layer's cache hold?",
-                     "After the prefill of a {n}-token prompt and {d} decode steps, how many "
-                     "key rows does each layer's cache hold?", P, n=tr.int(P), d=tr.int(d)),
+        prompt=" ".join((
+            tr.n_("The prompt has {n} token.", "The prompt has {n} tokens.", P, n=tr.int(P)),
+            tr.n_("After its prefill and {d} decode step, how many key rows does each layer's "
+                  "cache hold?", "After its prefill and {d} decode steps, how many key rows "
+                  "does each layer's cache hold?", d, d=tr.int(d)))),
         options=[tr.int(o) for o in opts], correct=correct,
         explain=tr.n_("The prefill stores one key row for the {n} prompt token, and each decode "
-                      "step appends exactly one more: {n} + {d} = {m} rows per layer (with {m} "
-                      "value rows beside them). The figure now shows the cache after decode "
-                      "step {d}.",
+                      "step appends exactly one more. Key rows per layer: {n} + {d} = {m}, with "
+                      "as many value rows beside them. The figure now shows the cache after "
+                      "decode step {d}.",
                       "The prefill stores one key row for each of the {n} prompt tokens, and "
-                      "each decode step appends exactly one more: {n} + {d} = {m} rows per layer "
-                      "(with {m} value rows beside them). The figure now shows the cache after "
-                      "decode step {d}.", P, n=tr.int(P), d=tr.int(d), m=tr.int(m)),
+                      "each decode step appends exactly one more. Key rows per layer: {n} + {d} "
+                      "= {m}, with as many value rows beside them. The figure now shows the "
+                      "cache after decode step {d}.", P, n=tr.int(P), d=tr.int(d), m=tr.int(m)),
         **question_labels(tr))
 
 
@@ -206,8 +208,11 @@ def figure_note(run: Run, tr: Translator) -> list[str]:
                    "layer {layer}, averaged over query heads {a} to {b}, which share "
                    "key/value head {h}.", layer=tr.int(run.layer), a=tr.int(q0),
                    b=tr.int(q1), h=tr.int(run.head))
-    strips = tr._("Each strip shows the {d} numbers of one cached vector; the rows above "
-                  "the highlighted ones are never written again.", d=tr.int(FACTS["head_dim"]))
+    d = FACTS["head_dim"]
+    strips = tr.n_("Each strip shows the {d} number of one cached vector; the rows above the "
+                   "highlighted ones are never written again.",
+                   "Each strip shows the {d} numbers of one cached vector; the rows above the "
+                   "highlighted ones are never written again.", d, d=tr.int(d))
     return [who + " " + strips]
 
 
@@ -240,10 +245,10 @@ def details(run: Run, tr: Translator) -> dict[str, list[str]]:
     P = run.prompt_len
     why = [
         tr.n_("The prompt token's query scores {P} key, its own, and that is the prefill's "
-              "whole causal triangle: {tri} dot product per head.",
+              "whole causal triangle (dot products per head: {tri}).",
               "The newest prompt token's query scores {P} keys, but the prefill scores the "
               "whole causal triangle at once: every prompt token's query against itself and "
-              "the tokens before it, {tri} dot products per head.", P, P=tr.int(P),
+              "the tokens before it (dot products per head: {tri}).", P, P=tr.int(P),
               tri=tr.int(run.prefill_triangle)),
         tr._("Each layer's cache is a pair of tensors shaped [batch, kv_heads, tokens, "
              "head_dim]. A step writes one slice along the token axis, so the cache grows by "
@@ -252,8 +257,9 @@ def details(run: Run, tr: Translator) -> dict[str, list[str]]:
              "it is stored: the cache holds rotated keys, and a stored key never needs "
              "turning again."),
     ]
-    formula = tr._("In the live model each cached token takes 2 (k and v) × {layers} layers × "
-                   "{kv} key/value heads × {d} numbers × 4 bytes (fp32) = {b}.",
+    formula = tr._("In the live model each cached token takes 2 (k and v) × layers × "
+                   "key/value heads × head_dim × bytes per number = 2 × {layers} × {kv} × {d} × "
+                   "4 B (fp32) = {b}.",
                    layers=tr.int(FACTS["n_layers"]), kv=tr.int(FACTS["n_kv_heads"]),
                    d=tr.int(FACTS["head_dim"]), b=tr.bytes(run.per_token_bytes, "B", 0))
     if not mismatches(run):
@@ -275,9 +281,9 @@ def notices(run: Run, tr: Translator) -> list[str]:
 
 def facts(tr: Translator) -> str:
     f = FACTS
-    return tr._("Live model: {layers} layers, {heads} query heads, {kv} key/value heads, "
-                "head_dim {d}, running on {device}.", layers=tr.int(f["n_layers"]),
-                heads=tr.int(f["n_heads"]), kv=tr.int(f["n_kv_heads"]), d=tr.int(f["head_dim"]),
+    return tr._("Live model: {layers}, {heads}, {kv}, head_dim {d}, running on {device}.",
+                layers=counts.layers(f["n_layers"], tr), heads=counts.query_heads(f["n_heads"], tr),
+                kv=counts.kv_heads(f["n_kv_heads"], tr), d=tr.int(f["head_dim"]),
                 device=f["device"])
 
 

@@ -1,0 +1,41 @@
+"""A count and its noun as one phrase that stands on its own: in a list, after a colon, in a
+label or a table cell ("4 layers"; Polish "4 warstwy", "5 warstw", "1,5 warstwy").
+
+A number never stands before a noun in a plain `_` message: it goes through a plural message
+(`tr.n_`), in the language's own forms (tests/test_plurals.py). These are the phrases several
+steps share. They are nominative, so a sentence puts them where no language inflects them; a
+sentence that governs the count's case (Polish "dla 2 sekwencji", "o długości 5 tokenów") is a
+plural message of its own.
+"""
+from __future__ import annotations
+
+from explainer.i18n import Translator
+
+
+def tokens(n: int, tr: Translator) -> str:
+    return tr.n_("{count} token", "{count} tokens", n, count=tr.int(n))
+
+
+def sequences(n: int, tr: Translator) -> str:
+    return tr.n_("{count} sequence", "{count} sequences", n, count=tr.int(n))
+
+
+def layers(n: int, tr: Translator) -> str:
+    return tr.n_("{count} layer", "{count} layers", n, count=tr.int(n))
+
+
+def heads(n: int, tr: Translator) -> str:
+    """Attention heads of a model that has as many key/value heads as query heads."""
+    return tr.n_("{count} attention head", "{count} attention heads", n, count=tr.int(n))
+
+
+def query_heads(n: int, tr: Translator) -> str:
+    return tr.n_("{count} query head", "{count} query heads", n, count=tr.int(n))
+
+
+def kv_heads(n: int, tr: Translator) -> str:
+    return tr.n_("{count} key/value head", "{count} key/value heads", n, count=tr.int(n))
+
+
+def parameters(n: int, tr: Translator) -> str:
+    return tr.n_("{count} parameter", "{count} parameters", n, count=tr.int(n))
