@@ -163,3 +163,27 @@ def test_a_whole_number_only():
                                             "1\u00a0006", "step-6"))
     assert [whole(t) for t in ("6", "25,700", "25.700", "25\u00a0700", "0.97", "4×", "1,8%")] == \
         [6, 25700, 25700, 25700, None, None, None]
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_step_4s_dots_wait_for_the_answer(lang):
+    """Where step 4's dots sit, the prefill's on the roof and decode's on the slope, is the
+    answer: until it is given the roofline has no dots (neither phase, nor decode at every
+    batch size, nor the ceiling's line) and the batch chart no FLOP-per-byte panel, also after
+    a slider's move; the answer brings them all."""
+    def fig(app):
+        return full(app.state())["frames"][0]["fig"]
+
+    app = App(query={"step": "4", "lang": lang})
+    first = fig(app)
+    app.handle({"set": "batch", "value": 8, "seq": 1})
+    moved = fig(app)
+    app.handle({"shown": True})
+    told = fig(app)
+    for f in (first, moved):
+        assert f["points"] == [] and f["trail"] == [] and f["ceiling"] is None, f["points"]
+        assert [p["title"] for p in f["batch"]["panels"]] == \
+            [p["title"] for p in told["batch"]["panels"]][1:]
+    assert [p["cls"] for p in told["points"]] == ["prefill", "decode"]
+    assert len(told["trail"]) > 10 and told["ceiling"] is not None
+    assert told["batch"]["panels"][0]["lines"][-1]["cls"] == "ridge"   # FLOP per byte, the ridge

@@ -82,7 +82,11 @@ def test_answer_bearing_words_wait_for_the_answer():
     tr = Translator("en")
     r = roofline_of(512, 256, "illustrative")
     before = " ".join(text.narration(r, False, tr))
-    assert "memory-bound" not in before and "compute-bound" not in before
+    # slope, roof and ridge define the two words before the question; none places a phase
+    primer = text.primer(r, tr)
+    assert primer in before and "memory-bound" in primer and "compute-bound" in primer
+    assert "prefill" not in primer.lower() and "decode" not in primer.lower()
+    assert before.count("memory-bound") == 1 and before.count("compute-bound") == 1
     assert "255 decode steps" in before and "ridge" in before      # what to look at
     assert "FLOP per byte." not in before and "0.97" not in before  # decode's, beside the ridge
     after = " ".join(text.narration(r, True, tr))
@@ -120,6 +124,8 @@ def test_one_output_token_has_no_decode_point():
     assert v["decode_step_time"] == "–" and v["decode_steps"] == "0"
     frame = text.frame(roofline_of(16, 1, "h200"), "ready", FAKE, tr)
     assert [p["label"] for p in frame["fig"]["points"]] == ["prefill"]
+    assert text.frame(roofline_of(16, 1, "h200"), "ready", FAKE, tr,
+                      revealed=False)["fig"]["points"] == []           # no dot before the answer
     assert len(frame["table"]["rows"]) == 1
 
 
@@ -213,7 +219,8 @@ def test_the_batch_caveat_and_its_ceiling_in_words():
         in said
     # the answer-bearing paragraphs wait, and so does the batch's: its FLOP per byte, set
     # beside the ridge, answers the question as the concealed cards would
-    _, _, before = words(output=2, batch=64, revealed=False)
+    r, _, before = words(output=2, batch=64, revealed=False)
+    before = before.replace(norm(text.primer(r, Translator("en"))), "")   # defines the words
     assert "bound" not in before and "64 tokens, one per sequence" not in before
     assert "64 tokens, one per sequence" in said
     assert "ceiling" not in before
@@ -425,6 +432,6 @@ def test_the_carried_over_nits():
             and "330 TFLOP/s" in note)
     assert "accumulation" not in " ".join(text.model_note(roofline_of(512, 256, "h100"), tr))
     r = roofline_of(512, 256, "h100")
-    assert "per byte moved to or from memory" in text.roofline_words(r, tr)
+    assert "per byte it moves to or from memory" in text.primer(r, tr)
     frame = text.frame(r, "ready", FAKE, tr, batching_of(r.last_ctx, "h100"))
     assert "read from memory" not in str(frame)

@@ -68,25 +68,31 @@ def test_the_state_names_its_regions(fresh):
     step = Step4("en")
     s = check_step(step.state())
     assert s["number"] == 4 and "step-4" in s["classes"]
-    assert blocks(s, "left") == ["step-lead", "question", "narration", "notices",
+    assert blocks(s, "left") == ["step-lead", "narration", "question", "narration", "notices",
                                  "notices", "deeper deeper-why", "deeper deeper-live",
                                  "exercises"]
     assert blocks(s, "right") == ["controls", "stage", "legend"]     # the figure and its controls
     assert s["lead"][0]["items"] == [text.lead(step.tr)]
     assert s["notices"][0]["items"] == []                    # nothing beyond Llama 2's context
-    assert "ridge: 150 FLOP/byte" in " ".join(s["look"][0]["items"])     # visible
+    # slope, roof and ridge before the question; what to press after it
+    assert s["idea"][0]["items"] == [text.primer(step.model.roofline, step.tr)]
+    assert "150 FLOP/byte" in s["idea"][0]["items"][0]
+    assert s["look"][0]["items"] == [text.look(step.tr, False)]
+    assert [i[1] for i in s["legend"][0]["items"]] == [text.legend(step.tr)[0][1]]  # no dots
     speed = said(s, "live-facts live-speed")
     assert "Python" in speed and "not the GPU roofline" in speed      # the CPU caveat
     assert [b["cls"] for b in section(s, "live")] == ["live-facts live-speed"]
     assert "lower bounds" in " ".join(section(s, "why")[-1]["items"])
-    assert [k for k, _ in s["legend"][0]["items"]][:3] == ["text", "compute", "cached"]
+    assert [k for k, _ in text.legend(step.tr)][:3] == ["text", "compute", "cached"]
     stage = s["stage"]
     assert stage["figure"] == "roofline" and not stage["player"]      # a still figure
     assert stage["text"]["figure"] == "Roofline" and stage["text"]["table"] == "Show as table"
     f = frame_of(s)
-    assert [p["label"] for p in f["fig"]["points"]] == ["prefill", "decode"]
+    assert f["fig"]["points"] == []                         # the dots wait for the answer
     assert f["fig"]["batch"]["title"] and f["table"]["rows"] and f["desc"]
     assert s["frame"] == 0
+    step.handle({"shown": True})
+    assert [p["label"] for p in frame_of(step.state())["fig"]["points"]] == ["prefill", "decode"]
 
 
 def test_the_controls_and_their_labels(fresh):
@@ -114,7 +120,8 @@ def test_the_answer_waits_for_the_learner(fresh):
     assert s["concealed"] and s["question"]["answer"] is None
     assert s["question"]["correct"] is None and s["question"]["explain"] == ""
     assert card(s, "decode_bound")["hidden"] and card(s, "prefill_bound")["hidden"]
-    assert "memory-bound" not in said(s, "narration")
+    primer = text.primer(step.model.roofline, step.tr)       # defines the word, places nothing
+    assert "memory-bound" not in said(s, "narration").replace(primer, "")
     assert "narration shrink" not in [b.get("cls") for b in opened(columns(s)["left"])]  # links wait
     for junk in ({"answer": -1}, {"answer": 9}, {"answer": True}, {"answer": "1"},
                  {"shown": 1}, {"nonsense": 1}):
@@ -126,7 +133,7 @@ def test_the_answer_waits_for_the_learner(fresh):
     assert s["question"]["options"][s["question"]["correct"]] == "One decode step"
     assert "memory-bound" in said(s, "narration")
     assert "continuous batching" in " ".join(section(s, "literature")[0]["items"])
-    assert blocks(s, "left") == ["step-lead", "question", "narration", "notices",
+    assert blocks(s, "left") == ["step-lead", "narration", "question", "narration", "notices",
                                  "notices", "deeper deeper-why", "deeper deeper-live",
                                  "deeper deeper-literature", "exercises"]
     links = next(b for b in section(s, "why") if b.get("cls") == "narration shrink")
@@ -161,13 +168,14 @@ def test_no_flop_per_byte_is_shown_before_the_answer(fresh):
     assert s["concealed"]
     assert all(card(s, k)["hidden"] for k in ("prefill_intensity", "decode_intensity",
                                                  "intensity_ceiling"))   # they read “?”
-    assert flops["now_label"] == "?" and flops["lines"][0]["label"] == "ceiling ≈ ?"
-    assert f["fig"]["ceiling"]["label"] == "decode ceiling ≈ ?"
+    # no FLOP-per-byte panel, no ceiling's line, no dots: the batch chart starts at tokens/s
+    assert flops["title"] == "Tokens per second, at most" and f["fig"]["ceiling"] is None
+    assert f["fig"]["points"] == [] and f["fig"]["trail"] == []
     assert cols and all(c == ["?", "?"] for c in cols)
     assert "FLOP/byte" in f["desc"]                     # the ridge is the GPU's: named
     for number in (dai, pai, ceiling):
         assert number not in norm(f["desc"]), number
-    assert [p["now_label"] for p in f["fig"]["batch"]["panels"][1:]] != ["?", "?"]
+    assert [p["now_label"] for p in f["fig"]["batch"]["panels"]] != ["?", "?"]
     step.handle({"shown": True})
     f, flops, cols = parts(step.state())
     assert flops["now_label"] == dai and flops["lines"][0]["label"] == f"ceiling ≈ {ceiling}"
@@ -205,7 +213,10 @@ def test_moves_as_messages(fresh):
     s = step.state()
     assert s["values"]["batch"] == 64 and s["values"]["model"] == "qwen3-8b"
     assert card(s, "batch")["value"] == "64"
-    assert [p["label"] for p in frame_of(s)["fig"]["points"]] == ["prefill", "decode, batch 64"]
+    assert frame_of(s)["fig"]["points"] == []                       # until the answer
+    step.handle({"shown": True})
+    assert [p["label"] for p in frame_of(step.state())["fig"]["points"]] == [
+        "prefill", "decode, batch 64"]
     step.handle({"frame": 3})                                         # a still frame: no-op
     assert step.state()["frame"] == 0
 

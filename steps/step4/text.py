@@ -278,13 +278,17 @@ def lead(tr: Translator) -> str:
     return tr._("Compute-bound versus memory-bound")
 
 
-def roofline_words(r: Roofline, tr: Translator) -> str:
-    return tr._("A roofline shows the most FLOP/s a GPU can reach for a given amount of work "
-                "per byte moved to or from memory (FLOP per byte, the arithmetic intensity). "
-                "On the "
-                "slope, memory bandwidth sets the pace; on the flat roof, the arithmetic units "
-                "do. The corner is the ridge: {ridge} FLOP/byte on this GPU.",
-                ridge=tr.int(r.gpu.ridge))
+def primer(r: Roofline, tr: Translator) -> str:
+    """Slope, roof and ridge in three sentences: what the question needs first (the `idea`
+    region, before it). It defines memory-bound and compute-bound and places neither phase."""
+    return " ".join((
+        tr._("The slope: a task that does few FLOPs per byte it moves to or from memory sits "
+             "on the rising line at the left, where memory bandwidth sets its pace: it is "
+             "memory-bound."),
+        tr._("The roof: a task that does many FLOPs per byte reaches the flat line at the top, "
+             "where the arithmetic units set its pace: it is compute-bound."),
+        tr._("The ridge, the vertical line where slope and roof meet, divides the two: {ridge} "
+             "FLOP/byte on this GPU.", ridge=tr.int(r.gpu.ridge))))
 
 
 def tokens_words(r: Roofline, tr: Translator) -> str:
@@ -511,8 +515,13 @@ def continuous_words(tr: Translator) -> str:
                 "their caches (step 5).")
 
 
-def look(tr: Translator) -> str:
-    """What to press and watch (visible, after the roofline's words)."""
+def look(tr: Translator, revealed: bool = True) -> str:
+    """What to press and watch (visible, after the question). Until the answer the roofline
+    has no dots: the learner predicts where they go."""
+    if not revealed:
+        return tr._("Predict first: the prefill and decode dots appear on the roofline once you "
+                    "answer the question. Then move the sliders and menus to move them, and "
+                    "watch the charts below it: what a larger batch does to a decode step.")
     return tr._("Move the sliders and menus: the prefill and decode dots move along the "
                 "roofline, and the charts below it show what a larger batch does to a decode "
                 "step.")
@@ -520,11 +529,11 @@ def look(tr: Translator) -> str:
 
 def layers(r: Roofline, revealed: bool, tr: Translator, b: Batching | None = None
            ) -> dict[str, list[str]]:
-    """The words in layers: `visible` (what a roofline is, what to press), and the Go deeper
-    sections' paragraphs, `why` and `literature`. What names the bound phase, or a FLOP per
-    byte to set beside the ridge, waits for the answer."""
+    """The words in layers: `idea` (slope, roof and ridge: before the question), `visible`
+    (what to press), and the Go deeper sections' paragraphs, `why` and `literature`. What
+    names the bound phase, or a FLOP per byte to set beside the ridge, waits for the answer."""
     why = [tokens_words(r, tr)]
-    out = dict(visible=[roofline_words(r, tr), look(tr)], why=why, literature=[])
+    out = dict(idea=[primer(r, tr)], visible=[look(tr, revealed)], why=why, literature=[])
     if not revealed:
         return out
     if r.steps:
@@ -542,10 +551,10 @@ def layers(r: Roofline, revealed: bool, tr: Translator, b: Batching | None = Non
 
 def narration(r: Roofline, revealed: bool, tr: Translator, b: Batching | None = None
               ) -> list[str]:
-    """The whole explanation in one list (what a roofline is, then the deeper words), without
-    the line on what to press."""
+    """The whole explanation in one list (slope, roof and ridge, then the deeper words),
+    without the line on what to press."""
     ws = layers(r, revealed, tr, b)
-    return ws["visible"][:1] + ws["why"] + ws["literature"]
+    return ws["idea"] + ws["why"] + ws["literature"]
 
 
 def notices(r: Roofline, b: Batching, tr: Translator) -> list[str]:
@@ -652,7 +661,13 @@ def stage_text(tr: Translator) -> StageText:
     return dict(player_text(tr), figure=tr._("Roofline"))
 
 
-def legend(tr: Translator) -> list[tuple[str, str]]:
+def legend(tr: Translator, revealed: bool = True) -> list[tuple[str, str]]:
+    """The figure's marks, named; until the answer only the roofline is drawn."""
+    items = legend_items(tr)
+    return items if revealed else items[:1]
+
+
+def legend_items(tr: Translator) -> list[tuple[str, str]]:
     return [("text", tr._("roofline: the most FLOP/s this GPU can reach")),
             ("compute", tr._("prefill")), ("cached", tr._("decode step")),
             ("muted", tr._("memory-bound region")),
@@ -725,8 +740,8 @@ def _panel(title: str, ys: list, lines: list, now: float, fmt, tr: Translator,
 def batch_fig(r: Roofline, b: Batching, tr: Translator, revealed: bool = True) -> BatchFig:
     """Decode against the batch: FLOP per byte (with its ceiling and the ridge), tokens per
     second (with the most any batch reaches) and time per step, on one log batch axis.
-    Until the answer (`revealed` false) the FLOP-per-byte panel names neither the decode
-    point's value nor the ceiling's (“?”); its curve, ticks and the ridge stay."""
+    Until the answer (`revealed` false) the FLOP-per-byte panel is left out: its curve
+    under the ridge would say that decode is memory-bound."""
     xs = list(b.batches)
     tps = lambda v: rate(v, tr)  # noqa: E731
     ceiling = tr.sig(b.ceiling, 3) if revealed else "?"
@@ -743,7 +758,7 @@ def batch_fig(r: Roofline, b: Batching, tr: Translator, revealed: bool = True) -
                r.decode.tokens_per_s, tps, tr),
         _panel(tr._("Time per decode step, at least"), [c.time_s for c in b.curve], [],
                r.decode.time_s, tr.seconds, tr),
-    ]
+    ][0 if revealed else 1:]
     marks = []
     if b.stop.batch <= BATCH_RANGE[1]:
         marks.append(dict(x=b.stop.batch, cls="stop",
@@ -803,10 +818,10 @@ class RooflineStageFrame(Frame):
 
 def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = None,
           revealed: bool = True) -> dict:
-    """The one still frame. Until the question is answered (`revealed` false) every FLOP/byte
-    and attainable TFLOP/s it holds reads “?”: the decode point's label in the batch chart,
-    both ceilings, the text twin's two columns and the description, which names no phase's
-    intensity; the roofline names neither region; the points stay where they are."""
+    """The one still frame. Until the question is answered (`revealed` false) the roofline has
+    no dots (neither phase, nor decode at every batch, nor the ceiling's line: where they sit
+    is the answer) and names neither region, the batch chart has no FLOP-per-byte panel, and
+    every FLOP/byte and attainable TFLOP/s of the text twin and the description reads “?”."""
     g = r.gpu
     lo, hi = r.y_range
     pts = [("prefill", r.prefill, "prefill")]
@@ -844,15 +859,17 @@ def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = No
         # what: the answer
         memory=tr._(BOUNDS["memory"]) if revealed else None,
         compute=tr._(BOUNDS["compute"]) if revealed else None,
+        # the dots, and the ceiling's line, once the answer is out: they would answer it
         points=[dict(x=p.intensity, y=p.attainable_flops / TFLOPS, cls=cls,
-                     label=labels[phase]) for phase, p, cls in pts],
+                     label=labels[phase]) for phase, p, cls in pts] if revealed else [],
         trail=[], ceiling=None, batch=None)
     if b is not None and r.steps:
         fig.update(
-            trail=[[c.intensity, c.attainable_flops / TFLOPS] for c in b.curve],
+            trail=[[c.intensity, c.attainable_flops / TFLOPS] for c in b.curve]
+            if revealed else [],
             ceiling=dict(x=b.ceiling, label=tr._("decode ceiling ≈ {c}",
-                                                 c=hide(tr.sig(b.ceiling, 3))))
-            if X_RANGE[0] < b.ceiling < X_RANGE[1] else None,
+                                                 c=tr.sig(b.ceiling, 3)))
+            if revealed and X_RANGE[0] < b.ceiling < X_RANGE[1] else None,
             batch=batch_fig(r, b, tr, revealed))
         first, last = b.curve[0], b.curve[-1]
         desc += " " + (tr._("Decode against the batch at {ctx} tokens: from {a1} FLOP/byte and "

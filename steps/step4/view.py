@@ -79,13 +79,14 @@ class Step4(Step):
         links = links_block(b, self.lang, tr) if shown else None      # the links wait too
         return {
             "lead": w.lead(text.lead(tr)),
-            "look": w.paragraphs(words["visible"], cls="narration"),      # look, press, idea
+            "idea": w.paragraphs(words["idea"], cls="narration"),      # slope, roof, ridge
+            "look": w.paragraphs(words["visible"], cls="narration"),      # look, press
             "notices": [w.notices(text.notices(r, b, tr)), w.notices(notes)],
             "deeper": w.deeper(tr, why=[*words["why"], links,
                                         w.paragraphs(text.model_note(r, tr), cls="live-facts")],
                                live=[w.paragraphs(paras, cls="live-facts live-speed")],
                                literature=words["literature"]),
-            "legend": w.legend(text.legend(tr)),
+            "legend": w.legend(text.legend(tr, shown)),
             "question": text.question(r, tr),
             "frames": FRAMES(r, b, live.status, live.value, tr, shown),
             "stage": text.stage_text(tr),

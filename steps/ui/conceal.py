@@ -12,8 +12,9 @@ developer tools learns no more than the page shows:
 - whatever else would say it, a figure's payload, a frame's words, a paragraph, the step's
   presenter builds from `revealed` (its `page(tr)` reads `self.revealed`): step 1's decode
   frames count no keys, step 2's summary and captions read “?”, step 3's rows go unnumbered,
-  step 4's roofline names neither region, step 5's curve ends at the context on screen and
-  its crossing is left out, step 6's bars, continuations and sweep wait.
+  step 4's roofline has no dots (the answer is where they sit) and names neither region,
+  step 5's curve ends at the context on screen and its crossing is left out, step 6's bars,
+  continuations and sweep wait.
 
 The browser draws what it gets: no renderer asks whether the answer is out. The page's
 `concealed` flag stays for the stylesheet and the tests. `tests/test_answer_waits.py` searches

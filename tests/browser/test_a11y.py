@@ -28,7 +28,7 @@ def test_a_slider_move_on_a_still_figure_is_announced(app):
     from helpers import nudge_slider
     page = app("?step=4")
     say = page.locator(".stage-say").first
-    expect(page.locator(".roof-svg .pt")).to_have_count(2)
+    expect(page.locator(".roof-svg .ridge-line")).to_have_count(1)
     before = say.text_content()
     nudge_slider(page, 2, "ArrowRight", 3)                 # the batch up
     expect(say).not_to_have_text(before or "", timeout=15_000)

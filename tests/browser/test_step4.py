@@ -46,15 +46,21 @@ def test_step4_answer_is_concealed_until_answered(app):
     page = app("?step=4&prompt=16")
     expect(page.locator(".question").first).to_contain_text("16")
     expect_concealed(page, "decode_bound", "prefill_bound")
-    expect(page.locator(".roof-svg .pt")).to_have_count(2)
-    expect(page.locator(".roof-svg .mem-region")).to_have_count(0)
-    expect(page.locator(".roof-svg .region")).to_have_count(0)
-    # no FLOP/byte anywhere: the cards, the batch chart, the ceilings, the twin, the description
+    # the primer before the question: slope, roof and ridge, which place no phase
+    idea = page.locator(".step-text > .narration").first
+    expect(idea).to_contain_text("The slope")
+    assert idea.evaluate("(p) => !!(p.compareDocumentPosition("
+                         "p.getRootNode().querySelector('.question-box')) & 4)")   # before it
+    # no dots where the answer is read: neither phase, nor decode at every batch, nor the
+    # ceiling's line; the roofline and its ridge are drawn
+    expect(page.locator(".roof-svg .roof")).to_have_count(1)
+    expect(page.locator(".roof-svg .ridge-line")).to_have_count(1)
+    for none in (".pt", ".trail", ".ceiling-line", ".mem-region", ".region"):
+        expect(page.locator(".roof-svg " + none)).to_have_count(0)
+    expect(page.locator(".batch-svg .bcurve")).to_have_count(2)     # no FLOP-per-byte panel
+    # no FLOP/byte anywhere: the cards, the twin, the description
     expect_concealed(page, "decode_intensity", "prefill_intensity", "intensity_ceiling")
-    flops = page.locator(".batch-svg .pt-label").first          # the decode point's value
-    expect(flops).to_have_text("?")
-    expect(page.locator(".roof-svg .roof-note", has_text="decode ceiling")).to_have_text(
-        "decode ceiling ≈ ?")
+    expect(page.locator(".batch-svg .pt-label", has_text="?")).to_have_count(0)
     twin = page.locator(".twin tbody tr")
     expect(twin.first).to_be_attached()
     cells = [t.strip() for k in (2, 3)                  # FLOP per byte, attainable TFLOP/s
@@ -69,8 +75,11 @@ def test_step4_answer_is_concealed_until_answered(app):
     expect(metric(page, "prefill_bound")).to_have_text("memory-bound")
     expect(page.locator(".roof-svg .mem-region")).to_have_count(1)
     expect(page.locator(".roof-svg .region")).to_have_count(2)
+    expect(page.locator(".roof-svg .pt")).to_have_count(2)            # the dots, now
+    expect(page.locator(".batch-svg .bcurve")).to_have_count(3)
     expect(metric(page, "decode_intensity")).not_to_have_text("?")
     dai = metric(page, "decode_intensity").text_content().strip()      # 0.99
+    flops = page.locator(".batch-svg .pt-label").first          # the decode point's value
     expect(flops).to_have_text(dai)
     expect(holder).to_have_attribute("aria-label", re.compile(
         f"decode step: {re.escape(dai)} FLOP/byte"))
@@ -147,6 +156,7 @@ def test_step4_a_move_to_another_grid_point_measures_it_without_waiting(app):
 
 def test_step4_the_figure_is_drawn_again_at_a_new_width(app):
     page = app("?step=4&gpu=h100&batch=64")
+    reveal(page)
     expect(page.locator(".roof-svg .pt")).to_have_count(2)
     for batch in ("65", "66", "67"):                        # the latest frame: batch 67
         nudge_slider(page, 2, "ArrowRight")
