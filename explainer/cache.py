@@ -193,6 +193,43 @@ class QuantizedKVCache(KVCache):
         return _tensor_bytes(*self.ks, *self.vs)
 
 
+class QuantizedSlidingWindowCache(QuantizedKVCache):
+    """A sliding window of W tokens stored as int8 or int4 (QuantizedKVCache's values and
+    scales): the new queries read the kept tokens plus the new ones, then everything older
+    than W is dropped, values, scales and decoded copies alike. What a server does when it
+    both windows and quantizes the cache."""
+
+    def __init__(self, cfg: Config, window: int, bits: int = 8, group: int | None = None,
+                 batch: int = 1, device=None):
+        if window < 1:
+            raise ValueError("window must be at least 1 token")
+        super().__init__(cfg, bits, group, batch, device)
+        self.window = window
+        self.seen = [0] * cfg.n_layers
+        self.pos = [torch.arange(0)] * cfg.n_layers
+        self._read_pos = [torch.arange(0)] * cfg.n_layers
+
+    def update(self, layer, k, v):
+        T = k.shape[2]
+        pos_all = torch.cat([self.pos[layer], torch.arange(self.seen[layer],
+                                                           self.seen[layer] + T)])
+        k_all, v_all = super().update(layer, k, v)
+        self._read_pos[layer] = pos_all
+        self.seen[layer] += T
+        W = self.window
+        for store in (self.kq, self.vq, self.ks, self.vs, self._kd, self._vd):
+            store[layer] = store[layer][:, :, -W:].clone()
+        self.pos[layer] = pos_all[-W:]
+        return k_all, v_all
+
+    def key_positions(self, layer):
+        return self._read_pos[layer]
+
+    @property
+    def total_seen(self) -> int:
+        return self.seen[-1]
+
+
 class BlockPool:
     """Paged KV memory (PagedAttention-style): a pool of fixed-size blocks shared by sequences.
 
@@ -574,7 +611,15 @@ def make_eviction_cache(policy: str, cfg: Config, budget: int, sinks: int = 4,
 
 
 def make_cache(kind: str, cfg: Config, device=None, window: int | None = None):
-    """Build a cache by name: fp32, fp16, int8, int4, window (needs window=W), paged."""
+    """Build a cache by name: fp32, fp16, int8, int4, window (needs window=W), paged.
+    fp32, fp16, int8 and int4 with a `window` W keep only the last W tokens, stored in that
+    precision ("window" alone: an fp32 window)."""
+    if window and kind in ("fp32", "fp16"):
+        return SlidingWindowCache(cfg, window, dtype=getattr(torch, {"fp32": "float32",
+                                                                      "fp16": "float16"}[kind]),
+                                  device=device)
+    if window and kind in ("int8", "int4"):
+        return QuantizedSlidingWindowCache(cfg, window, bits=int(kind[3:]), device=device)
     if kind == "fp32":
         return KVCache(cfg, dtype=torch.float32, device=device)
     if kind == "fp16":

@@ -394,13 +394,21 @@ class EvictionRun:
     budget: int
     prompt: tuple                  # the prompt's tokens as text
     frames: tuple                  # one EvictionFrame per step
-    agreement: float               # share of steps with the same top-1 as the full cache
-    max_dlogit: float              # over all steps
-    mean_kl: float                 # over all steps, nats
+    agreement: float               # share of the steps after the first (see below) with the
+                                   # same top-1 as the full cache
+    max_dlogit: float              # over the steps after the first
+    mean_kl: float                 # over the steps after the first, nats
     nbytes: int                    # at the end
     full_nbytes: int               # at the end
     positions: str = EVICTION_POSITIONS
     sinks: int = EVICTION_SINKS
+
+    @property
+    def counted(self) -> int:
+        """The steps the agreement counts: every step after the first. Step 0's logits come
+        from the prefill, which reads the whole prompt before anything is dropped, so it
+        agrees with the full cache by construction."""
+        return len(self.frames) - 1
 
 
 def _kl(full: torch.Tensor, got: torch.Tensor) -> torch.Tensor:
@@ -426,7 +434,11 @@ def _eviction_run(variant: str, ids: tuple, n_new: int, policy: str, budget: int
     prefill, which reads the whole prompt, so the first drop shows from step 1 on.
 
     A budget at least the tokens seen (len(ids) + n_new - 1) never drops a token and gives the
-    exact logits bit for bit: agreement 1, max |Δ logit| 0, KL 0."""
+    exact logits bit for bit: agreement 1, max |Δ logit| 0, KL 0.
+
+    The run's agreement, largest |Δ logit| and mean KL count the steps after the first
+    (`EvictionRun.counted`): step 0 is the same as the full cache's by construction (with
+    one token generated, there is nothing to count: agreement 1)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown eviction policy {policy!r}; choose one of {POLICIES}")
     exact = generate(variant, ids, n_new, "fp32", record_kv=False)
@@ -454,9 +466,11 @@ def _eviction_run(variant: str, ids: tuple, n_new: int, policy: str, budget: int
     frames = tuple(EvictionFrame(s, itos[seq[P + s]], kept[s], bool(agree[s]), float(dlogit[s]),
                                  float(kl[s]), int(nbytes[s]), int(exact.cache_nbytes[s]))
                    for s in range(n_new))
+    after = slice(1, None) if n_new > 1 else slice(None)       # the steps after the first
     return EvictionRun(policy, budget, tuple(itos[i] for i in ids), frames,
-                       float(np.mean(agree)), float(max(dlogit)), float(np.mean(kl)),
-                       frames[-1].nbytes, frames[-1].full_nbytes, positions, sinks)
+                       float(np.mean(agree[after])), float(max(dlogit[after])),
+                       float(np.mean(kl[after])), frames[-1].nbytes, frames[-1].full_nbytes,
+                       positions, sinks)
 
 
 def eviction_sweep(variant: str, ids: tuple, n_new: int, budgets: tuple,

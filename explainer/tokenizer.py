@@ -66,10 +66,16 @@ class Tokenizer:
         return cls(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
-def join(tokens: list[str]) -> str:
-    out = ""
+def spaced(tokens: list[str]) -> list[bool]:
+    """Per token, whether a space comes before it as text is written: none before the
+    first token, before punctuation that closes (".", ",", ")") nor after one that opens
+    ("(", "„"). What `join` writes, for a page that marks tokens one by one."""
+    out, last = [], ""                      # the last character written so far
     for t in tokens:
-        if out and t not in _NO_SPACE_BEFORE and out[-1] not in _NO_SPACE_AFTER:
-            out += " "
-        out += t
+        out.append(bool(last) and t not in _NO_SPACE_BEFORE and last not in _NO_SPACE_AFTER)
+        last = t[-1:] or last
     return out
+
+
+def join(tokens: list[str]) -> str:
+    return "".join((" " if sp else "") + t for t, sp in zip(tokens, spaced(tokens)))

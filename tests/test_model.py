@@ -178,6 +178,27 @@ def test_sliding_window_equals_full_recompute_with_window_mask(W):
     assert cache.pos[0].tolist() == list(range(20 - W, 20))
 
 
+@pytest.mark.parametrize("kind,per_value,scale,tol", [("fp32", 4, 0, 1e-5), ("fp16", 2, 0, 0.02),
+                                                      ("int8", 1, 2, 0.2), ("int4", 0.5, 2, 2.0)])
+@torch.no_grad()
+def test_a_window_is_kept_in_the_precision_chosen(kind, per_value, scale, tol):
+    """make_cache(kind, window=W): the last W tokens, stored in that precision (step 6's
+    part C: an fp16 window holds 2 bytes a value, not fp32's 4), read like the full-precision
+    window up to that precision's rounding."""
+    W = 5
+    m = tiny(2)
+    ids = torch.randint(VOCAB, (1, 20))
+    cache = make_cache(kind, m.cfg, window=W)
+    got = run_cached(m, ids, 9, cache)
+    assert cache.window == W and cache.length == W and cache.total_seen == 20
+    assert cache.nbytes == W * 2 * m.cfg.n_layers * 2 * (m.cfg.head_dim * per_value + scale)
+    assert cache.pos[0].tolist() == list(range(20 - W, 20))
+    assert (got - m(ids, window=W)).abs().max() < tol
+    if kind in ("int8", "int4"):
+        assert cache.scale_nbytes == W * 2 * m.cfg.n_layers * 2 * 2
+        assert cache._kd[0].shape[2] == W                    # the decoded copies are cut too
+
+
 @torch.no_grad()
 def test_sliding_window_differs_from_full_context():
     m = tiny()

@@ -7,7 +7,7 @@ import torch
 
 from explainer import costs, presets, runtime as rt
 from explainer.prompts import DEFAULT_PROMPTS, PROMPTS
-from explainer.tokenizer import UNK, Tokenizer, join, split
+from explainer.tokenizer import UNK, Tokenizer, join, spaced, split
 from explainer.train import ASSETS, VARIANTS, Batches, model_config, read_corpus, train
 
 EXPECTED = {"en": "Paris", "id": "Paris", "pl": "Paryż", "nl": "Parijs"}
@@ -27,6 +27,16 @@ def test_tokenizer_round_trips_corpus_text():
     for line in read_corpus()[::7]:
         assert tok.decode(tok.encode(line)) == join(split(line))
     assert join(["Hello", ",", "world", "(", "yes", ")", "."]) == "Hello, world (yes)."
+
+
+def test_spaced_says_where_join_puts_a_space():
+    """A page that marks tokens one by one (step 6's continuations) writes them as text is
+    written: “seen, which”, never “seen , which”."""
+    toks = ["seen", ",", "which", "„", "x", "”", "(", "a", ")", "."]
+    assert spaced(toks) == [False, False, True, True, False, False, True, False, False, False]
+    assert "".join((" " if s else "") + t for t, s in zip(toks, spaced(toks))) == join(toks) \
+        == "seen, which „x” (a)."
+    assert spaced([]) == [] and spaced(["."]) == [False]
 
 
 def test_unknown_words_become_unk():

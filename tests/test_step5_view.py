@@ -319,10 +319,13 @@ def test_the_layer_map_of_gemma_and_its_text_twin():
     assert norm(formula["items"][1]).startswith(
         "× (10 full-attention layers × 32,768 tokens + 52 sliding-window layers × 1,024 "
         "tokens) × 1 sequence")
-    # a uniform model: one group, the one-line formula
+    # a model whose layers are all alike: one sentence under the charts, no map and no table
+    # of 32 identical bars; the one-line formula
     step.handle({"set": "model", "value": "llama2-7b", "seq": 3})
-    fig = json.loads(step.state()["frames"])[0]["fig"]["layers"]
-    assert set(fig["kinds"]) == {"full"} and len(fig["legend"]) == 1
+    frame = json.loads(step.state()["frames"])[0]
+    assert frame["fig"]["layers"] is None and frame["tables"] == []
+    assert norm(frame["lines"][-1]) == ("Every layer keeps the same (32 layers in all): "
+                                        "32,768 tokens each (full attention).")
 
 
 @pytest.mark.parametrize("query,notice", [

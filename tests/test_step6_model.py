@@ -298,11 +298,21 @@ def test_live_window_is_scaled(live):
     P = len(_ids())
     W = round(4096 * (P + 32) / 16384)
     r = live.live.value
-    assert (r.kind, r.window) == ("window", W) == (live.setting.kind, live.setting.W)
-    e = rt.variant_effect("mha", _ids(), 32, "window", W)
+    assert (r.kind, r.window) == ("fp16", W) == (live.setting.kind, live.setting.W)
+    e = rt.variant_effect("mha", _ids(), 32, "fp16", W)
     assert (r.top1, r.nbytes) == (e.top1_agreement, e.nbytes)
+    # the window is kept in the precision chosen: fp16, W tokens, two bytes a value (what the
+    # page's formula gives: 12 tokens × 2 KiB = 24 KiB, not fp32's 48 KiB)
+    live_preset = rt.live_preset("mha")
+    assert r.nbytes == costs.kv_cache_bytes(live_preset, W, precision="fp16") == 12 * 2048
+    assert r.factor_base == pytest.approx(47 / 12)
+    live.precision = "int8"                                          # ... and in int8
+    r8 = live.live.value
+    assert (r8.kind, r8.window) == ("int8", W)
+    assert r8.nbytes == rt.variant_effect("mha", _ids(), 32, "int8", W).nbytes == \
+        W * 2 * 4 * 4 * (32 + 2)                 # int8 values + an fp16 scale per head vector
     live.param.update(window=1024, kv_heads=1, precision="int4")    # all extremes at once
-    assert live.live.value.variant == "mqa"
+    assert live.live.value.variant == "mqa" and live.live.value.kind == "int4"
     assert live.live.value.window == max(1, round(1024 * (P + 32) / 16384))
     assert M.live_window(0, P) is None
 

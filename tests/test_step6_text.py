@@ -93,8 +93,11 @@ def test_bars_baseline_against_setting_and_no_one_times_smaller():
     assert norm(same) == "68.7 GB (same size as the baseline)"
     assert "1×" not in same
     hidden = T.bars(M.shrink(8, "fp16", 0), EN, concealed=True)
-    assert "4×" not in hidden["rows"][1]["label"] and "?" in hidden["rows"][1]["label"]
-    assert "4×" not in hidden["desc"]
+    # while the question is open: the size alone, no factor and no “(? smaller)”
+    assert norm(hidden["rows"][1]["label"]) == "17.2 GB"
+    assert "4×" not in hidden["desc"] and "?" not in hidden["desc"]
+    assert norm(T.bars(M.shrink(32, "fp16", 0), EN, concealed=True)["rows"][1]["label"]) == \
+        "68.7 GB (same size as the baseline)"
 
 
 def test_question_from_the_state():
@@ -272,8 +275,8 @@ def test_live_cards():
 
 
 def setting(kv=8, prec="fp16", win=0, W=None, kind="fp16"):
-    return M.LiveSetting(kv, prec, win, tuple(range(16)), M.LIVE_VARIANT[kv],
-                         "window" if W else kind, W, 4, {32: 4, 8: 2, 1: 1}[kv])
+    return M.LiveSetting(kv, prec, win, tuple(range(16)), M.LIVE_VARIANT[kv], kind, W, 4,
+                         {32: 4, 8: 2, 1: 1}[kv])
 
 
 def mapping_lines(s) -> list[str]:
@@ -288,7 +291,12 @@ def test_live_mapping_in_plain_words():
     assert "→" not in " ".join(lines)
     lines = mapping_lines(setting(32, win=4096, W=12))
     assert "W = 12" in lines[1] and "25%" in lines[1]
-    assert "47 tokens" in lines[2]
+    # the window is kept in the precision chosen, and the page says which
+    assert lines[2] == "The live cache stores its keys and values in fp16."
+    assert "47 tokens" in lines[3]
+    lines = mapping_lines(setting(32, "int4", win=1024, W=3, kind="int4"))
+    assert lines[2] == "The live cache stores its keys and values in int4."
+    assert any("dequantized" in line for line in lines)
 
 
 def test_live_mapping_says_what_the_bytes_count():
@@ -307,7 +315,8 @@ def test_live_mapping_says_what_the_bytes_count():
 
 def test_live_notices():
     assert "no fp8 cache" in T.live_setting_notices(setting(32, "fp8"), EN)[0]
-    assert "int4" in T.live_setting_notices(setting(32, "int4", 1024, W=3), EN)[0]
+    assert T.live_setting_notices(setting(32, "int4", 1024, W=3, kind="int4"), EN) == []
+    assert "no fp8 cache" in T.live_setting_notices(setting(32, "fp8", 1024, W=3), EN)[0]
     assert T.live_setting_notices(setting(32, "int8"), EN) == []
     pending = T.live_notices("pending", "", EN, kind="live", shown=True)
     assert "Measuring" in pending[0] and "previous result" in pending[0]
@@ -319,7 +328,9 @@ def test_live_notices():
 def test_continuations_side_by_side_with_differences_marked():
     c = T.continuations(RUN, EN)
     assert [t["diff"] for t in c["this"]] == [False, True, False, False]
-    assert c["exact"] == ["the", "dog", "sat", "."]
+    # written as text is written: no space before the full stop (“sat.”, not “sat .”)
+    assert [t["sp"] for t in c["this"]] == [False, True, True, False]
+    assert c["exact"] == "the dog sat."
     assert "marked" in c["note"]
     same = T.continuations(M.LiveRun(**{**RUN.__dict__, "tokens": RUN.exact_tokens}), EN)
     assert same["note"] == "The two continuations are identical."
@@ -369,4 +380,7 @@ def test_live_question_names_the_setting_that_changed_the_output_most(lang):
                                                                           0.1, 12)]
     q4 = T.live_question(runs, tr)
     assert q4["correct"] == 1 and q4["reveal"] == {"precision": "int4", "window": 0}
-    assert q4["key"] != q["key"] and q4["explain"] != q["explain"]
+    assert q4["explain"] != q["explain"]
+    # the key names what is asked (the variant, its window), never the answer: it travels in
+    # the page's state before the question is answered
+    assert q4["key"] == q["key"] == ("step6", "c", "gqa", 12)

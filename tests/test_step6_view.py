@@ -117,7 +117,10 @@ def test_the_answer_waits_for_the_question(step):
     assert st["concealed"] and cards(st)["factor"]["hidden"]
     assert st["question"]["answer"] is None and "fp16" in st["question"]["prompt"]
     bars = html(st)
-    assert "?" in bars and "1× smaller" not in bars
+    assert "(same size as the baseline)" in bars and "smaller" not in bars and "?" not in bars
+    step.handle({"set": "kv_heads", "value": 8, "seq": 1})       # the size alone, no factor
+    assert "17.2\u00a0GB</span>" in html(step.state()) and "smaller" not in html(step.state())
+    step.handle({"set": "kv_heads", "value": 32, "seq": 2})
     step.handle({"answer": 1})
     st = check_step(step.state())
     assert not st["concealed"] and st["question"]["answer"] == 1
@@ -322,7 +325,9 @@ def test_part_c_asks_which_setting_changes_the_output_most(step):
     assert q["answer"] is None and st["concealed"]
     assert q["options"][:2] == ["int8", "int4"] and "(here W = 12)" in q["options"][2]
     runs = [v.value for v in step._question_runs]
-    assert [r.kind for r in runs] == ["int8", "int4", "window"]
+    # the window is kept in fp16, as the full cache it is compared with
+    assert [(r.kind, bool(r.window)) for r in runs] == [("int8", False), ("int4", False),
+                                                         ("fp16", True)]
     assert len({r.variant for r in runs}) == 1 and runs[0].variant in q["prompt"]
     worst = min(range(3), key=lambda i: (runs[i].top1, -runs[i].dlogit))
     assert q["correct"] is None and step.page(step.tr)["question"]["correct"] == worst
@@ -338,6 +343,31 @@ def test_part_c_asks_which_setting_changes_the_output_most(step):
     assert not st["concealed"] and "continuations" in html(st)
     assert (step.model.precision, step.model.window) == text.QUESTION_C[worst]
     assert st["question"]["key"] == q["key"] and st["question"]["answer"] == worst
+
+
+def test_part_c_names_the_live_models_heads_and_keeps_the_window_in_fp16(step):
+    """Part C runs the live model (4 query heads): its control names the live variants' key/
+    value heads (4, 2, 1), not the reference model's (32, 8, 1); Part A keeps those. With
+    fp16 and the 4,096 window, the window cache is kept in fp16: 12 tokens × 2 KiB."""
+    from explainer import runtime as rt
+    spec = {c["name"]: c for c in step.state()["controls"]}["kv_heads"]
+    assert [o[1] for o in spec["options"]] == ["MHA (32)", "GQA (8)", "MQA (1)"]
+    step.handle({"set": "part", "value": "c"})
+    spec = {c["name"]: c for c in check_step(step.state())["controls"]}["kv_heads"]
+    assert spec["label"] == "Key/value heads (the live model)"
+    assert [o[:2] for o in spec["options"]] == [[32, "MHA (4)"], [8, "GQA (2)"], [1, "MQA (1)"]]
+    assert [rt.model_facts(v)["n_kv_heads"] for v in ("mha", "gqa", "mqa")] == [4, 2, 1]
+    assert rt.model_facts("mha")["n_heads"] == 4
+    step.handle({"shown": True})
+    step.handle({"set": "precision", "value": "fp16", "seq": 1})
+    step.handle({"set": "window", "value": 4096, "seq": 2})
+    st = check_step(step.state())
+    c = cards(st)
+    assert c["live_bytes"]["label"] == "Bytes the cache stores at the end (mha, fp16, window W = 12)"
+    assert norm(c["live_bytes"]["value"]) == "24 KiB" and norm(c["live_factor_base"]["value"]) \
+        == "3.92×"
+    assert "The live cache stores its keys and values in fp16." in words(st)
+    assert not any("fp32 values" in n for n in words(st).split("\n"))
 
 
 def test_each_part_keeps_its_own_answer_across_tabs_and_a_later_visit():

@@ -377,8 +377,6 @@ def phases_words(r: Roofline, tr: Translator) -> str:
     else:
         s_dec = tr._("With one output token there is no decode step: the prefill already "
                      "produced it.")
-    if r.gpu.illustrative:
-        s_dec += " " + tr._("(Times on the illustrative GPU are illustrative.)")
     return s_pre + " " + s_dec
 
 
@@ -497,11 +495,12 @@ def shrink_links(b: Batching, lang: str, tr: Translator) -> dict:
                                       {"step": 6, "lang": lang, **s.query}.items()),
                   go=tr._("Step 6"))
              for s in b.shrinks]
+    # the ceilings are this step's model's; step 6 computes the same ways for its own model
     return dict(intro=tr._("A smaller cache per sequence raises the ceiling by the same "
                            "factor: it is the weight FLOPs of one sequence ÷ the bytes of its "
-                           "cache, "
-                           "{c} FLOP/byte for {model} as it is. Step 6 shows each way on "
-                           "{ref}:", c=tr.sig(b.ceiling, 3), model=b.model.name,
+                           "cache, {c} FLOP/byte for {model} as it is. Step 6's ways to shrink "
+                           "the cache, applied to {model} (step 6 itself computes them for "
+                           "{ref}):", c=tr.sig(b.ceiling, 3), model=b.model.name,
                            ref=STEP6_MODEL.name),
                 items=items)
 

@@ -857,6 +857,14 @@ def layer_fig(lmap: LayerMap, tr: Translator) -> LayerMapFig:
         last=tr._("layer {n}", n=tr.int(len(lmap.kinds))))
 
 
+def layers_alike(lmap: LayerMap, tr: Translator) -> str:
+    """In place of the layer map when every layer keeps the same (`lmap.uniform`): one
+    sentence, not a row of identical bars."""
+    g = lmap.groups[0]
+    return tr._("Every layer keeps the same ({layers} in all): {kept} each ({kind}).",
+                layers=_layers(g.count, tr), kept=kept_text(g, tr), kind=kind_name(g, tr))
+
+
 def layer_table(lmap: LayerMap, tr: Translator) -> dict:
     """The layer map's text twin: one row per group."""
     return w.table([tr._("Layers"), tr._("Kind"), tr._("Keeps, each"), tr._("Cache, each")],
@@ -1240,10 +1248,13 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
     rows = [[tr.int(t), bytes_dec(v, tr)] for t, v in list(zip(curve.ctx, curve.kv))[::step]
             if revealed or t <= bill.context]
     model = name(spec, tr)
+    alike = lmap is not None and lmap.uniform
+    mapped = lmap is not None and not lmap.uniform
     return dict(
         pos="", cards=card_dicts(CARDS + MORE, values(spec, bill, live, tr), tr,
                                  labels(bill, tr, spec)),
-        caption="", lines=[gpu_lines(bill, tr), binary_note(bill, tr)],
+        caption="", lines=[gpu_lines(bill, tr), binary_note(bill, tr),
+                           *([layers_alike(lmap, tr)] if alike else [])],
         said=crossing(spec, curve, tr) if revealed else "",     # where it crosses: the answer
         desc=" ".join((
             tr._("{model}, {context} tokens × {batch}", model=model,
@@ -1260,6 +1271,7 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
                  weights=bytes_dec(curve.weights, tr)))),
         table=dict(head=[tr._("Context"), tr._("KV cache")],
                    rows=rows),
-        tables=[layer_table(lmap, tr)] if lmap is not None else [],   # the strip's twin
+        tables=[layer_table(lmap, tr)] if mapped else [],   # the strip's twin
+        # a model whose layers all keep the same gets a sentence (`lines`), not a map
         fig=dict(bar=bar_fig(spec, bill, tr), curve=curve_fig(spec, curve, bill, tr, revealed),
-                 layers=layer_fig(lmap, tr) if lmap is not None else None))
+                 layers=layer_fig(lmap, tr) if mapped else None))

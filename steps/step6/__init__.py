@@ -20,9 +20,9 @@ TAKEAWAY = N_(
 NOTES = N_("Take the levers one part at a time: fewer KV heads (GQA, MQA), fewer bits per "
            "number, fewer tokens kept (a sliding window) and no reserved waste (paged memory). "
            "For each one, ask the room what it costs: quality, forgotten context or "
-           "bookkeeping. In part D, let the room guess which tokens a small cache should keep "
-           "before you play it: the latest, the first few (sinks) or the most attended (heavy "
-           "hitters).")
+           "bookkeeping. In part D, before you play it, let the room guess whether keeping the "
+           "first few tokens (sinks) or the most attended ones (heavy hitters) saves a cache "
+           "of a few tokens where the latest ones alone do not.")
 HIGHLIGHT = ("cache",)
 
 

@@ -13,7 +13,7 @@ from explainer.format import bytes_bin
 from explainer.i18n import LANGS
 
 from ..ui.exercises import PAPER, TASK, Exercise
-from .model import (BATCH, BUDGET_CHOICES, CONTEXT, EVICTION_VARIANT, QUESTION_BUDGET, REF,
+from .model import (BATCH, BUDGET_CHOICES, CONTEXT, DEFAULT_BUDGET, EVICTION_VARIANT, REF,
                     eviction_ids, shrink, sweep)
 
 
@@ -91,7 +91,7 @@ def _n6d() -> dict:
     these bytes against what the eviction runs measure."""
     from explainer import runtime as rt
     live = rt.live_preset(EVICTION_VARIANT)
-    P, g, B = rt.EVICTION_PROMPT_TOKENS, rt.EVICTION_NEW, QUESTION_BUDGET
+    P, g, B = rt.EVICTION_PROMPT_TOKENS, rt.EVICTION_NEW, DEFAULT_BUDGET
     T = P + g - 1                                  # the last token written is never fed back
     per = costs.kv_bytes_per_token(live, "fp32")
     full, small = costs.kv_cache_bytes(live, T, 1, "fp32"), costs.kv_cache_bytes(live, B, 1, "fp32")
@@ -159,9 +159,10 @@ def _t6d_solution(m) -> dict:
 
 def _t6d_answer(tr, x):
     B = x["budgets"][x["langs"].index(tr.lang)] if tr.lang in x["langs"] else None
-    return [tr._("Play H2O at growing budgets and read the card “Top-1 agreement with the full "
-                 "cache, whole run”, or the chart's H2O line: the first budget where it reads "
-                 "{all} is the answer.", all=tr.pct(x["all"])),
+    from .text import RUN_D                         # the card's own words
+    return [tr._("Play H2O at growing budgets and read the card “{card}”, or the chart's H2O "
+                 "line: the first budget where it reads {all} is the answer.",
+                 card=tr._(RUN_D[0].label), all=tr.pct(x["all"])),
             tr._("Measured on this language's passage: {B} tokens. Each language has a "
                  "passage of its own, and the answer can differ from one to another: which "
                  "tokens matter depends on the text.",

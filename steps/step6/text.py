@@ -1,17 +1,18 @@
 """Step 6's words: the only place that translates. Pure functions of (numbers, Translator)."""
 from __future__ import annotations
-import re
 from typing import TypedDict
 
 from explainer import presets
 from explainer.format import bytes_bin, bytes_dec
 from explainer.i18n import N_, Translator
+from explainer.tokenizer import join, spaced
 
 from ..ui.state import Frame, StageText, Tick
 from ..ui.words import Card, card_dicts, metrics, player_text, question_labels
-from .model import (BATCH, BUDGET_CHOICES, CONTEXT, H2O_FLEXGEN, H2O_SHARE, H2O_SPEEDUP,
-                    KV_CHOICES, KWON_HI, KWON_LO, N_NEW, PARTS, POLICY_CHOICES,
-                    PRECISION_CHOICES, QUESTION_BUDGET, REF, WINDOW_CHOICES, HeadsQuestion,
+from .model import (BATCH, BUDGET_CHOICES, COMPARE_BUDGET, CONTEXT, H2O_FLEXGEN, H2O_SHARE,
+                    H2O_SPEEDUP, KV_CHOICES, KWON_HI, KWON_LO, N_NEW, NEARLY, PARTS,
+                    POLICY_CHOICES, PRECISION_CHOICES, QUESTION_BUDGET, REF, WINDOW_CHOICES,
+                    HeadsQuestion,
                     LiveRun, LiveSetting, Paged, PoolFrame, Shrink, Sweep)
 
 MISTRAL = presets.MODELS["mistral-7b"]          # v0.1: a sliding window in every layer
@@ -61,6 +62,18 @@ def parts_label(tr: Translator) -> str:
 def kv_options(tr: Translator) -> dict:
     return {tr._("{kind} ({n})", kind=presets.SHRINK_KV_HEAD_LABELS[k], n=tr.int(k)): k
             for k in KV_CHOICES}
+
+
+def live_kv_options(heads: dict, tr: Translator) -> dict:
+    """Part C's key/value heads, named by the live model's own: {"MHA (4)": 32, ...}.
+    `heads`: {reference KV heads: the live variant's} (model.live_kv_heads)."""
+    return {tr._("{kind} ({n})", kind=presets.SHRINK_KV_HEAD_LABELS[k], n=tr.int(heads[k])): k
+            for k in KV_CHOICES}
+
+
+def live_kv_label(tr: Translator) -> str:
+    """Part C's key/value heads control: the live model's, not the reference model's."""
+    return tr._("Key/value heads (the live model)")
 
 
 def precision_options() -> dict:
@@ -154,11 +167,13 @@ def heads(a: Shrink, tr: Translator) -> dict:
 
 
 def smaller(a: Shrink, tr: Translator, concealed: bool = False) -> str:
+    """This setting's bar label: its size and how much smaller than the baseline; while the
+    question is open, the size alone (the factor is what it asks)."""
     size = bytes_dec(a.bytes, tr)
-    if concealed:
-        return tr._("{size} ({f} smaller)", size=size, f="?")
     if a.same_as_baseline:
         return tr._("{size} (same size as the baseline)", size=size)
+    if concealed:
+        return size
     return tr._("{size} ({f} smaller)", size=size, f=factor(a.factor, tr))
 
 
@@ -614,8 +629,10 @@ def live_values(r: LiveRun, tr: Translator) -> dict:
 
 
 def _what(r: LiveRun, tr: Translator) -> str:
+    """The live run the bytes are of: its variant, its storage and its window."""
     if r.window:
-        return tr._("{variant}, window W = {W}", variant=r.variant, W=tr.int(r.window))
+        return tr._("{variant}, {kind}, window W = {W}", variant=r.variant, kind=r.kind,
+                    W=tr.int(r.window))
     return tr._("{variant}, {kind}", variant=r.variant, kind=r.kind)
 
 
@@ -654,15 +671,14 @@ def live_mapping(s: LiveSetting, tr: Translator) -> dict[str, list[str]]:
             "the same share of its {total} positions: a window of W = {W} tokens.",
             w=tr.int(s.window), share=tr.pct(s.window / CONTEXT), ctx=tr.int(CONTEXT),
             total=tr.int(P + N_NEW), W=tr.int(s.W)))
-    else:
-        lines.append(tr._("The live cache stores its keys and values in {p}.", p=s.kind))
-        if s.kind in ("int8", "int4"):
-            live.append(tr._(
-                "With {p}, the bytes counted are what the cache has to store: the quantized "
-                "values and their fp16 scales. To compute with them, this simple implementation "
-                "also keeps every row dequantized to fp32, so the live process holds more "
-                "memory than the exact cache; an optimized kernel reads the quantized values "
-                "directly.", p=s.kind))
+    lines.append(tr._("The live cache stores its keys and values in {p}.", p=s.kind))
+    if s.kind in ("int8", "int4"):
+        live.append(tr._(
+            "With {p}, the bytes counted are what the cache has to store: the quantized "
+            "values and their fp16 scales. To compute with them, this simple implementation "
+            "also keeps every row dequantized to fp32, so the live process holds more "
+            "memory than the exact cache; an optimized kernel reads the quantized values "
+            "directly.", p=s.kind))
     live.append(tr._(
         "Prompt: the first {P} tokens of a passage, then {n} generated tokens; the cache "
         "ends with {t} tokens (the last generated token is never fed back).",
@@ -682,13 +698,9 @@ def part_c_look(tr: Translator) -> str:
 
 
 def live_setting_notices(s: LiveSetting, tr: Translator) -> list[str]:
-    """Where the live run cannot do exactly what the reference setting says."""
-    precision = s.precision
-    if s.window and precision != "fp16":
-        return [tr._("The live sliding-window cache stores fp32 values, so the {p} choice is "
-                     "not applied on top of the window here; pick the full context to measure "
-                     "{p}.", p=precision)]
-    if not s.window and precision == "fp8":
+    """Where the live run cannot do exactly what the reference setting says (a window is
+    kept in the precision chosen, as the full cache is)."""
+    if s.precision == "fp8":
         return [tr._("The live model has no fp8 cache: measured with fp16 instead.")]
     return []
 
@@ -698,13 +710,14 @@ def continuations(r: LiveRun | None, tr: Translator) -> dict | None:
     run's at the same position are marked (template continuations.html.j2)."""
     if r is None:
         return None
-    marked = [dict(text=t, diff=(k >= len(r.exact_tokens) or t != r.exact_tokens[k]))
-              for k, t in enumerate(r.tokens)]
+    # the tokens as text is written (“seen, which”): a space only where `join` puts one
+    marked = [dict(text=t, sp=sp, diff=(k >= len(r.exact_tokens) or t != r.exact_tokens[k]))
+              for k, (t, sp) in enumerate(zip(r.tokens, spaced(list(r.tokens))))]
     same = not any(m["diff"] for m in marked) and len(r.tokens) == len(r.exact_tokens)
     return dict(
         prompt_label=tr._("Prompt"), prompt=r.prompt_text,
         head=[tr._("Continuation with this cache"), tr._("Continuation with the exact fp32 cache")],
-        this=marked, exact=list(r.exact_tokens),
+        this=marked, exact=join(list(r.exact_tokens)),
         note=(tr._("The two continuations are identical.") if same else
               tr._("Words where this cache's continuation differs from the exact one are "
                    "marked.")),
@@ -754,7 +767,8 @@ def live_question(runs: list[LiveRun], tr: Translator) -> dict:
                    "than dropping the oldest tokens did.", p=runs[correct].kind)
     precision, window = QUESTION_C[correct]
     return dict(
-        key=("step6", "c", rw.variant, correct),
+        # what it asks about, never its answer (the key travels in the page's state)
+        key=("step6", "c", rw.variant, rw.window),
         prompt=tr._("The live “{variant}” model generates {n} tokens, once with each of these "
                     "caches. Which one changes its choice of the next token most often, "
                     "compared with its exact fp32 cache?", variant=rw.variant,
@@ -773,9 +787,20 @@ def live_question(runs: list[LiveRun], tr: Translator) -> dict:
 
 # == Part D ===================================================================================
 
+# each policy named with the positions it runs: the kept keys stay at their positions in the
+# text (StreamingLLM itself renumbers them inside the cache; the Go deeper measures both). A
+# window keeps no gaps, so both numberings are the same run there.
 POLICY_NAMES = {"window": N_("Recent window"),
-                "sinks": N_("Sinks + recent tokens (StreamingLLM)"),
-                "h2o": N_("Heavy hitters + recent tokens (H2O)")}
+                "sinks": N_("Sinks + recent tokens as in StreamingLLM, at original positions"),
+                "h2o": N_("Heavy hitters + recent tokens as in H2O, at original positions")}
+POLICY_SHORT = {"window": N_("Recent window"), "sinks": N_("Sinks + recent"),
+                "h2o": N_("Heavy hitters + recent")}
+# Part D's question: how many policies stay near the full cache at the question's budget
+COUNT_OPTIONS = (N_("All three"), N_("One or two of them"), N_("None of them"))
+# the Go deeper's verdicts on where the attention goes: the first tokens are sinks when they
+# draw at least SINK_RATIO times an even share (big trained models: many times), and the
+# reading leans to the latest tokens when they draw at least LEAN_RATIO times theirs
+SINK_RATIO, LEAN_RATIO = 2.0, 1.5
 ROLE_CODES = {"sink": "s", "heavy": "h", "recent": "r"}     # fig.roles; "x": dropped
 # StreamingLLM (Xiao et al. 2023): 4 initial tokens kept as attention sinks, streaming
 # language modelling up to 4 million tokens with Llama 2, MPT, Falcon and Pythia
@@ -791,11 +816,15 @@ CARDS_D = (
          more=True),
     Card("evict_kept", N_("Tokens in the cache / tokens so far"), "measured", more=True),
 )
+# the whole run's numbers count the steps after the first: the first reads the whole prompt
+# before anything is dropped, so it is the full cache's by construction (rt.EvictionRun)
 RUN_D = (
-    Card("evict_agreement", N_("Top-1 agreement with the full cache, whole run"), "measured",
+    Card("evict_agreement", N_("Top-1 agreement with the full cache, steps after the first"),
+         "measured", hidden=True),
+    Card("evict_mean_kl", N_("Mean KL divergence, steps after the first"), "measured",
          hidden=True),
-    Card("evict_mean_kl", N_("Mean KL divergence, whole run"), "measured", hidden=True),
-    Card("evict_max_dlogit", N_("Largest |Δ logit|, whole run"), "measured", hidden=True),
+    Card("evict_max_dlogit", N_("Largest |Δ logit|, steps after the first"), "measured",
+         hidden=True),
     Card("evict_end_bytes", N_("Cache at the end: this policy / the full cache"), "measured"),
 )
 
@@ -809,15 +838,10 @@ def policy_options(tr: Translator) -> dict:
 
 
 def policy_short(tr: Translator) -> dict:
-    """The policies' short names on the projected control (the question's options beside it
-    spell them out): the method's name that ends a policy's full name in brackets
-    (“StreamingLLM”, “H2O”), or the full name where there is none (the recent window)."""
-    out = {}
-    for p in POLICY_CHOICES:
-        full = policy_name(p, tr)
-        named = re.search(r"\(([^()]+)\)\s*$", full)
-        out[p] = named.group(1) if named else full
-    return out
+    """The policies' short names: on the projected control (the labels stay for screen
+    readers) and where a sentence names the policy played. Which tokens each keeps, not a
+    paper's name: the paper's positions are not the ones played (POLICY_NAMES)."""
+    return {p: tr._(POLICY_SHORT[p]) for p in POLICY_CHOICES}
 
 
 def budget_short(tr: Translator) -> dict:
@@ -964,7 +988,7 @@ def eviction_frames(run, sw: Sweep | None, concealed: bool,
         cap = tr.n_("The cache holds {count} of the {seen} tokens so far ({policy}).",
                     "The cache holds {count} of the {seen} tokens so far ({policy}).",
                     kept, count=tr.int(kept), seen=tr.int(seen),
-                    policy=policy_name(run.policy, tr))
+                    policy=policy_short(tr)[run.policy])
         if count["gone"]:
             cap += " " + tr.n_("{count} token is gone for good.",
                                "{count} tokens are gone for good.", count["gone"],
@@ -1044,37 +1068,51 @@ def eviction_notices(evict_status: str, evict_error: str, sweep_status: str,
 
 
 def evict_question(sw: Sweep, tr: Translator) -> dict:
-    """Part D's prediction, from the measured sweep: at QUESTION_BUDGET tokens, which policy
-    keeps the next-token choices closest to the full cache's? `reveal`: that policy at that
-    budget (the controls go there)."""
-    best = sw.best(QUESTION_BUDGET)
-    correct = POLICY_CHOICES.index(best)
-    a = {p: sw.at(p, QUESTION_BUDGET) for p in POLICY_CHOICES}
-    if best == "window":
-        why = tr._("Here the plain window did best: on this small model and text, the latest "
-                   "tokens matter more than the first ones or the most attended ones.")
+    """Part D's prediction, from the measured sweep: with QUESTION_BUDGET tokens, how many of
+    the three policies still pick the full cache's next token at least NEARLY of the time
+    over the steps after the first? The options cover every outcome (all three, one or two,
+    none), so the right one is whatever was measured; on this model and in every language it
+    is none, by a wide margin (tests/test_step6_evict.py). `reveal`: that budget (the
+    controls go there; the chart then shows all three lines)."""
+    B, B2 = QUESTION_BUDGET, COMPARE_BUDGET
+    close = sw.close(B, NEARLY)
+    correct = 0 if len(close) == len(POLICY_CHOICES) else 2 if not close else 1
+    a = {p: sw.at(p, B)[0] for p in POLICY_CHOICES}
+    # a count before its noun is a phrase of its own, after a colon or in brackets
+    toks = lambda n: tr.n_("{count} token", "{count} tokens", n, count=tr.int(n))  # noqa: E731
+    steps = tr.n_("{count} step", "{count} steps", sw.n_new - 1, count=tr.int(sw.n_new - 1))
+    if correct == 2:
+        why = tr._("Whichever tokens a policy keeps, most of the text is gone, and the model's "
+                   "choice changes at many steps. At a budget of {B2}, every policy keeps at "
+                   "least {least} of the choices.", B2=tr.int(B2),
+                   least=tr.pct(sw.least(B2), 0))
+    elif correct == 0:
+        why = tr._("Even a budget of {B} kept enough of this text for every policy.",
+                   B=tr.int(B))
     else:
-        why = tr._("Keeping tokens that draw much of the attention (the first ones, or the "
-                   "heavy hitters) leaves each query's attention closer to what it is with the "
-                   "full cache than keeping only the latest ones.")
+        why = tr._("Here the choice of tokens made the difference at this budget: compare the "
+                   "three lines of the chart at {B}.", B=tr.int(B))
+    ask = tr._("How many of the three policies still pick the full cache's next token at "
+               "least {x} of the time, counted over the steps after the first?",
+               x=tr.pct(NEARLY))
     return dict(
-        key=("step6", "d", QUESTION_BUDGET, sw.n_prompt, sw.n_new, correct),
-        prompt=tr._("The live model reads {P} tokens and writes {g} more, but its cache may "
-                    "hold only {B}. Which policy keeps its next-token choices closest to the "
-                    "full cache's?", P=tr.int(sw.n_prompt),
-                    g=tr.int(sw.n_new), B=tr.int(QUESTION_BUDGET)),
+        # what it asks about, never its answer (the key travels in the page's state)
+        key=("step6", "d", B, sw.n_prompt, sw.n_new),
+        prompt=tr._("The live model reads a prompt and writes a continuation (prompt: "
+                    "{prompt}; continuation: {new}; cache budget: {budget}).",
+                    prompt=toks(sw.n_prompt), new=toks(sw.n_new), budget=toks(B)) + " " + ask,
         # projected: the same question in fewer words (the controls and the strip say the rest)
-        projected=tr._("Only {B} of {T} tokens stay in the cache: which policy keeps the next "
-                       "tokens closest to the full cache's?", B=tr.int(QUESTION_BUDGET),
-                       T=tr.int(sw.n_prompt + sw.n_new)),
-        options=[policy_name(p, tr) for p in POLICY_CHOICES], correct=correct,
-        explain=tr._("Measured over the {g} generated tokens with a budget of {B}: the full "
-                     "cache's next token was kept {a} of the time with the recent window, {b} "
-                     "with sinks + recent and {c} with heavy hitters + recent.",
-                     g=tr.int(sw.n_new), B=tr.int(QUESTION_BUDGET),
-                     a=tr.pct(a["window"][0], 0), b=tr.pct(a["sinks"][0], 0),
-                     c=tr.pct(a["h2o"][0], 0)) + " " + why,
-        reveal=dict(policy=best, budget=QUESTION_BUDGET),
+        projected=tr._("Cache budget: {budget} (the text: {total}). How many policies still "
+                       "pick the full cache's next token at least {x} of the time?",
+                       budget=toks(B), total=toks(sw.n_prompt + sw.n_new), x=tr.pct(NEARLY)),
+        options=[tr._(o) for o in COUNT_OPTIONS], correct=correct,
+        explain=tr._("Counted over the steps after the first ({steps}): the first reads the "
+                     "whole prompt, so it always agrees. At a budget of {B}, the full cache's "
+                     "next token was kept {a} of the time with the recent window, {b} with "
+                     "sinks + recent and {c} with heavy hitters + recent.",
+                     steps=steps, B=tr.int(B), a=tr.pct(a["window"], 0),
+                     b=tr.pct(a["sinks"], 0), c=tr.pct(a["h2o"], 0)) + " " + why,
+        reveal=dict(budget=B),
         **question_labels(tr))
 
 
@@ -1096,18 +1134,34 @@ def same_setting(run, cache_run) -> bool:
 
 def shares_line(shares, tr: Translator) -> str:
     """Where the full cache's newest query looks on this prompt (rt.AttentionShares), and
-    what that means for keeping sinks here."""
-    return tr._("Measured with the full cache on this prompt, the newest query puts {first} of "
-                "its attention on the first {s} tokens and {recent} on the last {r} (mean "
-                "over layers, heads and generated tokens); spread evenly over the tokens it "
-                "reads, they would get {even_first} and {even_recent}. So this small model "
-                "has no strong attention sinks, and its attention leans to the latest tokens, "
-                "which every policy keeps. The chart shows how each policy did on this text: the "
-                "best one changes with the budget and the language.",
-                first=tr.pct(shares.first_share, 0), s=tr.int(shares.first),
-                recent=tr.pct(shares.recent_share, 0), r=tr.int(shares.recent),
+    what that says, from the measurement: whether the first tokens are attention sinks here
+    (at least SINK_RATIO times an even share) and whether the reading leans to the latest
+    tokens (at least LEAN_RATIO times theirs)."""
+    toks = lambda n: tr.n_("{count} token", "{count} tokens", n, count=tr.int(n))  # noqa: E731
+    out = [tr._("Measured with the full cache on this prompt, the newest query puts {first} of "
+                "its attention on the first tokens ({s}) and {recent} on the last ones ({r}), "
+                "mean over layers, heads and generated tokens; spread evenly over the tokens it "
+                "reads, they would get {even_first} and {even_recent}.",
+                first=tr.pct(shares.first_share, 0), s=toks(shares.first),
+                recent=tr.pct(shares.recent_share, 0), r=toks(shares.recent),
                 even_first=tr.pct(shares.even_first, 0),
-                even_recent=tr.pct(shares.even_recent, 0))
+                even_recent=tr.pct(shares.even_recent, 0))]
+    sink = shares.first_share / shares.even_first
+    lean = shares.recent_share / shares.even_recent
+    if sink >= SINK_RATIO:
+        out.append(tr._("So the first tokens draw {x} their even share: this model has "
+                        "attention sinks, as big trained models do.", x=tr.times(sink, 1)))
+    else:
+        out.append(tr._("So the first tokens draw {x} their even share, less than {k}: this "
+                        "small model has no strong attention sinks, unlike big trained models.",
+                        x=tr.times(sink, 1), k=tr.times(SINK_RATIO, 0)))
+    if lean >= LEAN_RATIO:
+        out.append(tr._("The last tokens draw {x} theirs: its attention leans to the latest "
+                        "tokens, which every policy keeps.", x=tr.times(lean, 1)))
+    else:
+        out.append(tr._("The last tokens draw {x} theirs: its attention does not lean to the "
+                        "latest tokens.", x=tr.times(lean, 1)))
+    return " ".join(out)
 
 
 def positions_line(run, cache_run, tr: Translator) -> str:
@@ -1121,7 +1175,7 @@ def positions_line(run, cache_run, tr: Translator) -> str:
                 "their original positions, as played here, the next token agrees with the full "
                 "cache's {a} of the time (mean KL divergence {k}); with the keys numbered "
                 "inside the cache, as StreamingLLM does, {a2} of the time (mean KL divergence "
-                "{k2}).", policy=policy_name(run.policy, tr), B=tr.int(run.budget),
+                "{k2}).", policy=policy_short(tr)[run.policy], B=tr.int(run.budget),
                 a=tr.pct(run.agreement, 0), k=kl(run.mean_kl, tr),
                 a2=tr.pct(cache_run.agreement, 0), k2=kl(cache_run.mean_kl, tr))
 

@@ -16,7 +16,7 @@ from ..ui.controls import segments
 from ..ui.frames import shared_frames
 from ..ui.step import Step
 from . import text
-from .model import PARTS, Step6Model, live_key, live_setting, measure
+from .model import PARTS, Step6Model, live_key, live_kv_heads, live_setting, measure
 
 FRAMES = shared_frames(text.paged_frames)    # built once per process, for every session
 STRIP_FRAMES = shared_frames(text.eviction_frames)
@@ -93,6 +93,11 @@ class Step6(Step):
         spec = super().control_spec(c, tr)
         if c.name != "part" and c.name not in PART_CONTROLS[self.model.part]:
             spec["hidden"] = True
+        if c.name == "kv_heads" and self.model.part == "c":
+            # Part C runs the live model: its own heads (4, 2, 1), not the reference model's
+            spec["label"] = text.live_kv_label(tr)
+            spec["options"] = [[v, label] for label, v in
+                               text.live_kv_options(live_kv_heads(), tr).items()]
         return spec
 
     def on_reveal(self) -> None:
@@ -179,7 +184,7 @@ class Step6(Step):
             live.status, live.error, tr, kind="live", shown=r is not None)
         # a setting the question asks about shows how much it changes the output only
         # once the question is answered
-        conceal = not self.revealed and s is not None and s.kind != "fp16"
+        conceal = not self.revealed and s is not None and (s.kind != "fp16" or bool(s.W))
         figure = []
         if r is not None and conceal:
             figure = [w.paragraphs([text.continuations_wait(tr)], cls="narration")]
