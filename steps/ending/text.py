@@ -31,13 +31,15 @@ def formula(ex: WorkedExample, tr: Translator) -> dict:
         title=tr._("The size of a KV cache"),
         general=tr._("bytes = 2 (K and V) × layers × KV heads × head_dim × bytes per value × "
                      "tokens × batch"),
-        worked=tr._("{model} in fp16: 2 × {L} × {H} × {d} × {b} B = {per} per token; {T} "
-                    "tokens take {seq} per sequence, and a batch of {B} takes {all}.",
-                    model=ex.name, L=tr.int(ex.layers), H=tr.int(ex.kv_heads),
-                    d=tr.int(ex.head_dim), b=tr.int(ex.bytes_per_value),
-                    per=tr.bytes(ex.per_token_bytes, "KiB", 0), T=tr.int(ex.tokens),
-                    seq=tr.bytes(ex.sequence_bytes, "GiB", 0),
-                    B=tr.int(ex.batch), all=tr.bytes(ex.batch_bytes, "GiB", 0)),
+        worked=tr.n_("{model} in fp16: 2 × {L} × {H} × {d} × {b} B = {per} per token; a "
+                     "sequence of {T} token takes {seq}, and a batch of {B} takes {all}.",
+                     "{model} in fp16: 2 × {L} × {H} × {d} × {b} B = {per} per token; a "
+                     "sequence of {T} tokens takes {seq}, and a batch of {B} takes {all}.",
+                     ex.tokens, model=ex.name, L=tr.int(ex.layers), H=tr.int(ex.kv_heads),
+                     d=tr.int(ex.head_dim), b=tr.int(ex.bytes_per_value),
+                     per=tr.bytes(ex.per_token_bytes, "KiB", 0), T=tr.int(ex.tokens),
+                     seq=tr.bytes(ex.sequence_bytes, "GiB", 0),
+                     B=tr.int(ex.batch), all=tr.bytes(ex.batch_bytes, "GiB", 0)),
         note=tr._("Take the numbers from the model's config.json: num_hidden_layers, "
                   "num_key_value_heads and head_dim (else hidden_size ÷ num_attention_heads).")
         + " " + tr._("This holds when every layer keeps every token. A sliding-window layer "

@@ -20,18 +20,25 @@ def _n1() -> dict:
 
 
 def _p1(tr, x):
-    return tr._("A prompt of {P} tokens goes in at once (the prefill). Then the model feeds "
-                "back {n} generated tokens, one at a time. How many keys does the query of the "
-                "last one read? How many q·k scores have the newest queries computed in all, "
-                "counting the prompt's last token?", P=tr.int(x["P"]), n=tr.int(x["n"]))
+    return " ".join((
+        tr.n_("A prompt of {P} token goes in at once (the prefill).",
+              "A prompt of {P} tokens goes in at once (the prefill).", x["P"], P=tr.int(x["P"])),
+        tr.n_("Then the model feeds back {n} generated token, one at a time.",
+              "Then the model feeds back {n} generated tokens, one at a time.", x["n"],
+              n=tr.int(x["n"])),
+        tr._("How many keys does the query of the last one read? How many q·k scores have the "
+             "newest queries computed in all, counting the prompt's last token?")))
 
 
 def _a1(tr, x):
-    return [tr._("The prompt's last token reads the {P} keys of the prompt; each token fed back "
-                 "reads one key more than the one before.", P=tr.int(x["P"])),
-            tr._("The last one reads {last} keys. In all: {terms} = {total} q·k scores.",
-                 last=tr.int(x["last"]), total=tr.int(x["total"]),
-                 terms=" + ".join(tr.int(t) for t in x["terms"]))]
+    return [tr.n_("The prompt's last token reads the {P} key of the prompt; each token fed "
+                  "back reads one key more than the one before.",
+                  "The prompt's last token reads the {P} keys of the prompt; each token fed "
+                  "back reads one key more than the one before.", x["P"], P=tr.int(x["P"])),
+            tr.n_("The last one reads {last} key.", "The last one reads {last} keys.", x["last"],
+                  last=tr.int(x["last"])) + " "
+            + tr._("The q·k scores in all: {terms} = {total}.", total=tr.int(x["total"]),
+                   terms=" + ".join(tr.int(t) for t in x["terms"]))]
 
 
 @lru_cache(maxsize=None)

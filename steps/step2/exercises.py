@@ -20,17 +20,17 @@ def _n2() -> dict:
 
 
 def _p2(tr, x):
-    return tr._("A prompt of P = {P} tokens, then T = {T} generated tokens. How many K/V rows "
-                "does one layer compute without a cache, and how many with one? How many "
-                "times fewer is that?", P=tr.int(x["P"]), T=tr.int(x["T"]))
+    return tr._("Take P = {P} (the prompt's tokens) and T = {T} (the tokens generated after "
+                "it). How many K/V rows does one layer compute without a cache, and how many "
+                "with one? How many times fewer is that?", P=tr.int(x["P"]), T=tr.int(x["T"]))
 
 
 def _a2(tr, x):
     P, T = x["P"], x["T"]
-    return [tr._("Without a cache, step t runs all P + t − 1 tokens through the layer again: "
-                 "T × P + T × (T − 1) ÷ 2 = {T} × {P} + {T} × {T1} ÷ 2 = {without} rows.",
+    return [tr._("Without a cache, step t runs all P + t − 1 tokens through the layer again. "
+                 "Rows: T × P + T × (T − 1) ÷ 2 = {T} × {P} + {T} × {T1} ÷ 2 = {without}.",
                  T=tr.int(T), P=tr.int(P), T1=tr.int(x["T1"]), without=tr.int(x["without"])),
-            tr._("With a cache every token goes through once: P + T − 1 = {with_} rows.",
+            tr._("With a cache every token goes through once. Rows: P + T − 1 = {with_}.",
                  with_=tr.int(x["with_"])),
             tr._("{without} ÷ {with_} = {saving}: with the cache the layer computes {saving} "
                  "fewer rows.",

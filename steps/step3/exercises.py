@@ -9,6 +9,7 @@ from functools import lru_cache
 from explainer import costs, presets
 from explainer.format import bytes_bin
 
+from ..ui import counts
 from ..ui.exercises import PAPER, TASK, Exercise
 from .model import SELF_HEAD, SELF_LAYER
 
@@ -24,19 +25,22 @@ def _n3() -> dict:
 
 
 def _p3(tr, x):
-    return tr._("{model} has {L} layers and {H} key/value heads of {d} values each, stored in "
-                "fp16 ({b} bytes a value). How many bytes does each token add to its cache? "
-                "How much does one sequence of {T} tokens take?", model=x["name"],
-                L=tr.int(x["L"]), H=tr.int(x["H"]), d=tr.int(x["d"]), b=tr.int(x["b"]),
-                T=tr.int(x["T"]))
+    return " ".join((
+        tr._("{model}: {layers}, {heads}, head_dim {d}, cache in fp16 ({b} B per number). How "
+             "many bytes does each token add to its cache?", model=x["name"],
+             layers=counts.layers(x["L"], tr), heads=counts.kv_heads(x["H"], tr),
+             d=tr.int(x["d"]), b=tr.int(x["b"])),
+        tr.n_("How much does one sequence of {T} token take?",
+              "How much does one sequence of {T} tokens take?", x["T"], T=tr.int(x["T"]))))
 
 
 def _a3(tr, x):
     return [tr._("Per token: 2 (K and V) × {L} × {H} × {d} × {b} B = {bytes} B = {per}.",
                  L=tr.int(x["L"]), H=tr.int(x["H"]), d=tr.int(x["d"]), b=tr.int(x["b"]),
                  bytes=tr.int(x["per"]), per=bytes_bin(x["per"], tr)),
-            tr._("One sequence of {T} tokens: {T} × {per} = {seq}.", T=tr.int(x["T"]),
-                 per=bytes_bin(x["per"], tr), seq=bytes_bin(x["seq"], tr))]
+            tr.n_("One sequence of {T} token: {T} × {per} = {seq}.",
+                  "One sequence of {T} tokens: {T} × {per} = {seq}.", x["T"], T=tr.int(x["T"]),
+                  per=bytes_bin(x["per"], tr), seq=bytes_bin(x["seq"], tr))]
 
 
 @lru_cache(maxsize=None)

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from explainer import costs, presets
 
+from ..ui import counts
 from ..ui.exercises import PAPER, TASK, Exercise
 from .model import roofline_of
 
@@ -23,21 +24,26 @@ def _n4() -> dict:
 
 
 def _p4(tr, x):
-    return tr._("{model} (fp16) decodes one sequence at a context of {ctx} tokens on an {gpu} "
-                "({peak} TFLOP/s, {bw} TB/s). How many FLOPs does the step do per byte it "
-                "reads? Is it memory-bound or compute-bound, and how many tokens per second "
-                "can it give at most?", model=x["name"], ctx=tr.int(x["ctx"]), gpu=x["gpu"],
-                peak=tr.int(x["peak"] / 1e12), bw=tr.num(x["bw"] / 1e12, 2))
+    return tr.n_("{model} (fp16) decodes one sequence at a context of {ctx} token on an {gpu} "
+                 "({peak} TFLOP/s, {bw} TB/s). How many FLOPs does the step do per byte it "
+                 "reads? Is it memory-bound or compute-bound, and how many tokens per second "
+                 "can it give at most?",
+                 "{model} (fp16) decodes one sequence at a context of {ctx} tokens on an {gpu} "
+                 "({peak} TFLOP/s, {bw} TB/s). How many FLOPs does the step do per byte it "
+                 "reads? Is it memory-bound or compute-bound, and how many tokens per second "
+                 "can it give at most?", x["ctx"], model=x["name"], ctx=tr.int(x["ctx"]),
+                 gpu=x["gpu"], peak=tr.int(x["peak"] / 1e12), bw=tr.num(x["bw"] / 1e12, 2))
 
 
 def _a4(tr, x):
     gb = lambda v: tr.num(v / 1e9, 1)              # noqa: E731
     lines = [
-        tr._("FLOPs: 2 × {N} billion parameters = {flops} GFLOP.",
-             N=tr.num(x["params"] / 1e9, 2), flops=gb(x["flops"])),
-        tr._("Bytes: the weights ({weights} GB) and the cache of {ctx} tokens ({cache} GB): "
-             "{bytes} GB.", weights=gb(x["weights"]), ctx=tr.int(x["ctx"]),
-             cache=gb(x["cache"]), bytes=gb(x["bytes"])),
+        tr._("FLOPs: 2 × {params} = {flops} GFLOP.",
+             params=counts.billions(x["params"], 2, tr), flops=gb(x["flops"])),
+        tr.n_("Bytes: the weights ({weights} GB) and the cache of {ctx} token ({cache} GB): "
+              "{bytes} GB.", "Bytes: the weights ({weights} GB) and the cache of {ctx} tokens "
+              "({cache} GB): {bytes} GB.", x["ctx"], weights=gb(x["weights"]),
+              ctx=tr.int(x["ctx"]), cache=gb(x["cache"]), bytes=gb(x["bytes"])),
     ]
     if x["bound"] == "memory":
         lines.append(tr._("{flops} ÷ {bytes} = {i} FLOP per byte, far below the ridge at {ridge}: "
@@ -47,9 +53,11 @@ def _a4(tr, x):
         lines.append(tr._("{flops} ÷ {bytes} = {i} FLOP per byte, past the ridge at {ridge}: "
                           "compute-bound.", flops=gb(x["flops"]), bytes=gb(x["bytes"]),
                           i=tr.num(x["intensity"], 2), ridge=tr.int(x["ridge"])))
-    lines.append(tr._("Reading {bytes} GB at {bw} TB/s takes at least {time}: at most {tps} "
-                      "tokens per second.", bytes=gb(x["bytes"]), bw=tr.num(x["bw"] / 1e12, 2),
-                      time=tr.seconds(x["time"]), tps=tr.int(x["tps"])))
+    lines.append(tr.n_("Reading {bytes} GB at {bw} TB/s takes at least {time}: at most {tps} "
+                       "token per second.", "Reading {bytes} GB at {bw} TB/s takes at least "
+                       "{time}: at most {tps} tokens per second.", round(x["tps"]),
+                       bytes=gb(x["bytes"]), bw=tr.num(x["bw"] / 1e12, 2),
+                       time=tr.seconds(x["time"]), tps=tr.int(x["tps"])))
     return lines
 
 
@@ -71,8 +79,8 @@ def _t4_check(m) -> bool:
 
 
 def _t4_answer(tr, x):
-    return [tr._("A short context and a large batch: for example a prompt of {P} tokens, {o} "
-                 "output token and a batch of {B}. Decode then does {i} FLOP per byte, past the "
+    return [tr._("A short context and a large batch: for example prompt length {P}, output "
+                 "tokens {o} and batch size {B}. Decode then does {i} FLOP per byte, past the "
                  "ridge at {ridge}.", P=tr.int(x["prompt"]), o=tr.int(x["output"]),
                  B=tr.int(x["batch"]), i=tr.int(x["intensity"]), ridge=tr.int(x["ridge"]))]
 

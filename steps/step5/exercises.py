@@ -9,6 +9,7 @@ from functools import lru_cache
 from explainer import costs, presets
 from explainer.format import bytes_bin
 
+from ..ui import counts
 from ..ui.exercises import PAPER, TASK, Exercise
 from .model import bill_of
 
@@ -26,12 +27,15 @@ def _n5() -> dict:
 
 
 def _p5(tr, x):
-    return tr._("{model}: {L} layers, {H} key/value heads of {d} values, {N} billion "
-                "parameters, weights and cache in fp16. How big is the cache of a batch of {B} "
-                "sequences of {T} tokens? Does it fit on an {gpu} next to the weights?",
-                model=x["name"], L=tr.int(x["L"]), H=tr.int(x["H"]), d=tr.int(x["d"]),
-                N=tr.num(x["params"] / 1e9, 1), B=tr.int(x["B"]), T=tr.int(x["T"]),
-                gpu=x["gpu"])
+    return " ".join((
+        tr._("{model}: {layers}, {heads}, head_dim {d}, {params}, weights and cache in fp16.",
+             model=x["name"], layers=counts.layers(x["L"], tr),
+             heads=counts.kv_heads(x["H"], tr), d=tr.int(x["d"]),
+             params=counts.billions(x["params"], 1, tr)),
+        tr.n_("How big is the cache of {B} sequence with a context length of {T}?",
+              "How big is the cache of a batch of {B} sequences with a context length of {T}?",
+              x["B"], B=tr.int(x["B"]), T=tr.int(x["T"])),
+        tr._("Does it fit on an {gpu} next to the weights?", gpu=x["gpu"])))
 
 
 def _a5(tr, x):
@@ -42,26 +46,27 @@ def _a5(tr, x):
         tr._("Per sequence: {T} × {per} = {seq}; the batch: {B} × {seq} = {kv}.",
              T=tr.int(x["T"]), per=bytes_bin(x["per"], tr), seq=bytes_bin(x["seq"], tr),
              B=tr.int(x["B"]), kv=bytes_bin(x["kv"], tr)),
-        tr._("Weights: {N} billion × {wb} B = {gb} = {weights}. Weights and cache: {total}.",
-             wb=tr.int(x["wb"]),
-             N=tr.num(x["params"] / 1e9, 1), gb=tr.bytes(x["weights"], "GB", 1),
-             weights=bytes_bin(x["weights"], tr),
-             total=bytes_bin(x["total"], tr)),
+        tr.n_("Weights: {N} billion × {wb} B = {gb} = {weights}. Weights and cache: {total}.",
+              "Weights: {N} billion × {wb} B = {gb} = {weights}. Weights and cache: {total}.",
+              tr.shown(x["params"] / 1e9, 1), wb=tr.int(x["wb"]),
+              N=tr.num(x["params"] / 1e9, 1), gb=tr.bytes(x["weights"], "GB", 1),
+              weights=bytes_bin(x["weights"], tr), total=bytes_bin(x["total"], tr)),
     ]
     if x["fits"]:                                  # pragma: no cover - not with these presets
         lines.append(tr._("The {gpu} holds {mem}: it fits.", gpu=x["gpu"],
                           mem=bytes_bin(x["mem"], tr)))
     elif x["room"] == 0:
-        lines.append(tr._("The {gpu} holds {mem}: it does not fit. Next to the weights there is "
-                          "no room for even one sequence of {T} tokens.", gpu=x["gpu"],
-                          mem=bytes_bin(x["mem"], tr), T=tr.int(x["T"])))
+        lines.append(tr.n_("The {gpu} holds {mem}: it does not fit. Next to the weights there "
+                           "is no room for even one sequence of {T} token.",
+                           "The {gpu} holds {mem}: it does not fit. Next to the weights there "
+                           "is no room for even one sequence of {T} tokens.", x["T"],
+                           gpu=x["gpu"], mem=bytes_bin(x["mem"], tr), T=tr.int(x["T"])))
     else:                                          # pragma: no cover - not with these presets
         lines.append(tr.n_("The {gpu} holds {mem}: it does not fit. Next to the weights there "
-                           "is room for {n} sequence of {T} tokens.",
+                           "is room for {n} such sequence.",
                            "The {gpu} holds {mem}: it does not fit. Next to the weights there "
-                           "is room for {n} sequences of {T} tokens.", x["room"], gpu=x["gpu"],
-                           mem=bytes_bin(x["mem"], tr), n=tr.int(x["room"]),
-                           T=tr.int(x["T"])))
+                           "is room for {n} such sequences.", x["room"], gpu=x["gpu"],
+                           mem=bytes_bin(x["mem"], tr), n=tr.int(x["room"])))
     return lines
 
 
@@ -77,8 +82,10 @@ def _t5_numbers() -> dict:
 
 
 def _t5(tr, x):
-    return tr._("Find the largest batch of {model} at {T} tokens that fits on an {gpu}.",
-                model=x["name"], T=tr.int(x["context"]), gpu=x["gpu_name"])
+    return tr.n_("{model} on an {gpu}, sequences of {T} token: find the largest batch that "
+                 "fits.", "{model} on an {gpu}, sequences of {T} tokens: find the largest batch "
+                 "that fits.", x["context"], model=x["name"], T=tr.int(x["context"]),
+                 gpu=x["gpu_name"])
 
 
 def _t5_check(m) -> bool:

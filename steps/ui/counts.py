@@ -39,3 +39,11 @@ def kv_heads(n: int, tr: Translator) -> str:
 
 def parameters(n: int, tr: Translator) -> str:
     return tr.n_("{count} parameter", "{count} parameters", n, count=tr.int(n))
+
+
+def billions(n: float, digits: int, tr: Translator) -> str:
+    """A count of parameters in billions, as written with `digits` decimals ("8.0 billion
+    parameters"; Polish "8,0 miliarda parametrów", a fraction)."""
+    x = n / 1e9
+    return tr.n_("{count} billion parameters", "{count} billion parameters",
+                 tr.shown(x, digits), count=tr.num(x, digits))
