@@ -77,7 +77,8 @@ def test_step6_part_a_answer_switches_gqa_on(app):
     page = app("?step=6")
     expect(metric(page, "factor")).to_have_text("?")
     expect(page.locator(".heads-line")).to_contain_text("32 key/value heads")
-    expect(page.locator(".bars-svg .bar-label").last).to_contain_text("(? smaller)")
+    # MHA is the baseline: the same size, and no factor while the question is open
+    expect(page.locator(".bars-svg .bar-label").last).to_contain_text("same size as the baseline")
     option(page, 2).click()                                            # 32×: that is MQA
     marked(page, picked=2, right=1)
     expect(metric(page, "factor")).to_have_text("4×")

@@ -43,8 +43,9 @@ def test_step6_answer_is_concealed_until_answered(app):
     page = app("?step=6&heads=8&precision=int8")
     expect(page.locator(".question").first).to_contain_text("int8")
     expect(metric(page, "factor")).to_have_text("?")
-    expect(page.locator(".bars-svg .bar-label").last).to_contain_text("?")
-    expect(page.locator(".bars-svg .bar-label").last).not_to_contain_text("7.88")
+    # the bar says its size, and how much smaller only once answered (no “(? smaller)”)
+    expect(page.locator(".bars-svg .bar-label").last).to_have_text("8.7\u00a0GB")
+    expect(page.locator(".bars-svg .bar-label").last).not_to_contain_text("smaller")
     page.locator(".answer-1 button").click()                # 32 ÷ 8 = 4 (options 2×, 4×, 32×)
     expect(metric(page, "factor")).to_have_text("7.88×")
     expect(page.locator(".bars-svg .bar-label").last).to_contain_text("7.88× smaller")
@@ -181,3 +182,25 @@ def test_step6_parts_b_and_c_ask_their_own_questions_and_keep_them_apart(app):
     wait_url(page, "part=b")
     expect(metric(page, "reserved_share")).to_contain_text("%", timeout=60_000)
     expect(page.locator(".q-right")).to_have_count(1)          # B's answer is kept
+
+
+TOPS = "(els) => els.map((e) => Math.round(e.getBoundingClientRect().top))"
+RIGHTS = "(els) => els.map((e) => e.getBoundingClientRect().right)"
+
+
+@pytest.mark.parametrize("width,heads,rows", [
+    (1440, 32, [32]), (1440, 8, [32]), (1440, 1, [32]),        # one row where it fits
+    (1280, 32, [32]),
+    (390, 32, [16, 16]), (390, 8, [16, 16]), (390, 1, [16, 16])])   # else two even rows
+def test_part_a_heads_fill_one_row_or_two_even_ones(app, width, heads, rows):
+    """Part A's 32 query heads: on one row where the visual column holds them (1440 and
+    1280 px, every head kind), else in two rows of 16, never a row and a few orphans (the
+    review saw 29 + 3 at 1440 px); no head pokes out of the diagram's box."""
+    page = app(f"?step=6&heads={heads}")
+    page.set_viewport_size({"width": width, "height": 900})
+    expect(page.locator(".kv-groups .q")).to_have_count(32)
+    page.wait_for_timeout(300)
+    tops = page.locator(".kv-groups .q").evaluate_all(TOPS)
+    assert [tops.count(t) for t in sorted(set(tops))] == rows
+    box = page.locator(".kv-groups").evaluate("(e) => e.getBoundingClientRect().right")
+    assert max(page.locator(".kv-groups .q, .kv-groups .kv").evaluate_all(RIGHTS)) <= box + 0.5
