@@ -55,7 +55,7 @@ def test_reference_figures_at_defaults():
 def test_256_outputs_are_1_from_the_prefill_and_255_decode_steps():
     tr = Translator("en")
     assert text.tokens_words(roofline_of(512, 256, "illustrative"), tr).startswith(
-        "256 output tokens = 1 from the prefill + 255 decode steps")
+        "Output tokens: 256 = 1 from the prefill + 255 decode steps")
     assert "no decode step" in text.tokens_words(roofline_of(512, 1, "illustrative"), tr)
     assert "+ 1 decode step:" in text.tokens_words(roofline_of(512, 2, "illustrative"), tr)
 
@@ -176,8 +176,8 @@ def test_measured_numbers_in_their_three_states():
     assert notes and "measuring…" not in paras
     big = plan_of(8192, 2048)
     _, notes = text.measured_words(big, 8192, 2048, "ready", FAKE, facts, tr)
-    assert norm(notes[0]).endswith("768 prompt tokens and 256 output tokens instead of "
-                                   "8,192 and 2,048.")
+    assert norm(notes[0]).endswith("measured at 768 and 256 (prompt and output tokens) "
+                                   "instead of 8,192 and 2,048.")
 
 
 @pytest.mark.parametrize("lang", list(LANGS))
@@ -251,7 +251,7 @@ def test_stop_beyond_the_slider_and_no_room_on_the_gpu():
     r = roofline_of(4096, 2, "h100", "llama2-7b", 64)
     notes = [norm(n) for n in text.notices(r, batching_of(4097, "h100"), tr)]
     assert any("at most 33 do" in n for n in notes)
-    assert any("at most 4,096 tokens: a context of 4,097" in n for n in notes)
+    assert any("at most 4,096 tokens. A context of 4,097 tokens" in n for n in notes)
     assert text.notices(roofline_of(512, 256, "h100"), batching_of(767, "h100"), tr) == []
 
 
@@ -373,7 +373,7 @@ def test_the_ceiling_says_it_counts_the_weights_flops():
     assert g.ceiling_attention == pytest.approx(g.ceiling + 4)
     said = norm(text.ceiling_words(b, tr))
     assert "the weight FLOPs of one sequence (2 per active parameter)" in said
-    assert "32 query heads ÷ 32 KV heads = 1 FLOP per byte of cache, 7.28 FLOP/byte" in said
+    assert "query heads ÷ KV heads = 32 ÷ 32 = 1 FLOP per byte of cache, 7.28 FLOP/byte" in said
     ds = norm(text.ceiling_words(batching_of(767, "h100", "deepseek-v3"), tr))
     assert "latent attention" in ds and "true ceiling is higher" in ds
     assert "dashed line: the decode ceiling (weight FLOPs), any batch" in [
@@ -393,20 +393,22 @@ def test_moe_prefill_is_set_by_the_tokens_each_expert_meets():
     said = norm(q["explain"])
     assert q["options"][q["correct"]] == "Both equally"
     assert said.startswith("Both are memory-bound.")
-    assert "only 8 of the 256 experts" in said and "about 16 of the 512 prompt tokens" in said
+    assert "only 8 of the 256 experts" in said
+    assert "about 16 of the prompt's tokens (512 tokens)" in said
     assert "about 56 FLOP per byte, below this GPU's ridge of 295" in said
-    assert "with only" not in said
+    assert "with a prompt this short" not in said
     m = text.question(roofline_of(4096, 256, "h100", "mixtral-8x7b", 1), tr)
     said = norm(m["explain"])
     assert said.startswith("Only the decode step is memory-bound.")
-    assert "still meet about 1,024 of the 4,096 prompt tokens" in said and "above" in said
+    assert "still meet about 1,024 of the prompt's tokens (4,096 tokens)" in said
+    assert "above" in said
     # the prompt length at which the prefill reaches the ridge: ridge × weight bytes ÷ 2A
-    assert "when P is about 2,680 tokens" in norm(text.why_words(r, tr))
-    assert "when P is about 1,070 tokens" in norm(text.why_words(
+    assert "when the prompt has about 2,680 tokens" in norm(text.why_words(r, tr))
+    assert "when the prompt has about 1,070 tokens" in norm(text.why_words(
         roofline_of(512, 256, "h100", "mixtral-8x7b"), tr))
     # a dense model keeps its words
     dense = text.question(roofline_of(64, 256, "h100"), tr)
-    assert "with only 64 prompt tokens" in dense["explain"]
+    assert "with a prompt this short (64 tokens)" in dense["explain"]
 
 
 def test_the_weights_are_named_16_bit_or_as_released():

@@ -233,7 +233,7 @@ def test_the_live_measurement_follows_the_grid_point(fresh):
     assert fresh[-1] == 32                    # a new grid point is measured
     s = step.state()
     assert norm(card(s, "measured_prefill")["value"]) == "3,200 tokens/s"
-    assert "32 prompt tokens" in said(s, "live-facts live-speed")
+    assert "prompt tokens: 32" in said(s, "live-facts live-speed")
     step.handle({"set": "gpu", "value": "h100"})
     step.handle({"set": "prompt", "value": 48, "seq": 2})             # the same grid point
     step.state()

@@ -9,6 +9,7 @@ from explainer.format import gib
 from explainer.i18n import N_, Translator
 from explainer.presets import ALL_MODELS, GPUS, MODELS, STEP6, TB_PER_S, TFLOPS
 
+from ..ui import counts
 from ..ui.state import Frame, StageText, Tick
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import BATCH_RANGE, X_RANGE, Batching, Plan, Roofline
@@ -66,6 +67,13 @@ def rate(x: float | None, tr: Translator) -> str:
     if x is None or not math.isfinite(x):
         return "–"
     return tr.int(x) if x >= 100 else tr.sig(x, 3)
+
+
+def rate_count(x: float, tr: Translator):
+    """The count `rate` writes, for a plural form: 144 a whole number, 6.90 a fraction."""
+    if x >= 100:
+        return round(x)
+    return tr.shown(x, max(0, 2 - math.floor(math.log10(abs(x))))) if x else 0
 
 
 def short(x: float, tr: Translator) -> str:
@@ -170,7 +178,7 @@ def question(r: Roofline, tr: Translator) -> dict:
     correct = {("compute", "memory"): 1, ("memory", "memory"): 2,
                ("memory", "compute"): 0, ("compute", "compute"): 3}[pre, dec]
     g = gpu_name(r.gpu, tr)
-    kw = dict(p=tr.int(r.prompt), pai=tr.int(r.prefill.intensity),
+    kw = dict(tokens=counts.tokens(r.prompt, tr), pai=tr.int(r.prefill.intensity),
               dai=tr.sig(r.decode.intensity, 2), ridge=tr.int(r.gpu.ridge),
               gb=tr.bytes(r.decode.bytes, "GB", 1))
     if is_moe(r.model):
@@ -178,39 +186,44 @@ def question(r: Roofline, tr: Translator) -> dict:
     elif b == 1 and correct == 1:
         explain = tr._("One decode step. It reads {gb} (all the weights and the cache) to "
                        "produce a single token: about {dai} FLOP per byte, far below the ridge "
-                       "of {ridge} FLOP/byte. The prefill uses each byte it reads for all {p} "
-                       "prompt tokens, about {pai} FLOP per byte, so it is compute-bound.", **kw)
+                       "of {ridge} FLOP/byte. The prefill uses each byte it reads for every "
+                       "token of the prompt ({tokens}), about {pai} FLOP per byte, so it is "
+                       "compute-bound.", **kw)
     elif b == 1 and correct == 2:
-        explain = tr._("Both. A decode step does about {dai} FLOP per byte; with only {p} "
-                       "prompt tokens the prefill does about {pai}, still below this GPU's "
+        explain = tr._("Both. A decode step does about {dai} FLOP per byte; with a prompt this "
+                       "short ({tokens}) the prefill does about {pai}, still below this GPU's "
                        "ridge of {ridge} FLOP/byte, so both wait for memory.", **kw)
     elif correct == 1:
         explain = tr.n_(
             "One decode step. For {count} sequence it reads {gb} (the weights once, and "
             "each sequence's own cache) to produce {count} token: about {dai} FLOP per byte, "
             "below the ridge of {ridge} FLOP/byte. The prefill uses each byte it reads for "
-            "all {p} prompt tokens, about {pai} FLOP per byte, so it is compute-bound.",
+            "every token of the prompt ({tokens}), about {pai} FLOP per byte, so it is "
+            "compute-bound.",
             "One decode step. For {count} sequences it reads {gb} (the weights once, and "
             "each sequence's own cache) to produce {count} tokens: about {dai} FLOP per "
             "byte, below the ridge of {ridge} FLOP/byte. The prefill uses each byte it reads "
-            "for all {p} prompt tokens, about {pai} FLOP per byte, so it is compute-bound.",
+            "for every token of the prompt ({tokens}), about {pai} FLOP per byte, so it is "
+            "compute-bound.",
             b, count=tr.int(b), **kw)
     elif correct == 2:
         explain = tr.n_(
             "Both. A decode step of {count} sequence does about {dai} FLOP per byte; with "
-            "only {p} prompt tokens the prefill does about {pai}, still below this GPU's "
-            "ridge of {ridge} FLOP/byte, so both wait for memory.",
+            "a prompt this short ({tokens}) the prefill does about {pai}, still below this "
+            "GPU's ridge of {ridge} FLOP/byte, so both wait for memory.",
             "Both. A decode step of {count} sequences does about {dai} FLOP per byte; with "
-            "only {p} prompt tokens the prefill does about {pai}, still below this GPU's "
-            "ridge of {ridge} FLOP/byte, so both wait for memory.", b, count=tr.int(b), **kw)
+            "a prompt this short ({tokens}) the prefill does about {pai}, still below this "
+            "GPU's ridge of {ridge} FLOP/byte, so both wait for memory.", b, count=tr.int(b),
+            **kw)
     elif correct == 0:
         explain = tr.n_(
-            "The prefill. With only {p} prompt tokens it does about {pai} FLOP per byte, "
-            "below this GPU's ridge of {ridge} FLOP/byte. A decode step of {count} sequence "
-            "shares each read of the weights and reaches about {dai} FLOP per byte, above "
-            "the ridge: it is compute-bound.",
-            "The prefill. With only {p} prompt tokens it does about {pai} FLOP per byte, "
-            "below this GPU's ridge of {ridge} FLOP/byte. A decode step of {count} sequences "
+            "The prefill. With a prompt this short ({tokens}) it does about {pai} FLOP per "
+            "byte, below this GPU's ridge of {ridge} FLOP/byte. A decode step of {count} "
+            "sequence shares each read of the weights and reaches about {dai} FLOP per byte, "
+            "above the ridge: it is compute-bound.",
+            "The prefill. With a prompt this short ({tokens}) it does about {pai} FLOP per "
+            "byte, below this GPU's ridge of {ridge} FLOP/byte. A decode step of {count} "
+            "sequences "
             "shares each read of the weights among them and reaches about {dai} FLOP per "
             "byte, above the ridge: it is compute-bound.", b, count=tr.int(b), **kw)
     else:
@@ -251,14 +264,23 @@ def moe_explain(r: Roofline, correct: int, tr: Translator, **kw) -> str:
     kw.update(k=tr.int(m.experts_per_token), experts=tr.int(m.n_experts),
               share=tr.sig(costs.tokens_per_expert(m, r.prompt), 2))
     if r.prefill.bound == "memory":
-        pre = tr._("In the prefill each token uses only {k} of the {experts} experts, so each "
-                   "expert's weights meet only about {share} of the {p} prompt tokens: about "
-                   "{pai} FLOP per byte, below this GPU's ridge of {ridge} FLOP/byte.", **kw)
+        pre = tr.n_("In the prefill each token uses only {k} of the {experts} expert, so each "
+                    "expert's weights meet only about {share} of the prompt's tokens "
+                    "({tokens}): about {pai} FLOP per byte, below this GPU's ridge of {ridge} "
+                    "FLOP/byte.",
+                    "In the prefill each token uses only {k} of the {experts} experts, so each "
+                    "expert's weights meet only about {share} of the prompt's tokens "
+                    "({tokens}): about {pai} FLOP per byte, below this GPU's ridge of {ridge} "
+                    "FLOP/byte.", m.n_experts, **kw)
     else:
-        pre = tr._("In the prefill each token uses only {k} of the {experts} experts, yet "
-                   "each expert's weights still meet about {share} of the {p} prompt tokens: "
-                   "about {pai} FLOP per byte, above this GPU's ridge of {ridge} FLOP/byte.",
-                   **kw)
+        pre = tr.n_("In the prefill each token uses only {k} of the {experts} expert, yet each "
+                    "expert's weights still meet about {share} of the prompt's tokens "
+                    "({tokens}): about {pai} FLOP per byte, above this GPU's ridge of {ridge} "
+                    "FLOP/byte.",
+                    "In the prefill each token uses only {k} of the {experts} experts, yet each "
+                    "expert's weights still meet about {share} of the prompt's tokens "
+                    "({tokens}): about {pai} FLOP per byte, above this GPU's ridge of {ridge} "
+                    "FLOP/byte.", m.n_experts, **kw)
     if r.decode.bound == "memory":
         dec = tr.n_("A decode step of {count} sequence does about {dai} FLOP per byte, below "
                     "the ridge.",
@@ -294,10 +316,10 @@ def primer(r: Roofline, tr: Translator) -> str:
 def tokens_words(r: Roofline, tr: Translator) -> str:
     if not r.steps:
         return tr._("One output token: the prefill produces it, so there is no decode step.")
-    return tr.n_("{o} output tokens = 1 from the prefill + {n} decode step: the prefill's last "
-                 "position already predicts the first output token, and each decode step "
+    return tr.n_("Output tokens: {o} = 1 from the prefill + {n} decode step: the prefill's "
+                 "last position already predicts the first output token, and each decode step "
                  "adds one more.",
-                 "{o} output tokens = 1 from the prefill + {n} decode steps: the prefill's "
+                 "Output tokens: {o} = 1 from the prefill + {n} decode steps: the prefill's "
                  "last position already predicts the first output token, and each decode "
                  "step adds one more.", r.steps, o=tr.int(r.output), n=tr.int(r.steps))
 
@@ -308,18 +330,24 @@ def batch_words(r: Roofline, tr: Translator) -> str:
         return ""
     d = r.decode
     if r.batch == 1:
-        return tr._("At batch 1 a decode step yields one token: at most {tps} tokens per "
-                    "second, at {ai} FLOP per byte. A larger batch decodes several sequences "
-                    "in the same step and shares each read of the weights among them.",
-                    tps=rate(d.tokens_per_s, tr), ai=tr.sig(d.intensity, 2))
-    return tr.n_("At batch {count} a decode step takes at least {t} and yields {count} token, "
-                 "one per sequence: at most {tps} tokens per second, {x} the rate of a single "
-                 "sequence, at {ai} FLOP per byte.",
-                 "At batch {count} a decode step takes at least {t} and yields {count} tokens, "
-                 "one per sequence: at most {tps} tokens per second, {x} the rate of a single "
-                 "sequence, at {ai} FLOP per byte.", r.batch, count=tr.int(r.batch),
-                 t=tr.seconds(d.time_s), tps=rate(d.tokens_per_s, tr),
-                 x=tr.times(r.batch_gain, 1), ai=tr.sig(d.intensity, 2))
+        return tr.n_("At batch 1 a decode step yields one token: at most {tps} token per "
+                     "second, at {ai} FLOP per byte. A larger batch decodes several sequences "
+                     "in the same step and shares each read of the weights among them.",
+                     "At batch 1 a decode step yields one token: at most {tps} tokens per "
+                     "second, at {ai} FLOP per byte. A larger batch decodes several sequences "
+                     "in the same step and shares each read of the weights among them.",
+                     rate_count(d.tokens_per_s, tr), tps=rate(d.tokens_per_s, tr),
+                     ai=tr.sig(d.intensity, 2))
+    return " ".join((
+        tr.n_("At batch {count} a decode step takes at least {t} and yields {count} token, "
+              "one per sequence.", "At batch {count} a decode step takes at least {t} and "
+              "yields {count} tokens, one per sequence.", r.batch, count=tr.int(r.batch),
+              t=tr.seconds(d.time_s)),
+        tr.n_("That is at most {tps} token per second, {x} the rate of a single sequence, at "
+              "{ai} FLOP per byte.", "That is at most {tps} tokens per second, {x} the rate of "
+              "a single sequence, at {ai} FLOP per byte.", rate_count(d.tokens_per_s, tr),
+              tps=rate(d.tokens_per_s, tr), x=tr.times(r.batch_gain, 1),
+              ai=tr.sig(d.intensity, 2))))
 
 
 def phases_words(r: Roofline, tr: Translator) -> str:
@@ -327,34 +355,49 @@ def phases_words(r: Roofline, tr: Translator) -> str:
     v = values(r, tr)
     ridge = tr.int(r.gpu.ridge)
     if r.prefill.bound == "compute":
-        s_pre = tr._("Prefill runs all {p} prompt tokens through the model in one pass. "
-                     "Each byte it reads does about {ai} FLOPs of work, above the ridge of "
-                     "{ridge} FLOP/byte, so it is compute-bound: at least {t} on this GPU, "
-                     "the wait before the first token appears.",
-                     p=v["prefill_tokens"], ai=v["prefill_intensity"], ridge=ridge,
-                     t=v["prefill_time"])
+        s_pre = tr.n_("Prefill runs the {p} prompt token through the model in one pass. "
+                      "Each byte it reads does about {ai} FLOPs of work, above the ridge of "
+                      "{ridge} FLOP/byte, so it is compute-bound: at least {t} on this GPU, "
+                      "the wait before the first token appears.",
+                      "Prefill runs all {p} prompt tokens through the model in one pass. "
+                      "Each byte it reads does about {ai} FLOPs of work, above the ridge of "
+                      "{ridge} FLOP/byte, so it is compute-bound: at least {t} on this GPU, "
+                      "the wait before the first token appears.", r.prompt,
+                      p=v["prefill_tokens"], ai=v["prefill_intensity"], ridge=ridge,
+                      t=v["prefill_time"])
     elif is_moe(r.model):
         # MoE: the sparsity, not the prompt's length, keeps prefill under the ridge
-        s_pre = tr._("Prefill runs all {p} prompt tokens through the model in one pass, but "
-                     "each token uses only {k} of the {experts} experts, so each expert's "
-                     "weights meet only about {share} of those tokens. Each byte read does "
-                     "only about {ai} FLOPs of work, below the ridge of {ridge} FLOP/byte: "
-                     "even the prefill is memory-bound, at least {t} on this GPU, the wait "
-                     "before the first token appears.",
-                     p=v["prefill_tokens"], k=tr.int(r.model.experts_per_token),
+        s_pre = tr.n_("Prefill runs the {p} prompt token through the model in one pass, but "
+                      "it uses only {k} of the experts ({experts} in all), so each expert's "
+                      "weights meet only about {share} of those tokens. Each byte read does "
+                      "only about {ai} FLOPs of work, below the ridge of {ridge} FLOP/byte: "
+                      "even the prefill is memory-bound, at least {t} on this GPU, the wait "
+                      "before the first token appears.",
+                      "Prefill runs all {p} prompt tokens through the model in one pass, but "
+                      "each token uses only {k} of the experts ({experts} in all), so each "
+                      "expert's weights meet only about {share} of those tokens. Each byte "
+                      "read does only about {ai} FLOPs of work, below the ridge of {ridge} "
+                      "FLOP/byte: even the prefill is memory-bound, at least {t} on this GPU, "
+                      "the wait before the first token appears.", r.prompt,
+                      p=v["prefill_tokens"], k=tr.int(r.model.experts_per_token),
                      experts=tr.int(r.model.n_experts),
                      share=tr.sig(costs.tokens_per_expert(r.model, r.prompt), 2),
                      ai=v["prefill_intensity"], ridge=ridge, t=v["prefill_time"])
     else:
-        s_pre = tr._("Prefill runs all {p} prompt tokens through the model in one pass. "
-                     "Each byte it reads does only about {ai} FLOPs of work, below the "
-                     "ridge of {ridge} FLOP/byte, so with a prompt this short even the "
-                     "prefill is memory-bound: at least {t} on this GPU, the wait before the "
-                     "first token appears.",
-                     p=v["prefill_tokens"], ai=v["prefill_intensity"], ridge=ridge,
-                     t=v["prefill_time"])
+        s_pre = tr.n_("Prefill runs the {p} prompt token through the model in one pass. "
+                      "Each byte it reads does only about {ai} FLOPs of work, below the "
+                      "ridge of {ridge} FLOP/byte, so with a prompt this short even the "
+                      "prefill is memory-bound: at least {t} on this GPU, the wait before the "
+                      "first token appears.",
+                      "Prefill runs all {p} prompt tokens through the model in one pass. "
+                      "Each byte it reads does only about {ai} FLOPs of work, below the "
+                      "ridge of {ridge} FLOP/byte, so with a prompt this short even the "
+                      "prefill is memory-bound: at least {t} on this GPU, the wait before the "
+                      "first token appears.", r.prompt,
+                      p=v["prefill_tokens"], ai=v["prefill_intensity"], ridge=ridge,
+                      t=v["prefill_time"])
     if r.steps:
-        made = (tr.n_("{count} token", "{count} tokens", 1, count=tr.int(1)) if r.batch == 1
+        made = (counts.tokens(1, tr) if r.batch == 1
                 else tr.n_("{count} token, one per sequence", "{count} tokens, one per sequence",
                            r.batch, count=tr.int(r.batch)))
         if r.steps == 1:
@@ -362,9 +405,11 @@ def phases_words(r: Roofline, tr: Translator) -> str:
                          "{ai} FLOP per byte.", gb=v["read_per_step"], made=made,
                          ai=v["decode_intensity"])
         else:
-            s_dec = tr._("Each of the {steps} decode steps then reads up to {gb} and produces "
-                         "{made}: about {ai} FLOP per byte.", steps=v["decode_steps"],
-                         gb=v["read_per_step"], made=made, ai=v["decode_intensity"])
+            s_dec = tr.n_("Each of the {steps} decode step then reads up to {gb} and "
+                          "produces {made}: about {ai} FLOP per byte.",
+                          "Each of the {steps} decode steps then reads up to {gb} and produces "
+                          "{made}: about {ai} FLOP per byte.", r.steps, steps=v["decode_steps"],
+                          gb=v["read_per_step"], made=made, ai=v["decode_intensity"])
         kw = dict(t=v["decode_step_time"], total=tr.seconds(r.decode_total_s))
         if r.decode.bound == "memory":
             s_dec += " " + tr._("That is below the ridge, so decode is memory-bound: the last "
@@ -393,12 +438,17 @@ def why_words(r: Roofline, tr: Translator) -> str:
     if is_moe(m):
         # intensity ≈ 2 × active × P ÷ weight bytes: it reaches the ridge at this P
         p_ridge = r.gpu.ridge * r.weights / costs.forward_flops(m, 1)
-        out += " " + tr._("In a mixture-of-experts model such as {model}, each token uses {k} "
-                          "of the {experts} experts, so each expert's weights meet only about "
-                          "P × {k} / {experts} of the tokens: prefill reaches the ridge only "
-                          "when P is about {p} tokens.", model=m.name,
-                          k=tr.int(m.experts_per_token), experts=tr.int(m.n_experts),
-                          p=tr.int(round(p_ridge, -1)))
+        p = round(p_ridge, -1)
+        out += " " + tr.n_("In a mixture-of-experts model such as {model}, each token uses "
+                           "{k} of the experts ({experts} in all), so each expert's weights "
+                           "meet only about P × {k} / {experts} of the tokens: prefill reaches "
+                           "the ridge only when the prompt has about {p} token.",
+                           "In a mixture-of-experts model such as {model}, each token uses "
+                           "{k} of the experts ({experts} in all), so each expert's weights "
+                           "meet only about P × {k} / {experts} of the tokens: prefill reaches "
+                           "the ridge only when the prompt has about {p} tokens.", p,
+                           model=m.name, k=tr.int(m.experts_per_token),
+                           experts=tr.int(m.n_experts), p=tr.int(p))
     extra = costs.prefill_attention_flops(m, r.prompt) / costs.forward_flops(m, r.prompt)
     out += " " + tr._("These FLOPs are the weights' (2 per parameter and token). Attention's "
                       "own, the scores and weighted sums over the earlier prompt tokens, add "
@@ -412,12 +462,18 @@ def ceiling_words(b: Batching, tr: Translator) -> str:
     kw = dict(cache=tr.bytes(b.cache_per_seq, "auto", 1), ctx=tr.int(b.context),
               flops=tr.int(b.flops_per_seq), cache_b=tr.int(b.cache_per_seq),
               c=tr.sig(b.ceiling, 3), ridge=tr.int(b.gpu.ridge))
-    head = tr._("Decode is memory-bound at small batch. Batching shares the weight reads, not "
-                "the cache reads: one read of the weights serves every sequence in the batch, "
-                "but each sequence still reads its own cache, {cache} at {ctx} tokens. So the "
-                "FLOP per byte of a decode step rises with the batch only up to a ceiling, "
-                "the weight FLOPs of one sequence (2 per active parameter) ÷ the bytes of its "
-                "cache: {flops} ÷ {cache_b} ≈ {c} FLOP/byte.", **kw)
+    head = tr.n_("Decode is memory-bound at small batch. Batching shares the weight reads, "
+                 "not the cache reads: one read of the weights serves every sequence in the "
+                 "batch, but each sequence still reads its own cache, {cache} at {ctx} token. "
+                 "So the FLOP per byte of a decode step rises with the batch only up to a "
+                 "ceiling, the weight FLOPs of one sequence (2 per active parameter) ÷ the "
+                 "bytes of its cache: {flops} ÷ {cache_b} ≈ {c} FLOP/byte.",
+                 "Decode is memory-bound at small batch. Batching shares the weight reads, "
+                 "not the cache reads: one read of the weights serves every sequence in the "
+                 "batch, but each sequence still reads its own cache, {cache} at {ctx} tokens. "
+                 "So the FLOP per byte of a decode step rises with the batch only up to a "
+                 "ceiling, the weight FLOPs of one sequence (2 per active parameter) ÷ the "
+                 "bytes of its cache: {flops} ÷ {cache_b} ≈ {c} FLOP/byte.", b.context, **kw)
     if b.ceiling < b.gpu.ridge:
         tail = tr._("That is below this GPU's ridge of {ridge}: however large the batch, "
                     "decode at this context stays memory-bound.", **kw)
@@ -432,8 +488,8 @@ def ceiling_words(b: Batching, tr: Translator) -> str:
                            "and the true ceiling is higher.", model=m.name)
     else:
         tail += " " + tr._("Attention's own FLOPs, the scores and weighted sums over the "
-                           "cache, are left out: they add {heads} query heads ÷ {kv} KV heads "
-                           "= {x} FLOP per byte of cache, {all} FLOP/byte with them.",
+                           "cache, are left out: they add query heads ÷ KV heads = {heads} ÷ "
+                           "{kv} = {x} FLOP per byte of cache, {all} FLOP/byte with them.",
                            heads=tr.int(m.n_heads), kv=tr.int(m.n_kv_heads),
                            x=tr.int(m.n_heads // m.n_kv_heads),
                            all=tr.sig(b.ceiling_attention, 3))
@@ -483,7 +539,7 @@ def stop_words(b: Batching, tr: Translator) -> str:
 
 def shrink_name(kind: str, value, tr: Translator) -> str:
     if kind == "window":
-        return tr._("a window of {w} tokens", w=tr.int(value))
+        return tr.n_("a window of {w} token", "a window of {w} tokens", value, w=tr.int(value))
     return tr._(SHRINK_NAMES[kind, value])
 
 
@@ -556,13 +612,23 @@ def narration(r: Roofline, revealed: bool, tr: Translator, b: Batching | None = 
     return ws["idea"] + ws["why"] + ws["literature"]
 
 
+def context_notice(model: str, limit: int, context: int, tr: Translator) -> str:
+    """A context past what a model was built for: its limit and the context, each counted in
+    a sentence of its own."""
+    return " ".join((
+        tr.n_("{model} was built for contexts of at most {max} token.",
+              "{model} was built for contexts of at most {max} tokens.", limit, model=model,
+              max=tr.int(limit)),
+        tr.n_("A context of {context} token is hypothetical for it, although the arithmetic is "
+              "the same.", "A context of {context} tokens is hypothetical for it, although "
+              "the arithmetic is the same.", context, context=tr.int(context))))
+
+
 def notices(r: Roofline, b: Batching, tr: Translator) -> list[str]:
     out = []
     if r.beyond_max_context:
-        out.append(tr._("{model} was built for at most {max} tokens: a context of {context} "
-                        "tokens is hypothetical for it, although the arithmetic is the same.",
-                        model=r.model.name, max=tr.int(r.model.max_context),
-                        context=tr.int(r.prompt + r.output - 1)))
+        out.append(context_notice(r.model.name, r.model.max_context, r.prompt + r.output - 1,
+                                  tr))
     g = r.gpu
     if b.memory_limit == 0:
         out.append(tr._("The weights of {model} ({weights}) do not fit in the {gpu}'s {mem}: "
@@ -571,11 +637,12 @@ def notices(r: Roofline, b: Batching, tr: Translator) -> list[str]:
                         weights=tr.bytes(r.weights, "GB", 1), gpu=g.name,
                         mem=gib(g.mem_gib, tr)))
     elif b.memory_limit is not None and r.batch > b.memory_limit and r.steps:
-        out.append(tr.n_("A batch of {b} sequences of {ctx} tokens does not fit next to the "
-                         "weights in the {gpu}'s {mem}: at most {count} does.",
-                         "A batch of {b} sequences of {ctx} tokens does not fit next to the "
-                         "weights in the {gpu}'s {mem}: at most {count} do.",
-                         b.memory_limit, b=tr.int(r.batch), ctx=tr.int(b.context), gpu=g.name,
+        out.append(tr.n_("A batch of {seqs}, {tokens} each, does not fit next to the weights "
+                         "in the {gpu}'s {mem}: at most {count} does.",
+                         "A batch of {seqs}, {tokens} each, does not fit next to the weights "
+                         "in the {gpu}'s {mem}: at most {count} do.",
+                         b.memory_limit, seqs=counts.sequences(r.batch, tr),
+                         tokens=counts.tokens(b.context, tr), gpu=g.name,
                          mem=gib(g.mem_gib, tr), count=tr.int(b.memory_limit)))
     return out
 
@@ -592,13 +659,15 @@ def model_note(r: Roofline, tr: Translator) -> list[str]:
                 ridge=tr.int(g.ridge))]
     if m.is_moe:
         out.append(tr._("{model} is a mixture of experts: one token uses {active} of its "
-                        "{total} parameters, and a decode step reads only the experts its "
-                        "batch was routed to, so a larger batch reads more of the weights.",
+                        "parameters ({total} in all), and a decode step reads only the experts "
+                        "its batch was routed to, so a larger batch reads more of the weights.",
                         model=m.name, active=tr.int(m.params_per_token),
                         total=tr.int(m.n_params)))
     if m.local_window is not None:
-        out.append(tr._("{model}'s sliding-window layers keep and read at most {w} tokens "
-                        "per sequence.", model=m.name, w=tr.int(m.local_window)))
+        out.append(tr.n_("{model}'s sliding-window layers keep and read at most {w} token "
+                         "per sequence.", "{model}'s sliding-window layers keep and read at "
+                         "most {w} tokens per sequence.", m.local_window, model=m.name,
+                         w=tr.int(m.local_window)))
     if g.flops_fp16_accumulate is not None:
         out.append(tr._("The {gpu}'s {f} is its fp16 tensor rate with fp32 accumulation, as "
                         "PyTorch and cuBLAS use it; with fp16 accumulation it reaches {f16}.",
@@ -613,18 +682,16 @@ def model_note(r: Roofline, tr: Translator) -> list[str]:
 def measured_words(plan: Plan, prompt: int, output: int, status: str, res, facts: dict,
                    tr: Translator) -> tuple[list[str], list[str]]:
     """(paragraphs, notices) about the live model's measurement on this server."""
-    head = tr.n_("Measured on this server: the live model with {p} prompt tokens "
-                 "and {o} output token. Measured numbers vary from run to run.",
-                 "Measured on this server: the live model with {p} prompt tokens "
-                 "and {o} output tokens. Measured numbers vary from run to run.",
-                 plan.output, p=tr.int(plan.prompt), o=tr.int(plan.output))
+    head = tr._("Measured on this server, on the live model (prompt tokens: {p}, output "
+                "tokens: {o}). Measured numbers vary from run to run.", p=tr.int(plan.prompt),
+                o=tr.int(plan.output))
     notes = []
     if plan.clamped:
-        notes.append(tr.n_("The live model holds at most {ctx} tokens, so it is measured with "
-                           "{p} prompt tokens and {o} output token instead of {P} and {O}.",
-                           "The live model holds at most {ctx} tokens, so it is measured with "
-                           "{p} prompt tokens and {o} output tokens instead of {P} and {O}.",
-                           plan.output, ctx=tr.int(plan.max_len), p=tr.int(plan.prompt),
+        notes.append(tr.n_("The live model holds at most {ctx} token, so it is measured at {p} "
+                           "and {o} (prompt and output tokens) instead of {P} and {O}.",
+                           "The live model holds at most {ctx} tokens, so it is measured at {p} "
+                           "and {o} (prompt and output tokens) instead of {P} and {O}.",
+                           plan.max_len, ctx=tr.int(plan.max_len), p=tr.int(plan.prompt),
                            o=tr.int(plan.output), P=tr.int(prompt), O=tr.int(output)))
     device = device_name(facts["device"])
     paras = [head]
@@ -643,9 +710,9 @@ def measured_words(plan: Plan, prompt: int, output: int, status: str, res, facts
                       "through Python and PyTorch per token), not the GPU roofline of the "
                       "reference model.", weights=tr.bytes(facts["weights"], "MB", 1),
                       device=device))
-    paras.append(tr._("Live model: {layers} layers, {heads} attention heads of {hd} "
-                      "dimensions, running on {device}.", layers=tr.int(facts["n_layers"]),
-                      heads=tr.int(facts["n_heads"]), hd=tr.int(facts["head_dim"]),
+    paras.append(tr._("Live model: {layers}, {heads}, head_dim {d}, running on {device}.",
+                      layers=counts.layers(facts["n_layers"], tr),
+                      heads=counts.heads(facts["n_heads"], tr), d=tr.int(facts["head_dim"]),
                       device=device))
     return paras, notes
 
@@ -767,7 +834,7 @@ def batch_fig(r: Roofline, b: Batching, tr: Translator, revealed: bool = True) -
         marks.append(dict(x=b.memory_limit, cls="fits",
                           label=tr._("fits in memory: {n}", n=tr.int(b.memory_limit))))
     return dict(
-        title=tr._("Decode at {ctx} tokens of context, batch 1 to 256", ctx=tr.int(b.context)),
+        title=tr._("Decode at context length {ctx}, batch 1 to 256", ctx=tr.int(b.context)),
         xs=xs, x0=BATCH_RANGE[0], x1=BATCH_RANGE[1], now=r.batch,
         xticks=[[t, tr.int(t)] for t in B_TICKS],
         xaxis=tr._("Batch size (sequences, log scale)"), panels=panels, marks=marks)
@@ -871,16 +938,18 @@ def frame(r: Roofline, status: str, res, tr: Translator, b: Batching | None = No
             if revealed and X_RANGE[0] < b.ceiling < X_RANGE[1] else None,
             batch=batch_fig(r, b, tr, revealed))
         first, last = b.curve[0], b.curve[-1]
-        desc += " " + (tr._("Decode against the batch at {ctx} tokens: from {a1} FLOP/byte and "
+        desc += " " + (tr._("Decode against the batch at context length {ctx}: from {a1} "
+                           "FLOP/byte and "
                            "{t1} tokens/s at batch 1 to {a2} FLOP/byte and {t2} tokens/s at "
                            "batch {b2}, against a ceiling of {c} FLOP/byte for any batch.",
                            ctx=tr.int(b.context), a1=tr.sig(first.intensity, 2),
                            t1=rate(first.tokens_per_s, tr), a2=tr.sig(last.intensity, 2),
                            t2=rate(last.tokens_per_s, tr), b2=tr.int(last.batch),
                            c=tr.sig(b.ceiling, 3)) if revealed else tr._(
-            "Decode against the batch at {ctx} tokens: from {t1} tokens/s at batch {b1} to "
-            "{t2} tokens/s at batch {b2}.", ctx=tr.int(b.context), t1=rate(first.tokens_per_s, tr),
-            b1=tr.int(first.batch), t2=rate(last.tokens_per_s, tr), b2=tr.int(last.batch)))
+            "Decode against the batch at context length {ctx}: from {t1} tokens/s at batch "
+            "{b1} to {t2} tokens/s at batch {b2}.", ctx=tr.int(b.context),
+            t1=rate(first.tokens_per_s, tr), b1=tr.int(first.batch),
+            t2=rate(last.tokens_per_s, tr), b2=tr.int(last.batch)))
         now = next(p for phase, p, _ in pts if phase == "decode")
         desc += " " + tr._("At the chosen batch of {b}: {t} tokens/s.", b=tr.int(r.batch),
                            t=rate(now.tokens_per_s, tr))
