@@ -63,19 +63,24 @@ def _a4(tr, x):
 
 @lru_cache(maxsize=None)
 def _t4_numbers() -> dict:
-    s = dict(prompt=16, output=1, batch=256)
+    # two output tokens: one from the prefill, one decode step (with one there is none)
+    s = dict(prompt=16, output=2, batch=256)
     r = roofline_of(s["prompt"], s["output"], presets.STEP4["gpu"], presets.STEP4["model"],
                     s["batch"])
     return dict(**s, intensity=r.decode.intensity, ridge=r.gpu.ridge)
 
 
 def _t4(tr, x):
-    return tr._("Make the decode step compute-bound: its point must reach the flat roof. Hint: "
-                "what does the batch share, and what does each sequence bring of its own?")
+    return tr._("On the illustrative GPU the page starts with (ridge at {ridge} FLOP/byte), make "
+                "a decode step compute-bound: its point must reach the flat roof. It needs at "
+                "least two output tokens: the first comes from the prefill. Hint: what does the "
+                "batch share, and what does each sequence bring of its own?",
+                ridge=tr.int(x["ridge"]))
 
 
 def _t4_check(m) -> bool:
-    return m.roofline.decode.bound == "compute"
+    """A decode step there is (two output tokens or more), and it is compute-bound."""
+    return m.roofline.steps > 0 and m.roofline.decode.bound == "compute"
 
 
 def _t4_answer(tr, x):
