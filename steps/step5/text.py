@@ -197,10 +197,24 @@ def formula(spec: Spec, tokens: int, batch: int, total: str, tr: Translator,
     return head, tail
 
 
+def together(line: str) -> str:
+    """A formula line whose result (“= 512 KiB per token”) never breaks inside: no word of it
+    alone on the next line (the stylesheet's `text-wrap: pretty` keeps the rest even)."""
+    before, eq, result = line.rpartition(" = ")
+    return before + " =\u00a0" + result.replace(" ", "\u00a0") if eq else line
+
+
 def bill_formula(spec: Spec, bill: Bill, tr: Translator,
                  lmap: LayerMap | None = None) -> tuple[str, str]:
     """The bill's formula. When the layers keep different things (`lmap`: the layer map
-    at this context), its second line follows the layer kinds: one term per group."""
+    at this context), its second line follows the layer kinds: one term per group. Each
+    line's result stays on one line (`together`)."""
+    head, tail = _bill_formula(spec, bill, tr, lmap)
+    return together(head), together(tail)
+
+
+def _bill_formula(spec: Spec, bill: Bill, tr: Translator,
+                  lmap: LayerMap | None = None) -> tuple[str, str]:
     head, tail = formula(spec, bill.kept, bill.batch, bytes_dec(bill.kv, tr), tr,
                          bill.kept_local)
     if lmap is None or lmap.uniform:

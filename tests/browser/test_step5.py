@@ -2,6 +2,7 @@
 bill and the plot's point, the answer waiting for the question, Polish numbers, and your model:
 the native box (a config.json, a parameter count, Read: one message), bad input as translated
 sentences drawn as text, a good config and its link, a bad link and the model's limit."""
+import pytest
 from helpers import metric, nudge_slider, wait_url
 from playwright.sync_api import expect
 
@@ -232,11 +233,12 @@ def test_step5_layer_map_and_planner_cards_follow_the_controls(app):
     wait_url(page, "gpus=4")
     expect(metric(page, "plan_context")).to_have_text("131,072 tokens")
     expect(page.locator(".planner-heading")).to_contain_text("The planner's questions on 4 × L4 (")
-    # a shorter context: every layer keeps every token, the bars as tall as each other
+    # a model whose layers all keep every token: one sentence, not 32 bars as tall as each other
     page.get_by_label("Model", exact=True).select_option(label="Llama 3.1 8B (GQA)")
     wait_url(page, "model=llama3.1-8b")
-    expect(strip.locator("rect.layer-full")).to_have_count(32)
-    expect(strip.locator("rect.layer-sliding")).to_have_count(0)
+    expect(strip).to_have_count(0)
+    expect(page.locator(".step-visual")).to_contain_text(
+        "Every layer keeps the same (32 layers in all): 32,768 tokens each (full attention).")
 
 
 def test_step5_engine_estimate_deep_link_and_share(app):
@@ -302,3 +304,33 @@ def test_step5_precisions_move_the_bill_and_the_planner_together(app):
     page = app("?step=5&precision=fp4")
     expect(page.locator(".notice").filter(has_text="“fp4” of “precision”")).to_have_count(1)
     expect(page.get_by_role("radio", name="fp16", exact=True)).to_be_checked()
+
+
+FORMULA_LINES = """(p) => {
+  const t = p.firstChild, r = document.createRange(), tops = [];
+  let at = 0;
+  for (const w of t.textContent.split(/( )/)) {          // no-break spaces stay inside a word
+    if (w.trim()) {
+      r.setStart(t, at); r.setEnd(t, at + w.length);
+      tops.push([w, Math.round(r.getBoundingClientRect().top)]);
+    }
+    at += w.length;
+  }
+  const last = tops[tops.length - 1][1];
+  return tops.filter((w) => w[1] === last).map((w) => w[0]);
+}"""
+
+
+@pytest.mark.parametrize("width", [1440, 1024, 760, 390])
+@pytest.mark.parametrize("query", ["?step=5", "?step=5&lang=pl", "?step=5&model=llama3.1-8b"])
+def test_step5_formula_keeps_its_result_on_one_line(app, width, query):
+    """The formula's result (“= 512 KiB per token”) never breaks, so no word of it (the
+    review's orphaned “token”) stands alone on a line; at every width and in Polish."""
+    page = app(query)
+    page.set_viewport_size({"width": width, "height": 900})
+    page.wait_for_timeout(300)
+    lines = page.locator(".formula-headline p")
+    expect(lines.first).to_contain_text("=")
+    for i in range(lines.count()):
+        last = lines.nth(i).evaluate(FORMULA_LINES)
+        assert last[-1].startswith("="), (i, last)          # the result, whole, at the end
