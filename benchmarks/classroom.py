@@ -515,6 +515,14 @@ def decode(value):
     return value
 
 
+def page_part(value):
+    """A part of the Page's state as plain data: the JSON text the page gets
+    (steps/ui/page.py), "" for none; a Bokeh-serialized value as it is (`decode`)."""
+    if isinstance(value, str):
+        return json.loads(value) if value else None
+    return decode(value)
+
+
 PAGE_ATTRS = ("shell", "controls", "values", "number")   # the Page's state a student follows
 ANSWERED_BY = {"step": {"number", "controls"},             # a move's answer changes one of these
                "language": {"shell"}, "slider": {"values"}, "choice": {"values"}}
@@ -533,7 +541,7 @@ class PageModel:
         """Take a change the server made; True if it is one of PAGE_ATTRS."""
         if attr not in PAGE_ATTRS:
             return False
-        self.state[attr] = decode(new)
+        self.state[attr] = page_part(decode(new))
         return True
 
     def controls(self) -> list[Control]:
@@ -617,7 +625,7 @@ def find_controls(node, defaults: dict[str, dict]) -> tuple[PageModel | None, li
         attrs = {**defaults.get(obj["name"], {}), **obj.get("attributes", {})}
         if page is None and "shell" in attrs and ("controls" in attrs or "values" in attrs):
             page = PageModel(obj["id"], owners.get(obj["id"]),
-                             {k: decode(attrs.get(k)) for k in PAGE_ATTRS})
+                             {k: page_part(attrs.get(k)) for k in PAGE_ATTRS})
             continue
         control = classify(obj, defaults)
         if control is not None:

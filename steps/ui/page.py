@@ -1,10 +1,17 @@
 """The one browser component of a session's page (`Page`) and its wiring to the app.
 
-The component has one parameter per part of the state (`steps.ui.state`): `shell` and the
-parts of the step on screen. After every change the server sets the parts whose JSON
-changed (`Changes`), and Panel sends those. The browser sends a learner's moves as messages; each is
-handled on the session's event loop under one hold of the document, so whatever it changes
-leaves as one message.
+The component has one parameter per part of the state (`steps.ui.state`): `shell`, `query`,
+`glossary` and the parts of the step on screen. After every change the server sets the parts
+whose JSON changed (`Changes`), and Panel sends those. The browser sends a learner's moves as
+messages; each is handled on the session's event loop under one hold of the document, so
+whatever it changes leaves as one message.
+
+A part travels as its JSON text, the text `Changes` compares anyway (the frames, already JSON,
+as they are: `state.JSONText`), and the page parses it once (js/page.js `read`). Handed a
+nested dict or list instead, Bokeh walks every value of it twice per change in Python, looking
+for models it might hold (Panel's `freeze_doc` and the property's change event), and encodes
+it value by value: about a fifth of a move's server time in the class benchmark (py-spy,
+docs/performance.md).
 """
 from __future__ import annotations
 
@@ -16,24 +23,19 @@ import panel as pn
 import param
 
 from . import bundle
-from .state import STEP_KEYS, StepState
+from .state import STEP_KEYS, JSONText, StepState
 
 bundle.build()              # the modules of js/ joined into the file the browser loads
 
+_HINTS = get_type_hints(StepState)
+# the parts whose value in the state is already JSON text
+TEXT_PARTS = frozenset(name for name, kind in _HINTS.items() if kind is JSONText)
 
-def _part(name: str, kind) -> param.Parameter:
-    """The component's parameter for one part of the state, from its annotation in
-    `state.StepState` (a list, a dict, a dict or None, a string, an int, a bool)."""
-    doc = f"the step's {name} (steps.ui.state.StepState)"
-    text = str(kind)
-    if text.startswith("list"):
-        return param.List(default=[], doc=doc)
-    if "None" in text:                       # dict | None, a TypedDict | None
-        return param.Dict(default=None, allow_None=True, doc=doc)
-    if text.startswith("dict"):
-        return param.Dict(default={}, doc=doc)
-    return {str: param.String(default="", doc=doc), int: param.Integer(default=0, doc=doc),
-            bool: param.Boolean(default=True, doc=doc)}[kind]
+
+def _part(name: str) -> param.String:
+    """The component's parameter for one part of the state: its JSON text ("" before the
+    first state)."""
+    return param.String(default="", doc=f"the step's {name} as JSON text (steps.ui.state.StepState)")
 
 
 class Page(pn.custom.JSComponent):
@@ -42,13 +44,13 @@ class Page(pn.custom.JSComponent):
     annotations: the regions, the question, the controls, the stage, …); `parts` names them
     for the page, which listens to each."""
 
-    shell = param.Dict(default={}, doc="the page around the step (state.ShellState)")
-    query = param.String(default="", doc="the address bar's query string")
-    glossary = param.Dict(default={}, doc="the glossary in the session's language "
-                                          "(steps.glossary.glossary_state): sent once per language")
+    shell = param.String(default="", doc="the page around the step (state.ShellState), as JSON")
+    query = param.String(default="", doc="the address bar's query string, as JSON")
+    glossary = param.String(default="", doc="the glossary in the session's language "
+                            "(steps.glossary.glossary_state), as JSON: sent once per language")
     parts = param.List(default=list(STEP_KEYS), constant=True,
                        doc="the names of the step's parts (state.STEP_KEYS), for the page")
-    locals().update({name: _part(name, kind) for name, kind in get_type_hints(StepState).items()})
+    locals().update({name: _part(name) for name in _HINTS})
 
     _esm = Path(bundle.OUT)
     _bundle = Path(bundle.OUT)
@@ -71,30 +73,31 @@ class Page(pn.custom.JSComponent):
 
 
 class Changes:
-    """The parts of a state that differ from the last one seen (`changed`). A part is compared
-    by its JSON text (the C encoder), or by identity first (the glossary, the frames of shared
-    sets are the same objects move after move): param would compare every nested list and
-    dict of every part in Python at each move, the largest share of a move's server time."""
+    """The parts of a state that differ from the last one seen (`changed`), as the JSON texts
+    the page gets. A part is compared by its JSON text (the C encoder), or by identity first
+    (the glossary, the frames of shared sets are the same objects move after move): param
+    would compare every nested list and dict of every part in Python at each move."""
 
     def __init__(self):
         self._seen: dict[str, tuple[object, str]] = {}
 
-    def changed(self, state: dict) -> dict:
+    def changed(self, state: dict) -> dict[str, str]:
         out = {}
         for name, value in state.items():
             last = self._seen.get(name)
             if last is not None and last[0] is value:
                 continue
-            text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            text = value if name in TEXT_PARTS else \
+                json.dumps(value, ensure_ascii=False, separators=(",", ":"))
             if last is None or last[1] != text:
-                out[name] = value
+                out[name] = text
             self._seen[name] = (value, text)
         return out
 
 
 def connect(app) -> Page:
     """A Page that shows `app` (a `steps.shell.App`) and sends it the learner's moves: after
-    each change, the parts of the new state that changed (`Changes`)."""
+    each change, the JSON texts of the parts of the new state that changed (`Changes`)."""
     page = Page(on_msg=app.handle)
     changes = Changes()
 

@@ -112,6 +112,8 @@ class Schema:
             return self.overrides[tp]
         if tp is Any:
             return {}
+        if hasattr(tp, "__supertype__"):              # typing.NewType (state.JSONText)
+            return self.of(tp.__supertype__)
         if tp in PLAIN:
             return {"type": PLAIN[tp]}
         if typing.is_typeddict(tp):

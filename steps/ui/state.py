@@ -31,7 +31,7 @@ import importlib
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NewType, NotRequired, TypedDict
 
 BLOCK_KINDS = ("paragraphs", "notices", "legend", "metrics", "table", "details", "html")
 LIVE = ("tabs", "question", "controls", "custom", "stage", "talk")   # the page's live elements
@@ -251,6 +251,10 @@ class Regions(TypedDict):
 REGIONS = tuple(Regions.__annotations__)
 
 
+# a string that is already JSON (the frames): the page gets it as it is (steps/ui/page.py)
+JSONText = NewType("JSONText", str)
+
+
 class StepState(Regions):
     """A step on screen (`steps.ui.step.Step.state`): its regions and its live parts."""
     number: int
@@ -263,7 +267,7 @@ class StepState(Regions):
     acks: dict[str, int]     # control name -> the `seq` of the last change handled
     custom: WidgetState | None   # a step's own widget group (step 5's config box)
     stage: StageState | None
-    frames: str              # the stage's frames, one JSON text (steps.ui.frames)
+    frames: JSONText         # the stage's frames, one JSON text (steps.ui.frames)
     frame: int               # where playback stands
     concealed: bool          # answer-bearing numbers show “?”
 

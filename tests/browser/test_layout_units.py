@@ -45,3 +45,12 @@ def test_the_mode_from_the_shell_and_the_width(kv, shell, narrow, mode):
 def test_placing_moves_only_what_is_out_of_place(kv):
     out = kv.evaluate("(a) => KVT.layout_units.placingMovesOnlyWhatIsOutOfPlace(a)")
     assert out == [["n-d", "n-input", "n-c"], True, ["n-d", "n-input", "n-c", "n-a"], True]
+
+
+def test_the_page_parses_each_part_once_per_change(kv):
+    """A part arrives as its JSON text (steps/ui/page.py): the page parses a text once and
+    hands back the same value until it changes; "" (nothing yet) is null."""
+    first, same, second, is_first, frames, lang, missing = \
+        kv.evaluate("() => KVT.layout_units.readerParsesEachTextOnce()")
+    assert first == {"a": 1} and same and second == {"a": 2} and not is_first
+    assert frames is None and lang == "pl" and missing is None

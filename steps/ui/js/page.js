@@ -9,6 +9,9 @@
 // (question, controls, stage, custom box) is updated only if its own parts changed, and the
 // regions are placed by the layout table's row for the page's mode (layout.js), moving only the
 // nodes that are out of place (a control being moved keeps the keyboard's focus).
+//
+// Each part arrives as its JSON text (steps/ui/page.py) and is parsed once per change
+// (`createReader`): a part that did not change is the same object as before.
 
 import { h, typingIn } from "./dom.js";
 import { buildBlocks, openSummaries } from "./blocks.js";
@@ -49,19 +52,34 @@ export function placeNodes(column, nodes) {
   while (at) { const next = at.nextSibling; at.remove(); at = next; }
 }
 
+// The parts of the state from their JSON texts: `read(name)` parses a part's text when it
+// changed and gives back the same value otherwise; "" (nothing yet) is null.
+export function createReader(textOf) {
+  const seen = {};
+  return (name) => {
+    const text = textOf(name);
+    const last = seen[name];
+    if (last && last.text === text) return last.value;
+    const value = typeof text === "string" && text !== "" ? JSON.parse(text) : null;
+    seen[name] = { text, value };
+    return value;
+  };
+}
+
 export function render({ model }) {
   const send = (msg) => model.send_msg(msg);
+  const read = createReader((name) => model[name]);
   const root = h("div", "kv-root");
   // presenting (js/present.js): the projected page, or the speaker view that follows it; the
   // page mode is the link's, for the whole session
-  const mode0 = model.shell || {};
+  const mode0 = read("shell") || {};
   const present = !!mode0.present && !mode0.embed, speaker = present && !!mode0.speaker;
   const figureOnly = !!(mode0.embed && mode0.figure);
   let sync = null;
   const stage = createStage(send, { onframe: () => { stats().figures++; if (sync) sync.announce(); } });
   // the copy link's frame: the one on screen, and the one the query has (see shell.shareUrl)
-  const playhead = () => (model.stage && model.stage.player !== false)
-    ? { index: stage.player.index, frame: model.frame } : null;
+  const playhead = () => (read("stage") && read("stage").player !== false)
+    ? { index: stage.player.index, frame: read("frame") } : null;
   // the speaker view's Previous/Next move the projected page
   const shellSend = (msg) => (speaker && "nav" in msg) ? sync.nav(msg.nav) : send(msg);
   const shell = createShell(shellSend, { playhead });
@@ -109,8 +127,8 @@ export function render({ model }) {
   const liveEl = () => ({ question: question.el, controls: controls.el, stage: stage.el,
                           custom: custom ? custom.el : null, talk: talk ? talk.el : null });
   const filledLive = {
-    question: () => !!model.question,
-    controls: () => (model.controls || []).some((c) => !c.hidden),
+    question: () => !!read("question"),
+    controls: () => (read("controls") || []).some((c) => !c.hidden),
     custom: () => !!(custom && part("custom")),
     stage: () => !!part("stage"),
     talk: () => !!talk,
@@ -123,7 +141,8 @@ export function render({ model }) {
   const MIRRORED = [...REGIONS, "number", "classes", "variant", "tabs", "stage", "frames",
                     "concealed"];
   const mirror = {};
-  const part = (name) => (name in mirror ? mirror[name] : model[name]);
+  const mirrored = createReader((name) => mirror[name]);
+  const part = (name) => (name in mirror ? mirrored(name) : read(name));
 
   // the parts a message changed, drawn once it is all in
   let dirty = new Set(), queued = false;
@@ -136,7 +155,7 @@ export function render({ model }) {
     const d = dirty;
     dirty = new Set();
     if (!d.size) return;
-    const s = model.shell || {};
+    const s = read("shell") || {};
     const mode = modeOf(s, isNarrow());
     const row = rowOf(mode, part("variant"));
     const modeChanged = mode !== lastMode;
@@ -147,16 +166,16 @@ export function render({ model }) {
       shell.update(s);
       if (bar) bar.update(s);
     }
-    if (has("shell", "query")) shell.follow(model.query);
+    if (has("shell", "query")) shell.follow(read("query"));
     if (has("number", "classes")) step.className = ["step", ...(part("classes") || [])].join(" ");
     const tk = row.tabs ? JSON.stringify(part("tabs") || null) : "null";
     if (tk !== tabsKey) { tabsKey = tk; drawTabs(row.tabs ? part("tabs") : null); }
-    if (has("question")) question.update(model.question);
-    if (talk && has("shell", "question")) talk.update(s.talk, model.question);
+    if (has("question")) question.update(read("question"));
+    if (talk && has("shell", "question")) talk.update(s.talk, read("question"));
     if (has("controls", "values", "acks", "shell"))
-      controls.update(model.controls, model.values || {}, s.lang, model.acks);
+      controls.update(read("controls"), read("values") || {}, s.lang, read("acks"));
     if (has("stage", "frames", "frame", "concealed") || modeChanged)
-      stage.update(part("stage"), part("frames"), model.frame, part("concealed"), mode);
+      stage.update(part("stage"), part("frames"), read("frame"), part("concealed"), mode);
     if (has("custom")) {
       const c = part("custom");
       if (c && c.widget !== customName) {
@@ -192,8 +211,9 @@ export function render({ model }) {
     if (redrawn || has("question", "glossary")) {
       // the glossary: a term's first use shows its definition; the badges' legend goes next
       // to the first cards (not when projecting: the lecturer says it)
-      terms.mark(model.glossary);
-      placeLegend(step, s.present ? null : model.glossary && model.glossary.legend);
+      const glossary = read("glossary");
+      terms.mark(glossary);
+      placeLegend(step, s.present ? null : glossary && glossary.legend);
     }
     if (present && (redrawn || modeChanged)) {
       if (speaker) left.querySelectorAll("details").forEach((el) => { el.open = true; });   // all of it
@@ -212,11 +232,11 @@ export function render({ model }) {
     fitNotices(left, lastMode);
   };
   let wantFrame = null;               // the speaker view: the projected page's playhead
-  const question_ = () => model.question || {};
+  const question_ = () => read("question") || {};
 
   const onkey = (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
-    const s = model.shell || {};
+    const s = read("shell") || {};
     if (speaker && sync.keys.includes(e.key) && !typingIn(e)) {      // the projected page moves
       e.preventDefault();
       sync.key(e.key);
@@ -249,11 +269,11 @@ export function render({ model }) {
       mirror: (parts) => {
         for (const [p, v] of Object.entries(parts)) if (MIRRORED.includes(p)) { mirror[p] = v; touch(p); }
       },
-      view: () => ({ query: model.query, frame: stage.player.index,
+      view: () => ({ query: read("query"), frame: stage.player.index,
                      answer: question_().answer ?? null, shown: !!question_().shown }),
       follow: (v) => {
         wantFrame = Number.isInteger(v.frame) ? v.frame : null;
-        follow(v, { query: model.query, answer: question_().answer, shown: question_().shown });
+        follow(v, { query: read("query"), answer: question_().answer, shown: question_().shown });
         if (wantFrame !== null) stage.player.moveTo(wantFrame);
       },
       key: (k) => onkey({ key: k, preventDefault() {} }),

@@ -15,10 +15,11 @@ import { createPlayer, browserClock } from "./player.js";
 import { FIGURES } from "./figures.js";
 import { fitCards, fitChartText, fitPlayer } from "./present.js";
 
-// the frames arrive as one JSON text (steps/ui/frames.py), parsed once per change
-export function parseFrames(text) {
-  const frames = JSON.parse(text || "[]");
-  return Array.isArray(frames) ? frames : [];
+// the frames: one JSON text (steps/ui/frames.py), parsed once per change by the page (or
+// here, given the text); none is []
+export function parseFrames(frames) {
+  const F = typeof frames === "string" ? JSON.parse(frames || "[]") : frames;
+  return Array.isArray(F) ? F : [];
 }
 
 // The page's mode (page.js passes it to `update`; the modes are layout.js's rows): presenting,
@@ -88,7 +89,7 @@ export function createStage(send, options) {
                      window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   if (reduced) root.classList.add("reduced-motion");
 
-  let S = null, F = [], framesText = null, concealed = false, mode = "normal";
+  let S = null, F = [], framesSeen = null, concealed = false, mode = "normal";
   const presenting = () => PRESENTING.includes(mode);
   let pendingDraw = false;
   const renderer = () => (S && FIGURES[S.figure]) || null;
@@ -215,8 +216,8 @@ export function createStage(send, options) {
     if (!stage) { player.stop(); drawnKey = null; return; }
     bar.hidden = !stage.player;
     let moved = false;
-    if (frames !== framesText) {
-      framesText = frames;
+    if (frames !== framesSeen) {
+      framesSeen = frames;
       F = parseFrames(frames);
       player.setCount(F.length);
       moved = true;

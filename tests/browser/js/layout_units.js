@@ -27,4 +27,16 @@ KVT.layout_units = {
     const focused2 = document.activeElement === input;
     return [after1, focused1, [...col.children].map((e) => e.id), focused2];
   },
+
+  // the page's parts arrive as JSON texts: each is parsed once per change
+  readerParsesEachTextOnce: () => {
+    const texts = { values: '{"a":1}', frames: '', shell: '{"lang":"pl"}' };
+    const read = KV['page.js'].createReader((n) => texts[n]);
+    const first = read('values');
+    const same = read('values') === first;
+    texts.values = '{"a":2}';
+    const second = read('values');
+    return [first, same, second, second === first, read('frames'), read('shell').lang,
+            read('missing')];
+  },
 };
