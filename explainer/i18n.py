@@ -196,6 +196,13 @@ class Translator:
         mag = math.floor(math.log10(abs(x)))
         return self.num(x, max(0, digits - 1 - mag))
 
+    def sig_count(self, x: float, digits: int = 3):
+        """The count `sig(x, digits)` writes, for `n_` (6.90 is a fraction, 502 is not)."""
+        if x == 0:
+            return 0
+        mag = math.floor(math.log10(abs(x)))
+        return self.shown(x, max(0, digits - 1 - mag))
+
     def pct(self, x: float, digits: int = 0) -> str:
         return fixed(x, max(0, digits), self.locale, percent=True)
 

@@ -174,11 +174,11 @@ def test_the_crossing_waits_for_the_answer_in_the_frame():
     frame = text.frame(s, c, bill_of("llama2-7b", 4096, 1, "a100-80"), LIVE, tr)
     # the sentence and the marker travel with the frame; the stage shows them once revealed
     # truth review #3: the crossing is past Llama 2's 4,096 tokens, and the sentence says so
-    assert frame["said"] == ("The cache overtakes the weights at about 25,700 tokens, beyond "
-                             "the 4,096 tokens Llama 2 7B can handle: no real sequence of it "
-                             "gets there.")
+    assert frame["said"] == ("The cache overtakes the weights at about 25,700 tokens. That "
+                             "is beyond what Llama 2 7B can handle (4,096 tokens): no real "
+                             "sequence of it gets there.")
     assert frame["fig"]["curve"]["limit"] == {"x": 4096,
-                                              "label": "Llama 2 7B's limit: 4,096 tokens"}
+                                              "label": "Llama 2 7B: at most 4,096 tokens"}
     at8 = text.frame(s, curve_of("llama2-7b", 8), bill_of("llama2-7b", 4096, 8, "a100-80"),
                      LIVE, tr)
     assert at8["said"] == "The cache overtakes the weights at about 3,210 tokens."
@@ -264,7 +264,7 @@ def test_mla_is_a_latent_plus_a_rotary_key():
     tr = Translator("en")
     s, b = spec_of("deepseek-v3"), bill_of("deepseek-v3", 4096, 1, "h200")
     head, tail = (norm(x) for x in text.bill_formula(s, b, tr))
-    assert head == "61 layers × (512 latent + 64 rotary-key values) × 2 B = 68.6 KiB per token"
+    assert head == "61 layers × (latent 512 + rotary key 64) × 2 B = 68.6 KiB per token"
     assert tail == "× 4,096 tokens × 1 sequence = 287.8 MB"
     said = " ".join(text.narration(s, b, tr))
     assert "512-value compressed latent plus a 64-value rotary key" in said
@@ -293,7 +293,8 @@ def test_gemma_formula_sums_its_layers():
                     "1,024 tokens) × 2 sequences = 6.2 GB")
     assert b.kv == (10 * 32768 + 52 * 1024) * 8192 * 2
     said = " ".join(text.narration(s, b, tr))
-    assert "52 of its 62 layers attend only to the last 1,024 tokens" in said
+    assert ("mixes two kinds of layer: 52 sliding-window layers and 10 full-attention layers. "
+            "Each sliding-window layer attends only to the last 1,024 tokens") in said
     q = text.question(s, tr)
     assert "only its 10 full-attention layers keep growing, by 81,920 B per token" in \
         norm(q["explain"])
@@ -363,8 +364,8 @@ def test_the_fields_read_and_the_formula_with_their_values():
     paras, _ = text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)
     assert "Not in the config, so assumed: max_position_embeddings = 8192" in paras[1]
     assert norm(paras[-2]) == ("Cache per layer and token: 2 × num_key_value_heads × head_dim × "
-                               "2 B = 2 × 8 × 256 × 2 B = 8,192 B; the 21 full-attention layers "
-                               "keep every token, the 21 sliding-window layers at most 4,096 "
+                               "2 B = 2 × 8 × 256 × 2 B = 8,192 B. Tokens kept: full-attention "
+                               "layers (21) every one, sliding-window layers (21) at most 4,096 "
                                "(sliding_window).")
 
 
@@ -491,7 +492,7 @@ def test_the_weights_are_16_bit_or_fp8_as_released():
     assert text.labels(db, tr, ds)["weights"] == "Weights: fp8 as released"
     assert text.bar_fig(ds, db, tr)["parts"][0]["name"] == "weights (fp8)"
     assert norm(text.question(ds, tr)["prompt"]).startswith(
-        "The weights of DeepSeek-V3 take 672.9 GB in fp8, as released.")
+        "DeepSeek-V3: its weights take 672.9 GB in fp8, as released.")
     cards = {c["key"]: c for c in text.frame(ds, curve_of("deepseek-v3", 1), db, LIVE,
                                              tr)["cards"]}
     assert norm(cards["weights"]["value"]) == "672.9 GB"
@@ -541,13 +542,13 @@ def test_a_pasted_configs_positions_are_not_called_its_trained_context():
     m = Step5Model(context=8192)
     m.config = LLAMA.replace("131072", "4096")
     notes = [norm(n) for n in text.notices(m.spec, m.bill, tr)]
-    assert ("Your model's config allows at most 4,096 positions: a context of 8,192 tokens is "
+    assert ("Your model's config allows at most 4,096 positions. A context of 8,192 tokens is "
             "hypothetical for it, although the arithmetic is the same.") in notes
     assert not any("was built for" in n for n in notes)
     # the preset carries Mistral 7B's trained 8,192 (truth2 P2-4)
     s, b = spec_of("mistral-7b"), bill_of("mistral-7b", 32768, 1, "a100-80")
     assert s.max_context == 8192
-    assert any("Mistral 7B v0.1 was built for at most 8,192 tokens" in norm(n)
+    assert any("Mistral 7B v0.1 was built for contexts of at most 8,192 tokens" in norm(n)
                for n in text.notices(s, b, tr))
 
 

@@ -262,7 +262,7 @@ def test_the_planner_answers_in_one_table_ideal_and_engine():
     assert c["_heading"] == ("The planner's questions on 1 × L4 (weights: 16-bit (fp16/bf16); "
                               "cache: fp16)")
     block = next(b for b in columns(s)["right"] if b["kind"] == "html" and b["cls"] == "planner")
-    assert "Largest batch at 32,768 tokens" in block["html"]
+    assert "Largest batch at context length 32,768" in block["html"]
     # every value is a number with its unit; the qualifier is the note under it
     # by hand: 24 GiB - 16.06 GB = 9.7 GB; / 131,072 B = 74,079 tokens; 2 sequences of 32,768
     assert c["plan_context"] == ("74,079 tokens", "memory binds", "computed")
@@ -366,7 +366,7 @@ def test_the_precisions_are_controls_in_the_link_and_in_every_word():
     why = next(b for b in columns(s)["left"] if "deeper-why" in b.get("cls", ""))
     assert "half a byte per parameter" in texts(columns(s)["left"])          # beside the figure
     assert "--kv-cache-dtype fp8" in texts(why["blocks"])           # in Go deeper
-    assert "The weights of DeepSeek-V3 take 335.5 GB at 4 bits (int4)" in norm(
+    assert "DeepSeek-V3: its weights take 335.5 GB at 4 bits (int4)" in norm(
         s["question"]["prompt"])
     # back to the defaults: the release's fp8, a 16-bit cache
     app.step.handle({"set": "weights", "value": "released", "seq": 1})

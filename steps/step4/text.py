@@ -612,23 +612,11 @@ def narration(r: Roofline, revealed: bool, tr: Translator, b: Batching | None = 
     return ws["idea"] + ws["why"] + ws["literature"]
 
 
-def context_notice(model: str, limit: int, context: int, tr: Translator) -> str:
-    """A context past what a model was built for: its limit and the context, each counted in
-    a sentence of its own."""
-    return " ".join((
-        tr.n_("{model} was built for contexts of at most {max} token.",
-              "{model} was built for contexts of at most {max} tokens.", limit, model=model,
-              max=tr.int(limit)),
-        tr.n_("A context of {context} token is hypothetical for it, although the arithmetic is "
-              "the same.", "A context of {context} tokens is hypothetical for it, although "
-              "the arithmetic is the same.", context, context=tr.int(context))))
-
-
 def notices(r: Roofline, b: Batching, tr: Translator) -> list[str]:
     out = []
     if r.beyond_max_context:
-        out.append(context_notice(r.model.name, r.model.max_context, r.prompt + r.output - 1,
-                                  tr))
+        out.append(counts.context_notice(r.model.name, r.model.max_context,
+                                         r.prompt + r.output - 1, tr))
     g = r.gpu
     if b.memory_limit == 0:
         out.append(tr._("The weights of {model} ({weights}) do not fit in the {gpu}'s {mem}: "

@@ -10,6 +10,7 @@ from explainer.format import bytes_bin, bytes_dec, decimal_ticks, gib
 from explainer.i18n import N_, Translator
 
 from ..ui import words as w
+from ..ui import counts
 from ..ui.state import Frame, StageText, Tick, WidgetState
 from ..ui.words import Card, card_dicts, player_text, question_labels
 from .model import (CACHE_PRECISIONS, CUSTOM, GPU_COUNTS, RELEASED, Bill, Curve, Custom,
@@ -30,7 +31,7 @@ CARDS = (
     Card("kv_cache", N_("KV cache, whole batch")),
     Card("weights", N_("Weights: {format}")),
     Card("total", N_("Total")),
-    Card("max_sequences", N_("Sequences of {context} tokens that fit in the {gpu}")),
+    Card("max_sequences", N_("Sequences that fit in the chosen GPU")),
 )
 # “All numbers”
 MORE = (
@@ -49,16 +50,17 @@ MORE = (
 WEIGHT_FORMATS = {"16-bit": N_("16-bit (fp16/bf16)"), "fp8": N_("fp8 as released"),
                   "quantized": N_("quantized as released"), "8-bit": N_("8-bit (fp8)"),
                   "4-bit": N_("4-bit (int4)")}
+# {model} stands where no language inflects it (it may be “Your model”)
 QUESTION_PROMPTS = {
-    "16-bit": N_("The weights of {model} take {weights} at 16 bits (fp16/bf16). At what "
+    "16-bit": N_("{model}: its weights take {weights} at 16 bits (fp16/bf16). At what "
                  "context length does one sequence's KV cache outgrow them?"),
-    "fp8": N_("The weights of {model} take {weights} in fp8, as released. At what context "
+    "fp8": N_("{model}: its weights take {weights} in fp8, as released. At what context "
               "length does one sequence's KV cache outgrow them?"),
-    "quantized": N_("The weights of {model} take {weights}, quantized as released. At what "
+    "quantized": N_("{model}: its weights take {weights}, quantized as released. At what "
                     "context length does one sequence's KV cache outgrow them?"),
-    "8-bit": N_("The weights of {model} take {weights} at 8 bits (fp8). At what context "
+    "8-bit": N_("{model}: its weights take {weights} at 8 bits (fp8). At what context "
                 "length does one sequence's KV cache outgrow them?"),
-    "4-bit": N_("The weights of {model} take {weights} at 4 bits (int4). At what context "
+    "4-bit": N_("{model}: its weights take {weights} at 4 bits (int4). At what context "
                 "length does one sequence's KV cache outgrow them?")}
 # how the bill counts the weights, in words ({size}; {full}: at 16 bits; {avg}: bytes each)
 WEIGHT_INFO = {
@@ -66,8 +68,6 @@ WEIGHT_INFO = {
                  "parameter): {size}."),
     "fp8": N_("Its weights are released in fp8 and the bill counts them so: {size}, about 1 "
               "byte per parameter (the embeddings and norms at 2), not {full} at 16 bits."),
-    "quantized": N_("Its weights are released quantized and the bill counts them so: {size}, "
-                    "{avg} bytes per parameter on average, not {full} at 16 bits."),
     "8-bit": N_("The bill counts its weights at 8 bits (fp8, 1 byte per parameter), as a "
                 "serving engine stores them when it quantizes them on loading: {size}, not "
                 "{full} at 16 bits."),
@@ -78,7 +78,6 @@ WEIGHT_SHORT = {"16-bit": N_("weights (16-bit)"), "fp8": N_("weights (fp8)"),
                 "quantized": N_("weights (quantized)"), "8-bit": N_("weights (fp8)"),
                 "4-bit": N_("weights (int4)")}
 
-OPTIONS = (N_("≈ {small} tokens"), N_("≈ {mid} tokens"), N_("≈ {large} tokens"))
 
 # why a pasted config (or a link's model) cannot be used: one message per hfconfig code
 PROBLEMS = {
@@ -97,22 +96,24 @@ PROBLEMS = {
     "not_bool": N_("“{field}” must be true or false, not {value}."),
     "bad_value": N_("“{field}” has a value this tool cannot use: {value}."),
     "bad_dtype": N_("“{field}” names a number format this tool does not know: {value}."),
-    "kv_heads_divide": N_("“{field}” ({kv_heads}) must divide the {heads} attention heads."),
-    "hidden_divide": N_("“{field}” ({hidden}) is not a multiple of the {heads} attention "
-                        "heads, and the config has no “head_dim”."),
-    "layer_types_length": N_("“{field}” has {value} entries for {layers} layers."),
-    "experts_range": N_("“{field}” asks for {per_token} experts per token, but there are "
-                        "only {experts}."),
+    "kv_heads_divide": N_("“{field}” ({kv_heads}) must divide the number of attention heads "
+                          "({heads})."),
+    "hidden_divide": N_("“{field}” ({hidden}) is not a multiple of the number of attention "
+                        "heads ({heads}), and the config has no “head_dim”."),
+    "layer_types_length": N_("The length of “{field}” ({value}) is not the number of layers "
+                             "({layers})."),
+    "experts_range": N_("“{field}” ({per_token} per token) is more than the number of experts "
+                        "({experts})."),
     "unsupported": N_("“{field}” names an attention type this tool cannot size: {value}."),
     "params_needed": N_("The size of the weights cannot be worked out from this config: "
                         "enter the parameter count, in billions, and read it again."),
-    "params_too_large": N_("The sizes in this config add up to {value} billion parameters, "
-                           "more than {limit} billion: no real model is that large. Check "
-                           "hidden_size, intermediate_size, vocab_size and the numbers of "
-                           "layers and experts."),
+    "params_too_large": N_("The sizes in this config add up to too many parameters (in "
+                           "billions: {value}, more than {limit}): no real model is that "
+                           "large. Check hidden_size, intermediate_size, vocab_size and the "
+                           "numbers of layers and experts."),
     "not_positive_number": N_("“{field}” must be a positive number, not {value}."),
-    "active_exceeds_total": N_("“{field}”: {active} active parameters are more than the "
-                               "{total} in all."),
+    "active_exceeds_total": N_("“{field}”: the active parameters ({active}) are more than "
+                               "all the parameters ({total})."),
     "not_encodable": N_("This model uses sliding windows of different lengths in different "
                         "layers; this tool can show only one window length."),
     "no_kv_cache": N_("This model keeps a fixed-size state instead of a KV cache: “{field}” "
@@ -148,6 +149,12 @@ def _layers(n: int, tr: Translator) -> str:
     return tr.n_("{count} layer", "{count} layers", n, count=tr.int(n))
 
 
+def mla_values(spec: Spec, tr: Translator) -> str:
+    """What an MLA layer caches per token: “576 values (latent and rotary key)”."""
+    return tr.n_("{count} value (latent and rotary key)", "{count} values (latent and rotary key)",
+                 spec.mla_dims, count=tr.int(spec.mla_dims))
+
+
 def formula(spec: Spec, tokens: int, batch: int, total: str, tr: Translator,
             kept_local: int | None = None) -> tuple[str, str]:
     """`2 × 32 layers × 32 KV heads × 128 × 2 B = 512 KiB per token` and
@@ -159,15 +166,13 @@ def formula(spec: Spec, tokens: int, batch: int, total: str, tr: Translator,
     seqs = tr.n_("{count} sequence", "{count} sequences", batch, count=tr.int(batch))
     toks = tr.n_("{count} token", "{count} tokens", tokens, count=tr.int(tokens))
     if spec.is_mla and spec.mla_split:
-        head = tr._("{layers} × ({latent} latent + {rope} rotary-key values) × {bytes} = "
+        head = tr._("{layers} × (latent {latent} + rotary key {rope}) × {bytes} = "
                     "{per_token} per token", layers=_layers(spec.n_layers, tr),
                     latent=tr.int(spec.mla_split[0]), rope=tr.int(spec.mla_split[1]),
                     bytes=value_b, per_token=per_token)
     elif spec.is_mla:
         head = tr._("{layers} × {dims} × {bytes} = {per_token} per token",
-                    layers=_layers(spec.n_layers, tr),
-                    dims=tr._("{count} values (latent and rotary key)",
-                              count=tr.int(spec.mla_dims)),
+                    layers=_layers(spec.n_layers, tr), dims=mla_values(spec, tr),
                     bytes=value_b, per_token=per_token)
     elif spec.layered:
         head = tr._("2 × {kv_heads} × {head_dim} × {bytes} = {per_layer} per layer and token",
@@ -225,9 +230,8 @@ def _bill_formula(spec: Spec, bill: Bill, tr: Translator,
         head = tr._("Each kind of layer keeps its own tokens, at its own bytes per token:")
     elif spec.is_mla:
         head = tr._("{dims} × {bytes} = {per_layer} per layer and token",
-                    dims=tr._("{count} values (latent and rotary key)",
-                              count=tr.int(spec.mla_dims)),
-                    bytes=value_b, per_layer=bytes_bin(growing[0].per_token, tr))
+                    dims=mla_values(spec, tr), bytes=value_b,
+                    per_layer=bytes_bin(growing[0].per_token, tr))
     else:
         head = tr._("2 × {kv_heads} × {head_dim} × {bytes} = {per_layer} per layer and token",
                     kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
@@ -245,7 +249,7 @@ def fits(bill: Bill, tr: Translator) -> str:
 
 
 def crossover_tokens(x: float | None, tr: Translator) -> str:
-    return tr._("Never") if x is None else tr._(OPTIONS[1], mid=tr.int(round_sig(x)))
+    return tr._("Never") if x is None else about_tokens(round_sig(x), tr)
 
 
 def gpu_memory(bill: Bill, tr: Translator) -> str:
@@ -274,11 +278,17 @@ def labels(bill: Bill, tr: Translator, spec: Spec | None = None) -> dict:
     return dict(
         weights=tr._("Weights: {format}", format=tr._(WEIGHT_FORMATS[fmt])),
         per_token=tr._("KV cache per token ({exact})", exact=exact(bill.per_token, tr)),
-        max_sequences=tr._("Sequences of {context} tokens that fit in the {gpu}",
-                           context=tr.int(bill.context), gpu=bill.gpu_name))
+        max_sequences=tr.n_("Sequences of {context} token that fit in the {gpu}",
+                            "Sequences of {context} tokens that fit in the {gpu}",
+                            bill.context, context=tr.int(bill.context), gpu=bill.gpu_name))
 
 
 # -- the question ----------------------------------------------------------------------------
+
+def about_tokens(n: float, tr: Translator) -> str:
+    """An option of the question: “≈ 4,000 tokens”."""
+    return tr.n_("≈ {count} token", "≈ {count} tokens", round(n), count=tr.int(n))
+
 
 def question(spec: Spec, tr: Translator) -> dict:
     """Built from the chosen model: its weights, its cache per token."""
@@ -287,41 +297,54 @@ def question(spec: Spec, tr: Translator) -> dict:
     free = spec.weights / spec.per_token          # where an unbounded cache would cross
     if spec.crossover is not None:
         c = spec.crossover
-        options = [tr._(OPTIONS[0], small=tr.int(round_sig(c / 6, 1))),
-                   tr._(OPTIONS[1], mid=tr.int(round_sig(c, 2))),
-                   tr._(OPTIONS[2], large=tr.int(round_sig(c * 8, 1)))]
+        options = [about_tokens(round_sig(c / 6, 1), tr), about_tokens(round_sig(c, 2), tr),
+                   about_tokens(round_sig(c * 8, 1), tr)]
         correct = 1
         if spec.layered and c > spec.window:
-            explain = tr._("Each token adds {per_token} to the cache of {model} until the "
-                           "sequence is {window} tokens long. After that only its {full} "
-                           "full-attention layers keep growing, by {growth} per token, so one "
-                           "sequence's cache matches the weights ({weights}) at about "
-                           "{crossover} tokens.",
-                           per_token=exact(spec.per_token, tr), model=model,
-                           window=tr.int(spec.window), full=tr.int(spec.n_full_layers),
-                           growth=exact(spec.per_layer * spec.n_full_layers, tr),
-                           weights=exact(spec.weights, tr), crossover=tr.int(round_sig(c)))
+            explain = " ".join((
+                tr.n_("{model}: each token adds {per_token} to the cache until the sequence "
+                      "is {window} token long.", "{model}: each token adds {per_token} to the "
+                      "cache until the sequence is {window} tokens long.", spec.window,
+                      per_token=exact(spec.per_token, tr), model=model,
+                      window=tr.int(spec.window)),
+                tr.n_("After that only its {full} full-attention layer keeps growing, by "
+                      "{growth} per token.", "After that only its {full} full-attention "
+                      "layers keep growing, by {growth} per token.", spec.n_full_layers,
+                      full=tr.int(spec.n_full_layers),
+                      growth=exact(spec.per_layer * spec.n_full_layers, tr)),
+                tr.n_("So one sequence's cache matches the weights ({weights}) at about "
+                      "{crossover} token.", "So one sequence's cache matches the weights "
+                      "({weights}) at about {crossover} tokens.", round_sig(c),
+                      weights=exact(spec.weights, tr), crossover=tr.int(round_sig(c)))))
         else:
-            explain = tr._("Each token adds {per_token} to the cache of {model}, so one "
-                           "sequence's cache matches the weights at {weights} ÷ {per_token} ≈ "
-                           "{crossover} tokens. Past that, one long conversation needs more "
-                           "memory than the whole model.",
-                           per_token=exact(spec.per_token, tr), model=model,
-                           weights=exact(spec.weights, tr), crossover=tr.int(round_sig(c)))
+            explain = tr.n_("{model}: each token adds {per_token} to the cache, so one "
+                            "sequence's cache matches the weights at {weights} ÷ {per_token} ≈ "
+                            "{crossover} token. Past that, one long conversation needs more "
+                            "memory than the whole model.",
+                            "{model}: each token adds {per_token} to the cache, so one "
+                            "sequence's cache matches the weights at {weights} ÷ {per_token} ≈ "
+                            "{crossover} tokens. Past that, one long conversation needs more "
+                            "memory than the whole model.", round_sig(c),
+                            per_token=exact(spec.per_token, tr), model=model,
+                            weights=exact(spec.weights, tr), crossover=tr.int(round_sig(c)))
         if spec.max_context is not None and c > spec.max_context:
-            explain += " " + tr._("{model} itself handles at most {max} tokens, so that length "
-                                  "is hypothetical for it; the arithmetic is the same.",
-                                  model=model, max=tr.int(spec.max_context))
+            explain += " " + tr.n_("{model} itself handles at most {max} token, so that "
+                                   "length is hypothetical for it; the arithmetic is the same.",
+                                   "{model} itself handles at most {max} tokens, so that "
+                                   "length is hypothetical for it; the arithmetic is the same.",
+                                   spec.max_context, model=model, max=tr.int(spec.max_context))
     else:
-        options = [tr._(OPTIONS[1], mid=tr.int(round_sig(free, 2))),
-                   tr._(OPTIONS[2], large=tr.int(round_sig(free * 8, 1))),
+        options = [about_tokens(round_sig(free, 2), tr), about_tokens(round_sig(free * 8, 1), tr),
                    tr._("Never")]
         correct = 2
-        explain = tr._("{model} keeps only the last {window} tokens of every sequence (a "
-                       "sliding window), so one sequence's cache stops growing at {cap}, "
-                       "below the {weights} of its weights: it never outgrows them.",
-                       model=model, window=tr.int(spec.window),
-                       cap=bytes_dec(spec.cap, tr), weights=weights)
+        explain = tr.n_("{model} keeps only the last {window} token of every sequence (a "
+                        "sliding window), so one sequence's cache stops growing at {cap}, "
+                        "below the {weights} of its weights: it never outgrows them.",
+                        "{model} keeps only the last {window} tokens of every sequence (a "
+                        "sliding window), so one sequence's cache stops growing at {cap}, "
+                        "below the {weights} of its weights: it never outgrows them.",
+                        spec.window, model=model, window=tr.int(spec.window),
+                        cap=bytes_dec(spec.cap, tr), weights=weights)
     return dict(
         key=("step5", spec.key, spec.per_token, spec.weights, spec.window),
         prompt=tr._(QUESTION_PROMPTS[spec.weight_format], model=model, weights=weights),
@@ -343,24 +366,27 @@ def model_info(spec: Spec, tr: Translator) -> str:
     kind_name = tr._(ATTENTION_NAMES[spec.kind])
     model = name(spec, tr)
     if spec.is_mla and spec.mla_split:
-        info = tr._("{model}: {kind} ({kind_name}), {layers} layers; per layer and token it "
-                    "caches {dims} values: a {latent}-value compressed latent and a "
-                    "{rope}-value rotary key.", model=model, kind=spec.kind,
-                    kind_name=kind_name, layers=tr.int(spec.n_layers),
-                    dims=tr.int(spec.mla_dims), latent=tr.int(spec.mla_split[0]),
-                    rope=tr.int(spec.mla_split[1]))
+        info = tr.n_("{model}: {kind} ({kind_name}), {layers}; per layer and token it caches "
+                     "{dims} value: a {latent}-value compressed latent and a {rope}-value "
+                     "rotary key.", "{model}: {kind} ({kind_name}), {layers}; per layer and "
+                     "token it caches {dims} values: a {latent}-value compressed latent and a "
+                     "{rope}-value rotary key.", spec.mla_dims, model=model, kind=spec.kind,
+                     kind_name=kind_name, layers=_layers(spec.n_layers, tr),
+                     dims=tr.int(spec.mla_dims), latent=tr.int(spec.mla_split[0]),
+                     rope=tr.int(spec.mla_split[1]))
     elif spec.is_mla:
-        info = tr._("{model}: {kind} ({kind_name}), {layers} layers; per layer and token it "
-                    "caches {dims} values: a compressed latent and a rotary key.",
-                    model=model, kind=spec.kind, kind_name=kind_name,
-                    layers=tr.int(spec.n_layers), dims=tr.int(spec.mla_dims))
+        info = tr.n_("{model}: {kind} ({kind_name}), {layers}; per layer and token it caches "
+                     "{dims} value: a compressed latent and a rotary key.",
+                     "{model}: {kind} ({kind_name}), {layers}; per layer and token it caches "
+                     "{dims} values: a compressed latent and a rotary key.", spec.mla_dims,
+                     model=model, kind=spec.kind, kind_name=kind_name,
+                     layers=_layers(spec.n_layers, tr), dims=tr.int(spec.mla_dims))
     else:
-        info = tr._("{model}: {kind} ({kind_name}), {layers} layers, {q_heads} query heads, "
-                    "{kv_heads} of {head_dim} values each.",
-                    model=model, kind=spec.kind, kind_name=kind_name,
-                    layers=tr.int(spec.n_layers), q_heads=tr.int(spec.n_heads),
-                    kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
-                                   count=tr.int(spec.n_kv_heads)),
+        info = tr._("{model}: {kind} ({kind_name}), {layers}, {q_heads}, {kv_heads}, "
+                    "head_dim {head_dim}.", model=model, kind=spec.kind, kind_name=kind_name,
+                    layers=_layers(spec.n_layers, tr),
+                    q_heads=counts.query_heads(spec.n_heads, tr),
+                    kv_heads=counts.kv_heads(spec.n_kv_heads, tr),
                     head_dim=tr.int(spec.head_dim))
     return " ".join([info, weights_info(spec, tr)])
 
@@ -369,9 +395,18 @@ def weights_info(spec: Spec, tr: Translator) -> str:
     """How the bill counts the weights (WEIGHT_INFO): as released (16-bit, fp8, or another
     quantization named by the config) or at the precision chosen; and, for a multimodal
     model, that the parameters are its language model's."""
-    out = tr._(WEIGHT_INFO[spec.weight_format], size=bytes_dec(spec.weights, tr),
-               full=bytes_dec(2 * spec.n_params, tr),
-               avg=tr.sig(spec.weights / spec.n_params, 2))
+    full = bytes_dec(2 * spec.n_params, tr)
+    if spec.weight_format == "quantized":
+        avg = spec.weights / spec.n_params
+        out = tr.n_("Its weights are released quantized and the bill counts them so: {size}, "
+                    "{avg} byte per parameter on average, not {full} at 16 bits.",
+                    "Its weights are released quantized and the bill counts them so: {size}, "
+                    "{avg} bytes per parameter on average, not {full} at 16 bits.",
+                    tr.sig_count(avg, 2), size=bytes_dec(spec.weights, tr), full=full,
+                    avg=tr.sig(avg, 2))
+    else:
+        out = tr._(WEIGHT_INFO[spec.weight_format], size=bytes_dec(spec.weights, tr),
+                   full=full)
     if spec.multimodal:
         out += " " + tr._("It is a multimodal model: the parameters counted are its language "
                           "model's, without its image encoder's.")
@@ -391,10 +426,12 @@ def notices(spec: Spec, bill: Bill, tr: Translator, waiting: bool = False) -> li
                         weights=bytes_dec(bill.weights, tr), gpu=bill.gpu_name,
                         memory=memory))
     elif not bill.fits_selected and bill.max_sequences == 0:
-        out.append(tr._("This batch needs {total}, more than the {gpu}'s {memory}: not "
-                        "even one sequence of {context} tokens fits next to the weights.",
-                        total=total, gpu=bill.gpu_name, memory=memory,
-                        context=tr.int(bill.context)))
+        out.append(tr.n_("This batch needs {total}, more than the {gpu}'s {memory}: not "
+                         "even one sequence of {context} token fits next to the weights.",
+                         "This batch needs {total}, more than the {gpu}'s {memory}: not "
+                         "even one sequence of {context} tokens fits next to the weights.",
+                         bill.context, total=total, gpu=bill.gpu_name, memory=memory,
+                         context=tr.int(bill.context)))
     elif not bill.fits_selected:
         out.append(tr.n_("This batch needs {total}, more than the {gpu}'s {memory}: at "
                          "most {count} such sequence fits at once.",
@@ -405,15 +442,13 @@ def notices(spec: Spec, bill: Bill, tr: Translator, waiting: bool = False) -> li
     if bill.fits_gpu is None:
         out.append(tr._("No single GPU of the presets holds {total}.", total=total))
     if bill.beyond_max_context and spec.custom:
-        out.append(tr._("Your model's config allows at most {max} positions: a context of "
-                        "{context} tokens is hypothetical for it, although the arithmetic is "
-                        "the same.", max=tr.int(spec.max_context),
-                        context=tr.int(bill.context)))
+        out.append(" ".join((
+            tr.n_("Your model's config allows at most {max} position.",
+                  "Your model's config allows at most {max} positions.", spec.max_context,
+                  max=tr.int(spec.max_context)),
+            counts.hypothetical(bill.context, tr))))
     elif bill.beyond_max_context:
-        out.append(tr._("{model} was built for at most {max} tokens: a context of {context} "
-                        "tokens is hypothetical for it, although the arithmetic is the same.",
-                        model=model, max=tr.int(spec.max_context),
-                        context=tr.int(bill.context)))
+        out.append(counts.context_notice(model, spec.max_context, bill.context, tr))
     return out
 
 
@@ -427,57 +462,81 @@ def narration(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
             "value, and a sequence costs that times its tokens."))
     q, kvh = tr.int(spec.n_heads), tr.int(spec.n_kv_heads)
     if spec.kind == "MHA":
-        paras.append(tr._(
+        paras.append(tr.n_(
+            "{model} uses multi-head attention (MHA): its {q_heads} query head has its own "
+            "key/value head, so it caches {kv_heads} per layer.",
             "{model} uses multi-head attention (MHA): each of its {q_heads} query heads has "
-            "its own key/value head, so it caches {kv_heads} per layer.",
+            "its own key/value head, so it caches {kv_heads} per layer.", spec.n_heads,
             model=model, q_heads=q, kv_heads=kvh))
     elif spec.kind == "GQA":
         paras.append(tr._(
-            "{model} uses grouped-query attention (GQA): its {q_heads} query heads share "
-            "{kv_heads} key/value heads, so its cache is {ratio} smaller than if every "
-            "query head had its own. The formula counts KV heads, never the model width.",
-            model=model, q_heads=q, kv_heads=kvh,
+            "{model} uses grouped-query attention (GQA): its query heads ({q_heads}) share "
+            "fewer key/value heads ({kv_heads}), so its cache is {ratio} smaller than if "
+            "every query head had its own. The formula counts KV heads, never the model "
+            "width.", model=model, q_heads=q, kv_heads=kvh,
             ratio=tr.times(spec.n_heads / spec.n_kv_heads, 0)))
     elif spec.kind == "MQA":
-        paras.append(tr._(
+        paras.append(tr.n_(
+            "{model} uses multi-query attention (MQA): its {q_heads} query head has one "
+            "key/value head, so its cache is {ratio} smaller than with one per query head.",
             "{model} uses multi-query attention (MQA): all {q_heads} query heads share one "
             "key/value head, so its cache is {ratio} smaller than with one per query head.",
-            model=model, q_heads=q, ratio=tr.times(spec.n_heads, 0)))
+            spec.n_heads, model=model, q_heads=q, ratio=tr.times(spec.n_heads, 0)))
     elif spec.mla_split:
-        paras.append(tr._(
+        paras.append(tr.n_(
+            "{model} uses multi-head latent attention (MLA): instead of a key and a value per "
+            "head it caches, per layer and token, a {latent}-value compressed latent plus a "
+            "{rope}-value rotary key shared by all heads: {dims} value, with no factor 2. "
+            "Keys and values without position come from the latent; optimised kernels "
+            "attend to the latent directly instead of rebuilding them.",
             "{model} uses multi-head latent attention (MLA): instead of a key and a value per "
             "head it caches, per layer and token, a {latent}-value compressed latent plus a "
             "{rope}-value rotary key shared by all heads: {dims} values, with no factor 2. "
             "Keys and values without position come from the latent; optimised kernels "
-            "attend to the latent directly instead of rebuilding them.", model=model,
-            latent=tr.int(spec.mla_split[0]), rope=tr.int(spec.mla_split[1]),
+            "attend to the latent directly instead of rebuilding them.", spec.mla_dims,
+            model=model, latent=tr.int(spec.mla_split[0]), rope=tr.int(spec.mla_split[1]),
             dims=tr.int(spec.mla_dims)))
     else:
-        paras.append(tr._(
+        paras.append(tr.n_(
+            "{model} uses multi-head latent attention (MLA): instead of a key and a value per "
+            "head it caches, per layer and token, {dims} value, a compressed latent plus a "
+            "small rotary key shared by all heads, with no factor 2.",
             "{model} uses multi-head latent attention (MLA): instead of a key and a value per "
             "head it caches, per layer and token, {dims} values, a compressed latent plus a "
-            "small rotary key shared by all heads, with no factor 2.", model=model,
-            dims=tr.int(spec.mla_dims)))
+            "small rotary key shared by all heads, with no factor 2.", spec.mla_dims,
+            model=model, dims=tr.int(spec.mla_dims)))
     if spec.layered:
-        paras.append(tr._(
-            "{model} mixes two kinds of layer: {local} of its {layers} layers attend only to "
-            "the last {window} tokens (a sliding window) and keep no more than that; the "
-            "other {full} attend to the whole context. So its cache still grows with every "
-            "token, only more slowly: {kept} tokens kept in each windowed layer, {context} "
-            "in each full one.", model=model, local=tr.int(spec.n_window_layers),
-            layers=tr.int(spec.n_layers), window=tr.int(spec.window),
-            full=tr.int(spec.n_full_layers), kept=tr.int(bill.kept_local),
-            context=tr.int(bill.context)))
+        paras.append(" ".join((
+            tr._("{model} mixes two kinds of layer: {local} and {full}.", model=model,
+                 local=kind_layers("sliding", spec.n_window_layers, tr),
+                 full=kind_layers("full", spec.n_full_layers, tr)),
+            tr.n_("Each sliding-window layer attends only to the last {window} token and keeps "
+                  "no more than that; each full one attends to the whole context.",
+                  "Each sliding-window layer attends only to the last {window} tokens and "
+                  "keeps no more than that; each full one attends to the whole context.",
+                  spec.window, window=tr.int(spec.window)),
+            tr.n_("So its cache still grows with every token, only more slowly: each windowed "
+                  "layer keeps {kept} token, each full one {context}.",
+                  "So its cache still grows with every token, only more slowly: each windowed "
+                  "layer keeps {kept} tokens, each full one {context}.", bill.kept_local,
+                  kept=tr.int(bill.kept_local), context=tr.int(bill.context)))))
     elif spec.window is not None and bill.context > spec.window:
-        paras.append(tr._(
-            "{model} attends only to the last {window} tokens (a sliding window), so its "
-            "cache stops growing there: {kept} of the {context} tokens are kept.",
-            model=model, window=tr.int(spec.window), kept=tr.int(bill.kept),
-            context=tr.int(bill.context)) + " " + tr._(
-            "Each layer looks {window} tokens back into the layer below, so information "
-            "still travels about {window} × {layers} ≈ {reach} tokens back; only the cache "
-            "is capped.", window=tr.int(spec.window), layers=tr.int(spec.n_layers),
-            reach=tr.int(spec.window * spec.n_layers)))
+        paras.append(" ".join((
+            tr.n_("{model} attends only to the last {window} token (a sliding window), so its "
+                  "cache stops growing there.", "{model} attends only to the last {window} "
+                  "tokens (a sliding window), so its cache stops growing there.", spec.window,
+                  model=model, window=tr.int(spec.window)),
+            tr.n_("It keeps {kept} of the {context} token.",
+                  "It keeps {kept} of the {context} tokens.", bill.context,
+                  kept=tr.int(bill.kept), context=tr.int(bill.context)),
+            tr.n_("Each layer looks {window} token back into the layer below.",
+                  "Each layer looks {window} tokens back into the layer below.", spec.window,
+                  window=tr.int(spec.window)),
+            tr.n_("So information still travels about {window} × {layers} ≈ {reach} token "
+                  "back; only the cache is capped.", "So information still travels about "
+                  "{window} × {layers} ≈ {reach} tokens back; only the cache is capped.",
+                  spec.window * spec.n_layers, window=tr.int(spec.window),
+                  layers=tr.int(spec.n_layers), reach=tr.int(spec.window * spec.n_layers)))))
     if bill.free > 0:
         paras.append(tr.n_(
             "The weights are paid once, however many sequences the server runs; the cache "
@@ -521,10 +580,12 @@ def layers(spec: Spec, bill: Bill, tr: Translator) -> dict[str, list[str]]:
 
 
 def units(bill: Bill, tr: Translator) -> str:
-    return tr._(
+    return tr.n_(
+        "Units: GB means 10⁹ bytes and GiB means 2³⁰ bytes, {more} more. This cache is "
+        "{exact} byte, which is {dec} or {bin}: always check which unit a figure uses.",
         "Units: GB means 10⁹ bytes and GiB means 2³⁰ bytes, {more} more. This cache is "
         "{exact} bytes, which is {dec} or {bin}: always check which unit a figure uses.",
-        more=tr.pct(presets.GiB / presets.GB - 1, 1), exact=tr.int(bill.kv),
+        round(bill.kv), more=tr.pct(presets.GiB / presets.GB - 1, 1), exact=tr.int(bill.kv),
         dec=bytes_dec(bill.kv, tr), bin=bytes_bin(bill.kv, tr))
 
 
@@ -539,22 +600,23 @@ def binary_note(bill: Bill, tr: Translator) -> str:
 def live_lines(live: Live, tr: Translator) -> list[str]:
     """The live model's cache: its formula with its own numbers, measured against it."""
     head, tail = formula(live_spec(live), live.tokens, 1, exact(live.formula, tr), tr)
-    para = tr.n_(
-        "The live model on this server ({layers} layers, {kv_heads} KV heads of {head_dim} "
-        "values, fp32 = 4 bytes per value) stores {per_token} per token. After the prompt "
-        "and its next tokens its cache holds {count} token: {measured} measured on the real "
-        "tensors, {formula} from the formula. Its weights take {weights}, so its cache would "
-        "outgrow them after about {crossover} tokens.",
-        "The live model on this server ({layers} layers, {kv_heads} KV heads of {head_dim} "
-        "values, fp32 = 4 bytes per value) stores {per_token} per token. After the prompt "
-        "and its next tokens its cache holds {count} tokens: {measured} measured on the "
-        "real tensors, {formula} from the formula. Its weights take {weights}, so its cache "
-        "would outgrow them after about {crossover} tokens.",
-        live.tokens, layers=tr.int(live.n_layers), kv_heads=tr.int(live.n_kv_heads),
-        head_dim=tr.int(live.head_dim), per_token=bytes_bin(live.per_token, tr),
-        count=tr.int(live.tokens), measured=exact(live.measured, tr),
-        formula=exact(live.formula, tr), weights=bytes_dec(live.weights, tr),
-        crossover=tr.int(live.crossover))
+    para = " ".join((
+        tr.n_("The live model on this server ({layers}, {kv_heads}, head_dim {head_dim}, fp32 "
+              "= 4 bytes per value) stores {per_token} per token. After the prompt and its "
+              "next tokens its cache holds {count} token: {measured} measured on the real "
+              "tensors, {formula} from the formula.",
+              "The live model on this server ({layers}, {kv_heads}, head_dim {head_dim}, fp32 "
+              "= 4 bytes per value) stores {per_token} per token. After the prompt and its "
+              "next tokens its cache holds {count} tokens: {measured} measured on the real "
+              "tensors, {formula} from the formula.",
+              live.tokens, layers=_layers(live.n_layers, tr),
+              kv_heads=counts.kv_heads(live.n_kv_heads, tr), head_dim=tr.int(live.head_dim),
+              per_token=bytes_bin(live.per_token, tr), count=tr.int(live.tokens),
+              measured=exact(live.measured, tr), formula=exact(live.formula, tr)),
+        tr.n_("Its weights take {weights}, so its cache would outgrow them after about "
+              "{crossover} token.", "Its weights take {weights}, so its cache would outgrow "
+              "them after about {crossover} tokens.", live.crossover,
+              weights=bytes_dec(live.weights, tr), crossover=tr.int(live.crossover))))
     match = (tr._("Measured and formula agree, byte for byte, at every step.")
              if live.measured == live.formula and live.every_step else
              tr._("Measured and formula differ: the cache holds something the formula "
@@ -622,9 +684,11 @@ def problem_text(p: Problem, tr: Translator) -> str:
         kw["value"] = tr.num(v, 1)        # a config's 32.0, not 32: JSON's 32.0 is no int
     kw.setdefault("value", "")
     if p.code == "too_large" and field == "config":
-        msg = tr._("The text is too long ({value} characters; a config.json has a few "
-                   "thousand, at most {limit} are read).", value=kw["value"],
-                   limit=kw.get("limit", ""))
+        msg = tr.n_("The text is too long ({value} character; a config.json has a few "
+                    "thousand, at most {limit} are read).", "The text is too long ({value} "
+                    "characters; a config.json has a few thousand, at most {limit} are read).",
+                    v if isinstance(v, int) else 0, value=kw["value"],
+                    limit=kw.get("limit", ""))
     elif p.code == "not_object" and field == "config":
         msg = tr._("The text must be one JSON object of names and values in curly brackets, "
                    "as a config.json is.")
@@ -769,9 +833,9 @@ def symbolic(spec: Spec, names: dict | None, bill: Bill, tr: Translator) -> str:
     if spec.layered:
         words = f"2 × {kv} × {hd} × {b}"
         nums = f"2 × {tr.int(spec.n_kv_heads)} × {tr.int(spec.head_dim)} × {b}"
-        return tr._("Cache per layer and token: {words} = {numbers} = {per_layer}; the "
-                    "{full} full-attention layers keep every token, the {local} "
-                    "sliding-window layers at most {window} ({field}).", words=words,
+        return tr._("Cache per layer and token: {words} = {numbers} = {per_layer}. Tokens "
+                    "kept: full-attention layers ({full}) every one, sliding-window layers "
+                    "({local}) at most {window} ({field}).", words=words,
                     numbers=nums, per_layer=exact(spec.per_layer, tr),
                     full=tr.int(spec.n_full_layers), local=tr.int(spec.n_window_layers),
                     window=tr.int(spec.window),
@@ -941,13 +1005,13 @@ def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator, spec: Spec) -> dic
     badge = w.badges(tr)
     ideal_free = bytes_dec(max(plan.free, 0), tr)
     pool = bytes_dec(max(plan.pool, 0) * plan.gpus, tr)
-    blocks = tr.n_("blocks of {count} token", "blocks of {count} tokens", plan.block_tokens,
-                   count=tr.int(plan.block_tokens))
+    blocks = blocks_text(plan.block_tokens, tr)
     return dict(
         heading=plan_heading(plan, bill, tr, spec),
         corner=tr._("Answer"),
         columns=[tr._("Memory for the cache"), tr._("Longest context, one sequence"),
-                 tr._("Largest batch at {context} tokens", context=tr.int(plan.context))],
+                 tr._("Largest batch at context length {context}",
+                      context=tr.int(plan.context))],
         rows=[
             dict(name=tr._("Ideal answer"), kind="computed", badge=badge["computed"], cells=[
                 dict(key="plan_free", value=ideal_free, note=tr._("memory less weights")),
@@ -966,6 +1030,11 @@ def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator, spec: Spec) -> dic
         note=tr._("Engine estimate: like vLLM, {share} of the memory the driver reports, less "
                   "the weights, cut into {blocks}; more in “Go deeper”.",
                   share=tr.pct(plan.share), blocks=blocks))
+
+
+def blocks_text(n: int, tr: Translator) -> str:
+    """The engine's blocks: “blocks of 16 tokens”."""
+    return tr.n_("blocks of {count} token", "blocks of {count} tokens", n, count=tr.int(n))
 
 
 def plan_heading(plan, bill: Bill, tr: Translator, spec: Spec) -> str:
@@ -987,12 +1056,12 @@ def plan_deeper(plan, bill: Bill, tr: Translator) -> list[str]:
              "model's own limit.", free=bytes_dec(max(plan.free, 0), tr)),
         tr._("The engine estimate imitates vLLM. The engine takes {share} of the memory "
              "the driver reports ({usable} for {gpus}; an L4 sold as 24 GB shows 22.5 GiB "
-             "with ECC on), loads the weights, and cuts the rest into blocks of {block} "
-             "tokens: a sequence takes whole blocks in every layer, so 4,097 tokens take "
+             "with ECC on), loads the weights, and keeps the rest in {blocks}: a sequence "
+             "takes whole blocks in every layer, so 4,097 tokens take "
              "257 blocks. With several GPUs each keeps its share of the KV heads (one head "
              "each when there are fewer heads than GPUs; an MLA latent whole).",
              share=tr.pct(plan.share), usable=bytes_dec(plan.usable, tr),
-             gpus=gpus_name(plan, bill, tr), block=tr.int(plan.block_tokens)),
+             gpus=gpus_name(plan, bill, tr), blocks=blocks_text(plan.block_tokens, tr)),
         tr._("Left out, so a real engine fits less: the activations' peak and the CUDA "
              "graphs, which vLLM measures at start-up with a trial forward pass (about 1 GiB "
              "for an 8B model) and takes from the pool. Its log line “GPU KV cache size” "
@@ -1145,17 +1214,20 @@ def crossing(spec: Spec, curve: Curve, tr: Translator) -> str:
     shows it only once the learner has answered. Past the model's maximum context, it says
     so."""
     if curve.crossover is not None:
-        n = tr.int(round_sig(curve.crossover))
+        n = round_sig(curve.crossover)
+        over = tr.n_("The cache overtakes the weights at about {crossover} token.",
+                     "The cache overtakes the weights at about {crossover} tokens.", n,
+                     crossover=tr.int(n))
         if spec.max_context is not None and curve.crossover > spec.max_context:
-            return tr._("The cache overtakes the weights at about {crossover} tokens, beyond "
-                        "the {max} tokens {model} can handle: no real sequence of it gets "
-                        "there.", crossover=n, max=tr.int(spec.max_context),
-                        model=name(spec, tr))
-        return tr._("The cache overtakes the weights at about {crossover} tokens.",
-                    crossover=n)
+            return " ".join((over, tr._("That is beyond what {model} can handle ({limit}): "
+                                        "no real sequence of it gets there.",
+                                        model=name(spec, tr),
+                                        limit=tokens_text(spec.max_context, tr))))
+        return over
     if curve.kv[-1] < curve.weights:
-        return tr._("Up to {max} tokens the cache stays below the weights.",
-                    max=tr.int(curve.ctx[-1]))
+        return tr.n_("Up to {max} token the cache stays below the weights.",
+                     "Up to {max} tokens the cache stays below the weights.", curve.ctx[-1],
+                     max=tr.int(curve.ctx[-1]))
     return ""
 
 
@@ -1225,8 +1297,8 @@ def curve_fig(spec: Spec, curve: Curve, bill: Bill, tr: Translator,
     limit = None
     if spec.max_context is not None and spec.max_context < curve.ctx[-1]:
         limit = dict(x=spec.max_context,
-                     label=tr._("{model}'s limit: {max} tokens", model=name(spec, tr),
-                                max=tr.int(spec.max_context)))
+                     label=tr._("{model}: at most {tokens}", model=name(spec, tr),
+                                tokens=tokens_text(spec.max_context, tr)))
     return dict(
         mla=spec.is_mla, ctx=ctx, kv=[v / GB for v in kv],
         xmax=curve.ctx[-1], ymax=ymax, weights=curve.weights / GB,
@@ -1271,8 +1343,8 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
                            *([layers_alike(lmap, tr)] if alike else [])],
         said=crossing(spec, curve, tr) if revealed else "",     # where it crosses: the answer
         desc=" ".join((
-            tr._("{model}, {context} tokens × {batch}", model=model,
-                 context=tr.int(bill.context), batch=sequences(bill.batch, tr)) + ".",
+            tr._("{model}, {tokens} × {batch}", model=model,
+                 tokens=tokens_text(bill.context, tr), batch=sequences(bill.batch, tr)) + ".",
             tr._("Weights {weights} and KV cache {cache}: {total} in all, against the "
                  "{memory} of the {gpu}.", weights=bytes_dec(bill.weights, tr),
                  cache=both(bill.kv, tr), total=bytes_dec(bill.total, tr),
@@ -1280,9 +1352,10 @@ def frame(spec: Spec, curve: Curve, bill: Bill, live: Live, tr: Translator,
             tr.n_("KV cache for {count} sequence ({model}, {precision})",
                   "KV cache for {count} sequences ({model}, {precision})", curve.batch,
                   count=tr.int(curve.batch), model=model, precision=spec.precision) + ".",
-            tr._("At {context} tokens the cache takes {cache}; the weights take {weights}.",
-                 context=tr.int(bill.context), cache=bytes_dec(bill.kv, tr),
-                 weights=bytes_dec(curve.weights, tr)))),
+            tr.n_("At {context} token the cache takes {cache}; the weights take {weights}.",
+                  "At {context} tokens the cache takes {cache}; the weights take {weights}.",
+                  bill.context, context=tr.int(bill.context), cache=bytes_dec(bill.kv, tr),
+                  weights=bytes_dec(curve.weights, tr)))),
         table=dict(head=[tr._("Context"), tr._("KV cache")],
                    rows=rows),
         tables=[layer_table(lmap, tr)] if mapped else [],   # the strip's twin

@@ -47,3 +47,19 @@ def billions(n: float, digits: int, tr: Translator) -> str:
     x = n / 1e9
     return tr.n_("{count} billion parameters", "{count} billion parameters",
                  tr.shown(x, digits), count=tr.num(x, digits))
+
+
+def hypothetical(context: int, tr: Translator) -> str:
+    """A context past a model's own limit, still computed."""
+    return tr.n_("A context of {context} token is hypothetical for it, although the arithmetic "
+                 "is the same.", "A context of {context} tokens is hypothetical for it, "
+                 "although the arithmetic is the same.", context, context=tr.int(context))
+
+
+def context_notice(model: str, limit: int, context: int, tr: Translator) -> str:
+    """A context past what a model was built for: its limit and the context, each counted in
+    a sentence of its own ({model} the subject, where no language inflects it)."""
+    return " ".join((tr.n_("{model} was built for contexts of at most {max} token.",
+                           "{model} was built for contexts of at most {max} tokens.", limit,
+                           model=model, max=tr.int(limit)),
+                     hypothetical(context, tr)))

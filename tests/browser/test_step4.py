@@ -150,7 +150,7 @@ def test_step4_a_move_to_another_grid_point_measures_it_without_waiting(app):
     expect(metric(page, "prefill_tokens")).to_have_text("496")
     expect(metric(page, "measured_decode")).to_have_text("measuring…", timeout=5_000)
     expect(metric(page, "measured_decode")).to_contain_text("tokens/s", timeout=180_000)
-    expect(speed).to_contain_text("256 prompt tokens")
+    expect(speed).to_contain_text("prompt tokens: 256")
     wait_url(page, "prompt=496")
 
 

@@ -142,7 +142,7 @@ def test_step5_bad_link_and_the_model_limit(app):
     expect(page.locator(".bill-svg .gpu-label.chosen")).to_contain_text(f"80{NBSP}GiB")
     page = app("?step=5&model=deepseek-v3&gpu=h200")
     expect(page.locator(".formula-headline p").first).to_contain_text(
-        "(512 latent + 64 rotary-key values)")
+        "(latent 512 + rotary key 64)")
     page = app("?step=5&model=gemma3-27b&context=32768")
     expect(page.locator(".formula-headline p").nth(1)).to_contain_text("52 sliding-window layers")
 
