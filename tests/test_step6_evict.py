@@ -114,6 +114,10 @@ def test_the_question_counts_the_policies_that_stay_close_and_moves_to_its_budge
             "with heavy hitters + recent.") in none["explain"]
     assert none["explain"].endswith("At a budget of 32, every policy keeps at least 50% of the "
                                     "choices.")
+    kept = T.evict_question(M.Sweep(tuple((p, ((M.QUESTION_BUDGET, 0.5, 0.1),
+                                               (M.COMPARE_BUDGET, 1.0, 0.0)))
+                                          for p in M.POLICY_CHOICES), 24, 40), EN)
+    assert kept["explain"].endswith("At a budget of 32, every policy keeps every choice.")
     some = T.evict_question(fake_sweep("h2o", 0.9, 0.5), EN)        # 90% counts as close
     assert some["correct"] == 1 and "compare the three lines" in some["explain"]
     every = T.evict_question(fake_sweep("h2o", 1.0, 0.95), EN)

@@ -1082,10 +1082,14 @@ def evict_question(sw: Sweep, tr: Translator) -> dict:
     toks = lambda n: tr.n_("{count} token", "{count} tokens", n, count=tr.int(n))  # noqa: E731
     steps = tr.n_("{count} step", "{count} steps", sw.n_new - 1, count=tr.int(sw.n_new - 1))
     if correct == 2:
-        why = tr._("Whichever tokens a policy keeps, most of the text is gone, and the model's "
-                   "choice changes at many steps. At a budget of {B2}, every policy keeps at "
-                   "least {least} of the choices.", B2=tr.int(B2),
-                   least=tr.pct(sw.least(B2), 0))
+        least = sw.least(B2)
+        why = " ".join((
+            tr._("Whichever tokens a policy keeps, most of the text is gone, and the model's "
+                 "choice changes at many steps."),
+            tr._("At a budget of {B2}, every policy keeps every choice.", B2=tr.int(B2))
+            if least >= 1 else
+            tr._("At a budget of {B2}, every policy keeps at least {least} of the choices.",
+                 B2=tr.int(B2), least=tr.pct(least, 0))))
     elif correct == 0:
         why = tr._("Even a budget of {B} kept enough of this text for every policy.",
                    B=tr.int(B))
