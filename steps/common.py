@@ -30,6 +30,8 @@ class AppState(param.Parameterized):
     figure = param.Boolean(default=False)              # figure-only (implies embed)
     present = param.Boolean(default=False)
     speaker = param.Boolean(default=False)             # presenter's speaker view (implies present)
+    copy = param.Boolean(default=False)                # the projected page's copy in the speaker
+                                                       # view (implies present)
     lang = param.Selector(default="en", objects=list(LANGS))
 
     @property

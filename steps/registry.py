@@ -8,7 +8,8 @@ everything about it, and the registry finds each part by a fixed name:
 
 - `__init__.py`: `TITLE`, `TAKEAWAY`, `HIGHLIGHT`, `WARM_FRAMES`, its line of this table
   (`StepInfo`, read into `STEPS` at import: cheap, the packages import their views lazily),
-  and `NOTES`, the msgid of what the lecturer says aloud (the speaker view): `notes(n)`;
+  and `NOTES`, the msgid of what the lecturer says aloud (the speaker view): `notes(n)`, and
+  `MINUTES`, about how long a lecture spends on it (the speaker's clock): `minutes(n)`;
 - `view.py`: `STEP`, its controller (`steps.ui.step.Step`; `steps.shell.step_class`);
 - `exercises.py`: `EXERCISES`, its exercises (`steps.ui.exercises.Exercise`), for the end of
   its reading column and the printable sheet: `exercises(n)`;
@@ -92,6 +93,12 @@ def exercises(n: int) -> tuple:
     without (the key-ideas page, a number that is no step)."""
     found = part(n, "exercises")
     return tuple(found.EXERCISES) if found is not None else ()
+
+
+def minutes(n: int) -> int:
+    """About how many minutes a lecture spends on page `n` (its package's `MINUTES`): the
+    speaker view's clock sets the time spent against it."""
+    return importlib.import_module(module_of(n)).MINUTES
 
 
 def notes(n: int) -> str:

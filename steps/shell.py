@@ -7,8 +7,11 @@ URL parameters: `step` (1..COUNT, or `end` for the key ideas), `lang` (en, id, p
 sentence, for a course page that brings its own text; nothing waits for an answer),
 `present=1` (presenter mode: figure first, larger type, no FAQ; PageDown/PageUp also move
 through the player and the steps; S opens the speaker view), `speaker=1` (with `present`,
-which it implies: the speaker view, the step's full prose and notes, following the projected
-page: {"follow": query} below), and the controls of the current step (each step's `url_names`).
+which it implies: the speaker view, the notes, the answer, a clock and the step's full prose,
+following the projected page: {"follow": query} below), `copy=1` (with `present`, which it
+implies: the projected page as the speaker view shows it, scaled: it follows the projected
+page as the speaker view does and takes no input), and the controls of the current step (each
+step's `url_names`).
 Unknown or invalid values fall back to the defaults with a short translated notice.
 
 The page (`steps.ui.page`) sends the learner's moves to `handle`: {"nav": ±1}, {"goto": n},
@@ -30,12 +33,12 @@ from explainer.i18n import LANGS, N_, negotiate, normalize_lang
 from .common import AppState, translator
 from .faq import FAQ, REFERENCES
 from .glossary import glossary_state
-from .registry import COUNT, END, END_TITLE, STEP_TITLES, STEPS, module_of, notes
+from .registry import COUNT, END, END_TITLE, STEP_TITLES, STEPS, minutes, module_of, notes
 from .ui.words import badges, render
 
 ALWAYS_OK = {"theme"}           # Panel's own query parameters
-FLAGS = ("embed", "present", "figure", "speaker")    # page modes, 1 or 0 (figure=1 implies
-                                                     # embed=1, speaker=1 present=1)
+FLAGS = ("embed", "present", "figure", "speaker", "copy")   # page modes, 1 or 0 (figure=1
+                                                # implies embed=1, speaker=1 and copy=1 present=1)
 
 
 def step_class(n: int):
@@ -107,7 +110,7 @@ class App:
                                          {"value": query[flag], "name": flag, "default": 0}))
         if st.figure:
             st.embed = True
-        if st.speaker:
+        if st.speaker or st.copy:
             st.present = True
         if "step" in query:
             try:
@@ -276,7 +279,7 @@ class App:
             "embed_bar": self._embed_bar() if st.embed else None,
             "faq": "" if st.embed or st.present else faq_html(st.lang),
             "badges": badges(t),
-            "speaker": st.speaker,
+            "speaker": st.speaker, "copy": st.copy,
             "talk": self._talk() if st.present else None,
             "link": {"label": t._("Copy link"), "done": t._("Link copied"),
                      "field": t._("Link to this view"),
@@ -292,11 +295,17 @@ class App:
 
     def _talk(self) -> dict:
         """Presenter mode: the speaker view's words (the page's notes: its package's `NOTES`,
-        found by `registry.notes`; the next step's title) and the projected page's hint."""
+        found by `registry.notes`; the next step's title, or the next part's label; the clock's
+        line, set against the minutes its package suggests, `registry.minutes`) and the
+        projected page's hint."""
         t, n = self.state_.tr, self.state_.step
         return {"notes_label": t._("Say aloud"), "notes": t._(notes(n)),
                 "next_label": t._("Next step"),
                 "next": step_title(t, n + 1) if n < END else "",
+                "next_part_label": t._("Next part"),
+                "clock": t._("{time} on this step (suggested: about {minutes} min)",
+                             time="{time}", minutes=t.int(minutes(n))),
+                "prose_toggle": t._("Prose and exercises (P)"),
                 "answer_label": t._("Answer"), "prose_label": t._("On the learners' page"),
                 "hint": t._("S: speaker view"), "title": t._("Speaker view")}
 

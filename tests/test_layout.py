@@ -68,15 +68,17 @@ def test_the_projected_page_keeps_the_figure_and_drops_the_prose(states):
     assert c["right"][:2] == ["controls", "cards"] and "controls" not in c["left"]
 
 
-def test_the_speaker_view_has_the_notes_and_every_word_and_no_controls(states):
+def test_the_speaker_view_is_its_panel_and_the_projected_screen_with_every_word_a_key_away(states):
+    """The speaker view: its panel (talk) beside the projected screen (screen: the projected
+    page itself, scaled), both the browser's own; every word of the step in the drawer."""
+    row = layout_table()["speaker"]
+    assert row["left"] == ["talk"] and row["right"] == ["screen"]
     for q, st in states.items():
         where = placed(st, "speaker")
-        shown = set(where["left"]) | set(where["right"])
-        assert not {"question", "controls", "custom"} & shown
+        assert where["left"] == [] and where["right"] == []
+        assert not {"question", "controls", "custom", "stage"} & set(where["drawer"])
         if dict(q)["step"] != "end":
-            assert {"look", "deeper"} <= set(where["left"]), q
-        if st["stage"]:
-            assert where["right"][0] == "stage"
+            assert {"look", "deeper"} <= set(where["drawer"]), q
 
 
 def test_figure_only_has_the_lead_controls_and_figure_and_no_prose(states):

@@ -4,6 +4,7 @@ from explainer.i18n import N_
 
 NOTES = N_("Sum up with the key ideas on this page. Ask someone to explain in one sentence why "
            "decoding with a cache waits on memory, and hand out the printed page.")
+MINUTES = 5            # about how long a 90-minute lecture spends here (the speaker's clock)
 
 
 def __getattr__(name):

@@ -19,6 +19,7 @@ NOTES = N_("Ask the question first and let the room vote before anything moves. 
            "token at a time with PageDown and point at the arcs: the newest token's "
            "query reads the key of every earlier token and its own. The earlier keys come from "
            "the cache; a token never looks ahead, so they never change.")
+MINUTES = 10            # about how long a 90-minute lecture spends here (the speaker's clock)
 HIGHLIGHT = ("q", "cache", "attn")
 WARM_FRAMES = True
 

@@ -21,6 +21,7 @@ NOTES = N_("Compare the two grids: without a cache, every pass computes the keys
            "the whole text again; with a cache, only the new token's. Ask what happens to the "
            "waste when the text gets twice as long, then move the slider to check: it grows with "
            "the square of the length.")
+MINUTES = 10            # about how long a 90-minute lecture spends here (the speaker's clock)
 HIGHLIGHT = ("x", "w", "kv")
 WARM_FRAMES = True
 

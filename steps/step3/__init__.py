@@ -21,6 +21,7 @@ NOTES = N_("The cache is a table that gains one key row and one value row per to
            "layer and KV head. Step through the decode steps: the earlier rows are read, never "
            "rewritten. Stress that the output is exactly the same as without the cache: the "
            "cache saves work, it does not approximate.")
+MINUTES = 12            # about how long a 90-minute lecture spends here (the speaker's clock)
 HIGHLIGHT = ("kv", "cache", "attn")
 WARM_FRAMES = True
 

@@ -21,6 +21,7 @@ NOTES = N_("Prefill takes the whole prompt at once and keeps the GPU busy comput
            "step makes one token per sequence but must read all the weights and the whole "
            "cache, so at a small batch it waits on memory. Point at the two points on the "
            "roofline, then raise the batch and watch decode move towards the ridge.")
+MINUTES = 15            # about how long a 90-minute lecture spends here (the speaker's clock)
 HIGHLIGHT = ("w", "cache")
 
 

@@ -19,6 +19,7 @@ NOTES = N_("Ask the question before touching anything. Then move the context and
            "the cache grows in proportion to both, and at long contexts or large batches it "
            "outgrows the model's weights. Read the formula aloud once: two (keys and values) × "
            "layers × KV heads × head dimension × bytes per number, per token.")
+MINUTES = 15            # about how long a 90-minute lecture spends here (the speaker's clock)
 HIGHLIGHT = ("cache",)
 
 

@@ -23,6 +23,7 @@ NOTES = N_("Take the levers one part at a time: fewer KV heads (GQA, MQA), fewer
            "bookkeeping. In part D, before you play it, let the room guess whether keeping the "
            "first few tokens (sinks) or the most attended ones (heavy hitters) saves a cache "
            "of a few tokens where the latest ones alone do not.")
+MINUTES = 20            # about how long a 90-minute lecture spends here (the speaker's clock)
 HIGHLIGHT = ("cache",)
 
 

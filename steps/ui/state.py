@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Literal, NewType, NotRequired, TypedDict
 
 BLOCK_KINDS = ("paragraphs", "notices", "legend", "metrics", "table", "details", "html")
-LIVE = ("tabs", "question", "controls", "custom", "stage", "talk")   # the page's live elements
+LIVE = ("tabs", "question", "controls", "custom", "stage", "talk", "screen")   # the page's live
+                                                                            # elements
 CONTROL_KINDS = ("select", "radio", "range", "text")
 
 Scalar = str | int | float | bool | None
@@ -277,6 +278,9 @@ class Talk(TypedDict):
     notes_label: str
     notes: str               # the step's speaker notes (its package's NOTES)
     next_label: str
+    next_part_label: str     # a step in parts: the next part's title follows it
+    clock: str               # "{time} on this step …": the page puts the time spent in {time}
+    prose_toggle: str        # the drawer's button (key P)
     next: str                # the next step's title ("" at the end)
     answer_label: str
     prose_label: str
@@ -320,6 +324,7 @@ class ShellState(TypedDict):
     embed: bool
     present: bool
     speaker: bool            # with present: the speaker view (notes, full prose), synced
+    copy: bool               # with present: the projected page's copy in the speaker view
     talk: Talk | None        # present only
     figure: bool             # with embed: only the figure, its controls and the lead sentence
     app_title: str
@@ -396,12 +401,15 @@ def layout_variants() -> set[str]:
 def placed(state: dict, mode: str = "normal") -> dict[str, list[str]]:
     """The names of the regions and live elements that `state`'s step shows in `mode`, per
     column, as the page places them (js/layout.js `rowOf` and `placeRegions`): an entry that
-    is a list takes its first filled name; what is empty is left out (the page hides it)."""
+    is a list takes its first filled name; what is empty is left out (the page hides it).
+    The speaker view's `talk` and `screen` are the browser's own (left out here); its
+    `drawer` (the prose, one key away) is given as a third list."""
     row = layout_table()[mode]
     v = row.get("variants", {}).get(state.get("variant") or "", {})
     live = {"tabs": None, "question": state.get("question"),
             "controls": [c for c in state.get("controls", []) if not c.get("hidden")],
-            "custom": state.get("custom"), "stage": state.get("stage"), "talk": None}
+            "custom": state.get("custom"), "stage": state.get("stage"), "talk": None,
+            "screen": None}
 
     def filled(name):
         return bool(live[name]) if name in live else bool(state.get(name))
@@ -410,7 +418,10 @@ def placed(state: dict, mode: str = "normal") -> dict[str, list[str]]:
         picked = (next((n for n in e if filled(n)), None) if isinstance(e, list) else e
                   for e in names)
         return [n for n in picked if n is not None and filled(n)]
-    return {"left": side(v.get("left", row["left"])), "right": side(v.get("right", row["right"]))}
+    out = {"left": side(v.get("left", row["left"])), "right": side(v.get("right", row["right"]))}
+    if row.get("drawer"):
+        out["drawer"] = side(row["drawer"])
+    return out
 
 
 def columns(state: dict, mode: str = "normal") -> dict[str, list[dict]]:

@@ -27,6 +27,7 @@ def test_the_browser_places_every_mode_as_the_table_says(kv):
                 "regions": {r: bool(st[r]) for r in REGIONS},
                 "live": {"question": bool(st["question"]), "custom": bool(st["custom"]),
                          "stage": bool(st["stage"]), "tabs": False, "talk": False,
+                         "screen": False,
                          "controls": any(not c.get("hidden") for c in st["controls"])}}])
     out = kv.evaluate("(a) => KVT.layout_units.theBrowserPlacesEveryModeAsTheTableSays(a)", cases)
     for label, got, want in out:

@@ -140,7 +140,16 @@ def test_s_opens_the_speaker_view_with_notes_prose_and_the_next_step(app, page):
     expect(speaker.locator(".talk-head").first).to_have_text("Om te zeggen")
     expect(speaker.locator(".talk-next")).to_contain_text("Verspild werk")
     expect(speaker.locator(".talk-answer")).to_contain_text("6")             # the answer
-    # the full prose is in the speaker view, not on the projected page
+    expect(speaker.locator(".talk-clock")).to_contain_text("0:0")            # the clock
+    expect(speaker.locator(".talk-clock")).to_contain_text("10 min")         # step 1's MINUTES
+    # the projected screen, scaled: the projected page itself (its cards, its figure)
+    copy = speaker.frame_locator("iframe.screen-copy")
+    expect(copy.locator('[data-metric="seq_len"] .metric-value')).to_have_text("5")
+    expect(copy.locator(".kv-root.present.copy .stage-svg svg").first).to_be_visible()
+    # the full prose is one key away in the speaker view (P), not on the projected page
+    expect(speaker.locator(".step-text .narration")).to_have_count(0)
+    speaker.locator(".talk-notes").click()
+    speaker.keyboard.press("p")
     expect(speaker.locator(".step-text .narration").first).to_be_attached()
     expect(page.locator(".step-text .narration")).to_have_count(0)
     expect(page.locator("details.deeper")).to_have_count(0)
@@ -161,29 +170,30 @@ def test_the_speaker_view_follows_the_projected_page_and_moves_it(app, page):
     app("?step=1&present=1")
     expect(metric(page, "seq_len")).to_have_text("5")
     speaker, errors = _speaker(page)
-    expect(metric(speaker, "seq_len")).to_have_text("5")
+    copy = speaker.frame_locator("iframe.screen-copy")          # the projected screen, scaled
+    expect(metric(copy, "seq_len")).to_have_text("5")
     # the projected page's keys: the speaker view follows
     page.bring_to_front()
     page.locator("h2").first.click()
     page.keyboard.press("PageDown")                # decode step 1 (its counts wait: “?”)
     expect(metric(page, "next")).to_have_text("“.”")
-    expect(metric(speaker, "next")).to_have_text("“.”")
+    expect(metric(copy, "next")).to_have_text("“.”")
     # the speaker view's keys move the projected page
     speaker.bring_to_front()
     speaker.locator(".talk-notes").click()
     speaker.keyboard.press(".")
     expect(metric(page, "next")).to_have_text("“What”")
-    expect(metric(speaker, "next")).to_have_text("“What”")
+    expect(metric(copy, "next")).to_have_text("“What”")
     speaker.keyboard.press(",")
     expect(metric(page, "next")).to_have_text("“.”")
-    expect(metric(speaker, "next")).to_have_text("“.”")
+    expect(metric(copy, "next")).to_have_text("“.”")
     speaker.keyboard.press(" ")                                # Space: Play on the projected page
     expect(page.locator(".player-play button")).to_have_attribute("aria-pressed", "true")
     speaker.keyboard.press(" ")
     expect(page.locator(".player-play button")).to_have_attribute("aria-pressed", "false")
     # an answer on the projected page shows in the speaker view
     page.locator(".answers .q-btn").last.click()
-    expect(speaker.locator('[data-metric="keys_read"] .metric-value')).not_to_have_text("?")
+    expect(copy.locator('[data-metric="keys_read"] .metric-value')).not_to_have_text("?")
     # PageDown at the end of the player, or Next in the speaker view: the next step, both
     speaker.locator(".nav-next").click()
     expect(page.locator("h2").first).to_contain_text("Step 2 of 6")
@@ -199,3 +209,31 @@ def test_the_speaker_view_follows_the_projected_page_and_moves_it(app, page):
     speaker.wait_for_function("() => location.search.includes('example=1')", timeout=20_000)
     assert "speaker=1" in speaker.url
     assert errors == []
+
+
+@pytest.mark.parametrize("size", [(1440, 900), (1920, 1080)])
+def test_the_speaker_view_is_one_screen_on_every_step(app, page, size):
+    """The speaker's cockpit fits its window on every step and part (no scrolling): the notes,
+    the answer, the next step or part, the clock and the projected screen, scaled (the same
+    rendering as the projected page's: its figure as wide, in the copy's own pixels)."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    for q in ["?step=1", "?step=2", "?step=3", "?step=4", "?step=5", "?step=6&part=a",
+              "?step=6&part=d", "?step=end"]:
+        app(q + "&present=1&speaker=1")
+        expect(page.locator(".talk-notes")).not_to_be_empty(timeout=60_000)
+        copy = page.frame_locator("iframe.screen-copy")
+        expect(copy.locator(".kv-root.present.copy .step-heading").first).to_be_visible(timeout=60_000)
+        page.wait_for_timeout(500)
+        fits = page.evaluate("""() => { const el = document.scrollingElement;
+          return { scroll: el.scrollHeight - window.innerHeight,
+                   wide: el.scrollWidth - window.innerWidth }; }""")
+        assert fits["scroll"] <= 0 and fits["wide"] <= 0, (q, fits)
+        for part in (".talk", ".screen-copy", ".talk-clock", ".talk-next"):
+            if part == ".talk-next" and q == "?step=end":
+                continue                                   # the last page: nothing next
+            box = page.locator(part).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= size[1] + 1, (q, part, box)
+            assert box["x"] + box["width"] <= size[0] + 1, (q, part, box)
+        # scaled, not reflowed: the copy is laid out at the projected window's 1280 × 720
+        inner = page.frame_locator("iframe.screen-copy").locator("body")
+        assert inner.evaluate("() => [window.innerWidth, window.innerHeight]") == [1280, 720]

@@ -6,7 +6,9 @@
 // A row: `columns` (2: words and figure in two boxes, side by side or, figure-only, the one
 // above the other; 1: one column, everything in `left`'s box, in order), `left` and
 // `right` (region names, and the page's live elements: tabs, question, controls, custom,
-// stage, talk), `tabs` (whether the step's parts are drawn as tabs). An entry that is a list
+// stage, talk, screen), `tabs` (whether the step's parts are drawn as tabs), `drawer` (regions
+// placed at the end of `left` only while the drawer is open: the speaker view's prose and
+// exercises, one key away). An entry that is a list
 // takes the first of its regions that has something in it (projected, a part's title stands
 // for the step's lead). `variants` change a row's columns for a step that names one
 // (StepState.variant; "cards-first": the cards, then a figure drawn once, as step 6's part C).
@@ -54,10 +56,11 @@ export const LAYOUT = {
     }
   },
   "speaker": {
-    "columns": 2, "tabs": true,
-    "left": ["talk", "lead", "part", "idea", "look", "facts", "notices", "extras", "more",
-             "deeper", "exercises", "body"],
-    "right": ["stage", "figure", "legend", "cards"]
+    "columns": 2, "tabs": false,
+    "left": ["talk"],
+    "right": ["screen"],
+    "drawer": ["lead", "part", "idea", "look", "facts", "notices", "extras", "more", "deeper",
+               "exercises", "body"]
   }
 };
 // LAYOUT-JSON-END
@@ -73,17 +76,25 @@ export function modeOf(shell, narrow) {
   return "normal";
 }
 
-// The row of `mode` for a step that names `variant` (or none): {columns, tabs, left, right}.
+// The row of `mode` for a step that names `variant` (or none): {columns, tabs, left, right,
+// drawer}.
 export function rowOf(mode, variant) {
   const row = LAYOUT[mode] || LAYOUT.normal;
   const v = (variant && row.variants && row.variants[variant]) || {};
-  return { columns: row.columns, tabs: row.tabs, left: v.left || row.left, right: v.right || row.right };
+  return { columns: row.columns, tabs: row.tabs, left: v.left || row.left,
+           right: v.right || row.right, drawer: row.drawer || [] };
+}
+
+// Whether `row` places `name` anywhere (its drawer included).
+export function rowHas(row, name) {
+  return [...row.left, ...row.right, ...row.drawer].flat().includes(name);
 }
 
 // `filled(name)` says whether a region has something to show; an entry that is a list takes
-// its first filled region. Returns the names of the filled regions in each column, {left, right}.
+// its first filled region. Returns the names of the filled regions in each column, {left,
+// right, drawer}.
 export function placeRegions(row, filled) {
   const pick = (entry) => Array.isArray(entry) ? (entry.find(filled) || null) : entry;
-  const side = (names) => names.map(pick).filter((name) => name && filled(name));
-  return { left: side(row.left), right: side(row.right) };
+  const side = (names) => (names || []).map(pick).filter((name) => name && filled(name));
+  return { left: side(row.left), right: side(row.right), drawer: side(row.drawer) };
 }

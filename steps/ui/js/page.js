@@ -20,19 +20,19 @@ import { createControls } from "./controls.js";
 import { createQuestion } from "./question.js";
 import { createStage } from "./stage.js";
 import { WIDGETS } from "./figures.js";
-import { createTalk, presentBar, speakerUrl, connect, createFollower, fitChartText,
-         fitNotices, keepModes } from "./present.js";
+import { createTalk, createScreen, presentBar, speakerUrl, copyUrl, connect, createFollower,
+         fitChartText, fitNotices, fitTalk, keepModes } from "./present.js";
 import { createTerms, placeLegend } from "./terms.js";
-import { LAYOUT, modeOf, rowOf, placeRegions } from "./layout.js";
+import { LAYOUT, modeOf, rowOf, rowHas, placeRegions } from "./layout.js";
 
 // the page's live elements: placed by the layout table like the regions, drawn by their own
 // modules
-export const LIVE = ["tabs", "question", "controls", "custom", "stage", "talk"];
+export const LIVE = ["tabs", "question", "controls", "custom", "stage", "talk", "screen"];
 
 // the regions: every name of the layout table that is not a live element
 export const REGIONS = [...new Set(Object.values(LAYOUT)
   .flatMap((row) => [row, ...Object.values(row.variants || {})])
-  .flatMap((row) => [...(row.left || []), ...(row.right || [])]).flat())]
+  .flatMap((row) => [...(row.left || []), ...(row.right || []), ...(row.drawer || [])]).flat())]
   .filter((name) => !LIVE.includes(name));
 
 // what the page has drawn, for the class benchmark and the tests: flushes (one per message),
@@ -74,6 +74,9 @@ export function render({ model }) {
   // page mode is the link's, for the whole session
   const mode0 = read("shell") || {};
   const present = !!mode0.present && !mode0.embed, speaker = present && !!mode0.speaker;
+  // the projected page's copy in the speaker view: it follows the projected page as the
+  // speaker view does and takes no input
+  const copy = present && !speaker && !!mode0.copy;
   const figureOnly = !!(mode0.embed && mode0.figure);
   let sync = null;
   const stage = createStage(send, { onframe: () => { stats().figures++; if (sync) sync.announce(); } });
@@ -98,10 +101,12 @@ export function render({ model }) {
   const controls = createControls(send);
   controls.el.classList.add("controls");
   let custom = null, customName = null;
-  const talk = speaker ? createTalk() : null;
+  const talk = speaker ? createTalk(() => { proseOpen = !proseOpen; touch("layout"); }) : null;
+  const screen = speaker ? createScreen(copyUrl(window.location)) : null;
+  let proseOpen = false;                 // the speaker view's drawer (the row's `drawer`)
   const bar = present ? presentBar(shell, speaker) : null;
   root.className = "kv-root" + (mode0.embed ? " embed" : "") + (mode0.present ? " present" : "") +
-    (figureOnly ? " figure-only" : "") + (speaker ? " speaker" : "");
+    (figureOnly ? " figure-only" : "") + (speaker ? " speaker" : "") + (copy ? " copy" : "");
   if (mode0.embed) root.append(shell.embedBar, shell.heading, step);
   else if (present) root.append(bar.el, step);     // no title bar, language menu, stepper, FAQ
   else root.append(shell.top, shell.nav, shell.heading, step, shell.prevnext, shell.faq);
@@ -125,13 +130,15 @@ export function render({ model }) {
   const isNarrow = () => !!(narrowQuery && narrowQuery.matches);
   const drawn = Object.fromEntries(REGIONS.map((r) => [r, { nodes: [], key: null }]));
   const liveEl = () => ({ question: question.el, controls: controls.el, stage: stage.el,
-                          custom: custom ? custom.el : null, talk: talk ? talk.el : null });
+                          custom: custom ? custom.el : null, talk: talk ? talk.el : null,
+                          screen: screen ? screen.el : null });
   const filledLive = {
     question: () => !!read("question"),
     controls: () => (read("controls") || []).some((c) => !c.hidden),
     custom: () => !!(custom && part("custom")),
     stage: () => !!part("stage"),
     talk: () => !!talk,
+    screen: () => !!screen,
     tabs: () => false,                    // drawn above the columns (the row's `tabs`)
   };
   let lastMode = null, tabsKey = null;
@@ -171,10 +178,11 @@ export function render({ model }) {
     const tk = row.tabs ? JSON.stringify(part("tabs") || null) : "null";
     if (tk !== tabsKey) { tabsKey = tk; drawTabs(row.tabs ? part("tabs") : null); }
     if (has("question")) question.update(read("question"));
-    if (talk && has("shell", "question")) talk.update(s.talk, read("question"));
+    if (talk && has("shell", "question", "number", "tabs"))
+      talk.update(s.talk, read("question"), part("tabs"), part("number"));
     if (has("controls", "values", "acks", "shell"))
       controls.update(read("controls"), read("values") || {}, s.lang, read("acks"));
-    if (has("stage", "frames", "frame", "concealed") || modeChanged)
+    if ((has("stage", "frames", "frame", "concealed") || modeChanged) && rowHas(row, "stage"))
       stage.update(part("stage"), part("frames"), read("frame"), part("concealed"), mode);
     if (has("custom")) {
       const c = part("custom");
@@ -206,7 +214,9 @@ export function render({ model }) {
     const cols = placeRegions(row, filled);
     const nodes = (names) => names.flatMap((n) => n in filledLive ? (live[n] ? [live[n]] : []) : drawn[n].nodes);
     grid.classList.toggle("one-column", row.columns === 1);
-    placeNodes(left, nodes(row.columns === 1 ? [...cols.left, ...cols.right] : cols.left));
+    const leftNames = [...cols.left, ...(proseOpen ? cols.drawer : [])];
+    if (talk) talk.drawer(proseOpen, cols.drawer.length > 0);
+    placeNodes(left, nodes(row.columns === 1 ? [...leftNames, ...cols.right] : leftNames));
     placeNodes(right, nodes(row.columns === 1 ? [] : cols.right));
     if (redrawn || has("question", "glossary")) {
       // the glossary: a term's first use shows its definition; the badges' legend goes next
@@ -215,11 +225,12 @@ export function render({ model }) {
       terms.mark(glossary);
       placeLegend(step, s.present ? null : glossary && glossary.legend);
     }
-    if (present && (redrawn || modeChanged)) {
+    if (present && (redrawn || modeChanged || d.has("layout"))) {
       if (speaker) left.querySelectorAll("details").forEach((el) => { el.open = true; });   // all of it
       keepModes(step, window.location.search);           // links stay projected
       requestAnimationFrame(fitStatic);
     }
+    if (talk) requestAnimationFrame(() => fitTalk(talk.el, left, proseOpen));
     if (speaker && wantFrame !== null) stage.player.moveTo(wantFrame);
     if (sync) sync.announce();
   };
@@ -235,8 +246,14 @@ export function render({ model }) {
   const question_ = () => read("question") || {};
 
   const onkey = (e) => {
-    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || copy) return;
     const s = read("shell") || {};
+    if (speaker && (e.key === "p" || e.key === "P") && !typingIn(e)) {     // the prose drawer
+      e.preventDefault();
+      proseOpen = !proseOpen;
+      touch("layout");
+      return;
+    }
     if (speaker && sync.keys.includes(e.key) && !typingIn(e)) {      // the projected page moves
       e.preventDefault();
       sync.key(e.key);
@@ -260,18 +277,21 @@ export function render({ model }) {
     }
   };
   window.addEventListener("keydown", onkey);
-  const refit = () => stage.redraw();
+  const refit = () => { stage.redraw(); if (talk) fitTalk(talk.el, left, proseOpen); };
   if (present) {
-    const follow = speaker ? createFollower(send) : null;
+    const follower = speaker || copy;
+    const follow = follower ? createFollower(send) : null;
     sync = connect({
-      speaker,
+      speaker: follower,
       parts: () => Object.fromEntries(MIRRORED.map((p) => [p, model[p]])),
       mirror: (parts) => {
         for (const [p, v] of Object.entries(parts)) if (MIRRORED.includes(p)) { mirror[p] = v; touch(p); }
       },
       view: () => ({ query: read("query"), frame: stage.player.index,
+                     width: window.innerWidth, height: window.innerHeight,
                      answer: question_().answer ?? null, shown: !!question_().shown }),
       follow: (v) => {
+        if (screen) screen.size(v.width, v.height);
         wantFrame = Number.isInteger(v.frame) ? v.frame : null;
         follow(v, { query: read("query"), answer: question_().answer, shown: question_().shown });
         if (wantFrame !== null) stage.player.moveTo(wantFrame);
@@ -299,6 +319,8 @@ export function render({ model }) {
     window.removeEventListener("resize", refit);
     if (narrowQuery && narrowQuery.removeEventListener) narrowQuery.removeEventListener("change", onNarrow);
     if (sync) sync.close();
+    if (talk) talk.stop();
+    if (screen) screen.stop();
   });
   return root;
 }

@@ -5,9 +5,11 @@
 // the prose stays on the learners' page (and in the speaker view). Chart text is made at
 // least 18 px on screen whatever the figure's scale (`fitChartText`).
 //
-// The speaker view (?present=1&speaker=1, opened with S) is the same app in a second window:
-// what to say aloud, the answer, the next step's title and the step's full prose beside the
-// figure. The two windows talk over a BroadcastChannel (same origin): the projected page
+// The speaker view (?present=1&speaker=1, opened with S) is the same app in a second window,
+// one screen that does not scroll: what to say aloud, the answer, the next part or step, a
+// clock, and beside them the projected screen itself, scaled (`createScreen`: the projected
+// page in a frame, ?copy=1, following the projected page as the speaker view does); the
+// step's full prose and exercises are one key away (P: the layout row's drawer). The two windows talk over a BroadcastChannel (same origin): the projected page
 // sends its state's parts as they change (the regions, the stage and its frames), which the
 // speaker view draws as they are, and its view (query, playhead, answer), which the speaker
 // view's own session follows ({follow}) only for what the projected page does not hold: the
@@ -22,12 +24,18 @@ export const MIN_CHART_PX = 18;
 export const MIN_VALUE_PX = 20;
 const KEYS = ["PageDown", "PageUp", " ", ".", ",", "ArrowLeft", "ArrowRight"];
 
-// The speaker's panel: the notes, the question's answer and the next step's title.
-export function createTalk() {
+// The speaker's panel: the notes, the question's answer, the next part or step, a clock (the
+// time spent on this step or part, set against the minutes its package suggests) and the
+// button of the prose drawer (also the key P). `onDrawer()`: the button was pressed.
+export function createTalk(onDrawer) {
   const el = h("section", "talk");
-  const [notesHead, notes, answer, nextLine, proseHead] = [
+  const [notesHead, notes, answer, nextLine, clock] = [
     ["h3", "talk-head"], ["p", "talk-notes"], ["p", "talk-answer"], ["p", "talk-next"],
-    ["h3", "talk-head talk-prose"]].map(([tag, cls]) => h(tag, cls, el));
+    ["p", "talk-clock"]].map(([tag, cls]) => h(tag, cls, el));
+  const toggle = h("button", "talk-drawer", el);
+  toggle.type = "button";
+  toggle.addEventListener("click", () => onDrawer && onDrawer());
+  const proseHead = h("h3", "talk-head talk-prose", el);
   // a line that starts with its label in bold; hidden when there is nothing to say
   const labelled = (line, label, words) => {
     line.replaceChildren();
@@ -37,17 +45,94 @@ export function createTalk() {
       line.append(document.createTextNode(words));
     }
   };
-  const update = (talk, question) => {
+  let since = Date.now(), where = null, template = "";
+  const tick = () => {
+    const s = Math.max(0, Math.floor((Date.now() - since) / 1000));
+    clock.textContent = template.replace("{time}", `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`);
+  };
+  const timer = setInterval(tick, 1000);
+  // talk: the shell's `talk`; question: the speaker's own (with its answer); tabs and number:
+  // the projected page's (the clock starts again when either changes)
+  const update = (talk, question, tabs, number) => {
     talk = talk || {};
     notesHead.textContent = talk.notes_label || "";
     notes.textContent = talk.notes || "";
     const right = question ? (question.options || [])[question.correct] : null;
     labelled(answer, talk.answer_label, question &&
              `${question.prompt || ""} → ${right ?? ""}. ` + (question.explain || ""));
-    labelled(nextLine, talk.next_label, talk.next);
+    const items = (tabs && tabs.items) || [];
+    const at = items.findIndex(([value]) => value === (tabs && tabs.active));
+    if (at >= 0 && at < items.length - 1) labelled(nextLine, talk.next_part_label, items[at + 1][1]);
+    else labelled(nextLine, talk.next_label, talk.next);
+    const here = JSON.stringify([number ?? null, at >= 0 ? items[at][0] : null]);
+    if (here !== where) { where = here; since = Date.now(); }
+    template = talk.clock || "";
+    toggle.textContent = talk.prose_toggle || "";
     proseHead.textContent = talk.prose_label || "";
+    tick();
   };
-  return { el, update };
+  // the drawer open or closed, and whether it has anything
+  const drawer = (open, any) => {
+    toggle.hidden = !any;
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    proseHead.hidden = !(open && any);
+  };
+  return { el, update, drawer, stop: () => clearInterval(timer) };
+}
+
+// The speaker's panel within its column's height (the speaker view does not scroll): while
+// the panel runs past the column's bottom, its type is set smaller as a whole (`--talk-scale`,
+// 1 down to MIN_TALK_SCALE, 16 px for the notes' 24); with the prose drawer open, the column
+// scrolls instead. Returns the scale.
+export const MIN_TALK_SCALE = 0.66;
+export function fitTalk(talk, column, drawerOpen) {
+  if (!talk || !column) return 1;
+  let scale = 1;
+  talk.style.setProperty("--talk-scale", "1");
+  if (drawerOpen) return 1;
+  const over = () => talk.getBoundingClientRect().bottom > column.getBoundingClientRect().bottom + 0.5;
+  while (scale > MIN_TALK_SCALE && over()) {
+    scale = Math.max(MIN_TALK_SCALE, Math.round((scale - 0.04) * 100) / 100);
+    talk.style.setProperty("--talk-scale", String(scale));
+  }
+  return scale;
+}
+
+// The projected screen in the speaker view: the projected page itself (the copy at `src`,
+// which follows the projected page), laid out at the projected window's size and scaled down
+// to the box it has here: the same rendering, not a reflow. `size(w, h)`: the projected
+// window's CSS size (1280×720 until it says).
+export function createScreen(src) {
+  const el = h("div", "screen");
+  const frame = h("iframe", "screen-copy", el, null,
+                  { src, tabindex: "-1", "aria-hidden": "true", scrolling: "no" });
+  let W = 1280, H = 720;
+  const fit = () => {
+    const r = el.getBoundingClientRect();
+    const scale = Math.min(r.width / W, r.height / H);
+    frame.style.width = `${W}px`;
+    frame.style.height = `${H}px`;
+    frame.style.transform = `scale(${scale > 0 ? scale : 0})`;
+    el.style.setProperty("--screen-ratio", `${W} / ${H}`);
+  };
+  const ro = typeof ResizeObserver !== "undefined" ? new ResizeObserver(fit) : null;
+  if (ro) ro.observe(el);
+  fit();
+  const size = (w, hgt) => {
+    if (!(w >= 320 && hgt >= 200) || (w === W && hgt === H)) return;
+    W = Math.round(w); H = Math.round(hgt);
+    fit();
+  };
+  return { el, frame, size, fit, stop: () => ro && ro.disconnect() };
+}
+
+// The copy's address: the speaker view's, as the projected page (speaker=0) with copy=1
+export function copyUrl(loc) {
+  const params = new URLSearchParams(loc.search);
+  params.delete("speaker");
+  params.set("present", "1");
+  params.set("copy", "1");
+  return loc.pathname + "?" + params.toString();
 }
 
 // The projected page's bar and the speaker view's: the heading, a hint or the next step, and
