@@ -93,12 +93,21 @@ def test_figure_only_has_the_lead_controls_and_figure_and_no_prose(states):
             assert {"stage", "figure", "cards"} & set(where["right"]), q
 
 
-def test_one_column_puts_the_figure_after_the_lead(states):
+def test_one_column_puts_the_question_then_the_figure_after_the_lead(states):
     st = states[(("step", "3"),)]
     where = placed(st, "narrow")
     assert where["right"] == []
-    assert where["left"][:4] == ["lead", "controls", "stage", "legend"]
-    assert where["left"].index("question") > where["left"].index("stage")
+    assert where["left"][:5] == ["lead", "question", "controls", "stage", "legend"]
+
+
+def test_one_column_asks_the_question_before_the_cards_it_conceals(states):
+    """Below 700 px and in whole embeds, the question comes before the cards (“?” until it
+    is answered), on every step and part that has both."""
+    for q, st in states.items():
+        where = placed(st, "narrow")["left"]
+        for shown in ("cards", "stage"):
+            if "question" in where and shown in where:
+                assert where.index("question") < where.index(shown), q
 
 
 def test_columns_hold_the_regions_blocks(states):

@@ -3,6 +3,9 @@
 // region once and places it by the row of the mode it is in. A mode is a row here, not a set
 // of CSS rules over class names: to change what a projected page shows, change its row.
 //
+// One column (a phone, a whole embed): the question comes before the figure and the cards
+// whose “?” it explains (the stage's cards are the figure's), right after the lead.
+//
 // A row: `columns` (2: words and figure in two boxes, side by side or, figure-only, the one
 // above the other; 1: one column, everything in `left`'s box, in order), `left` and
 // `right` (region names, and the page's live elements: tabs, question, controls, custom,
@@ -29,13 +32,13 @@ export const LAYOUT = {
   },
   "narrow": {
     "columns": 1, "tabs": true,
-    "left": ["lead", "part", "controls", "custom", "stage", "figure", "legend", "cards", "more",
-             "extras", "idea", "question", "look", "facts", "notices", "deeper", "exercises",
-             "body"],
+    "left": ["lead", "part", "question", "controls", "custom", "stage", "figure", "legend",
+             "cards", "more", "extras", "idea", "look", "facts", "notices", "deeper",
+             "exercises", "body"],
     "right": [],
     "variants": {
-      "cards-first": {"left": ["lead", "part", "controls", "cards", "more", "figure", "idea",
-                               "question", "look", "facts", "notices", "deeper", "exercises"]}
+      "cards-first": {"left": ["lead", "part", "controls", "question", "cards", "more", "figure",
+                               "idea", "look", "facts", "notices", "deeper", "exercises"]}
     }
   },
   "figure": {
