@@ -30,8 +30,8 @@ KEPT = {"KV", "cache", "prefill", "decode", "token", "tokens", "GPU", "MHA", "GQ
         # step 6's Part D: the papers' terms natives keep (attention sink, heavy hitter, the
         # method's name), two words Dutch shares with English (recent, budget); "bit" (id)
         "bit", "sink", "sinks", "heavy", "hitter", "hitters", "StreamingLLM", "recent", "budget",
-        # a word Indonesian and Dutch share with English; head_dim, a config field's name
-        "parameter", "parameters", "dim"}
+        # words Indonesian or Dutch share with English; head_dim, a config field's name
+        "parameter", "parameters", "in", "dim", "B"}
 KEPT_LOWER = {w.lower() for w in KEPT}
 
 

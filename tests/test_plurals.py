@@ -170,3 +170,37 @@ def test_the_polish_forms_decline_the_counted_noun():
                     wrong.append((msg[0], name, nouns))
     assert checked > 30
     assert wrong == [], "\n".join(map(str, wrong))
+
+
+# -- no number before a noun outside a plural form ------------------------------------------
+
+# the English nouns (and what may stand between a count and its noun) that a count would
+# inflect in some language; a unit (GB, FLOP/byte, tokens/s) is none of them
+NOUNS = (r"(?:tokens?|layers?|heads?|sequences?|keys?|values?|rows?|blocks?|steps?|bytes?|"
+         r"parameters?|experts?|positions?|characters?|entry|entries|dimensions?|numbers?|"
+         r"requests?|words?|slots?|billion|choices?|box|boxes|sinks?|hitters?|projections?|"
+         r"scores?|reservations?|events?|scales?)")
+PLURALS = (r"(?:tokens|layers|heads|sequences|keys|values|rows|blocks|steps|bytes|parameters|"
+           r"experts|positions|characters|entries|dimensions|numbers|requests|words|slots|"
+           r"choices|boxes|sinks|hitters|projections|scores|reservations|events|scales)")
+BETWEEN = (r"(?:(?:prompt|generated|output|decode|key/value|KV|query|attention|full-attention|"
+           r"sliding-window|chunked-attention|state|MLA|new|earlier|cached|recent|active|latent|"
+           r"rotary-key|initial|heavy|dot|fp16|q·k|more|such|own|other|physical|token)\s)*")
+COUNTED = re.compile(r"\{(\w+)\}[ \u00a0]" + BETWEEN + NOUNS + r"\b(?!/)")
+SECONDARY = re.compile(r"\{(\w+)\}[ \u00a0]" + BETWEEN + PLURALS + r"\b(?!/)")
+
+
+def test_no_number_stands_before_a_noun_outside_a_plural_form():
+    """A `_` message never puts a placeholder before a counted noun ("{n} tokens"): that is a
+    plural message's work. In a plural message the singular form names one count's noun in
+    the singular; a second count before a plural noun there ("room for {n} sequence of {T}
+    tokens") is a count no form follows: it stands as a label or in a sentence of its own."""
+    found = []
+    for m in catalogs.extract():
+        if not m.id:
+            continue
+        if isinstance(m.id, str):
+            found += [(m.id, c.group(0)) for c in COUNTED.finditer(m.id)]
+        else:
+            found += [(m.id[0], c.group(0)) for c in SECONDARY.finditer(m.id[0])]
+    assert found == [], "\n".join(f"{hit!r} in {msg[:90]!r}" for msg, hit in found)

@@ -214,7 +214,7 @@ def test_the_batch_caveat_and_its_ceiling_in_words():
     assert "continuous batching" in said and "context length" in said
     # where a larger batch stops paying, and what the H100's 80 GiB hold
     assert "stops paying at about 57 sequences" in said and "90%" in said and "11%" in said
-    assert "H100 SXM (80 GiB) holds 33 sequences of 4,097 tokens" in said
+    assert "H100 SXM (80 GiB) holds 33 sequences at context length 4,097" in said
     assert f"at most {text.rate(b.stop.max_tokens_per_s, Translator('en'))} tokens per second" \
         in said
     # the answer-bearing paragraphs wait, and so does the batch's: its FLOP per byte, set

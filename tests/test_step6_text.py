@@ -70,12 +70,12 @@ def test_int8_and_int4_scales_are_explained():
     assert "not 4×" in norm(" ".join(T.part_a_explain(M.shrink(32, "int4", 0), EN)))
     assert "exactly 2×" in " ".join(T.part_a_explain(M.shrink(32, "fp8", 0), EN))
     win = " ".join(T.part_a_explain(M.shrink(32, "fp16", 1024), EN))
-    assert "last 1,024 of 16,384" in win
+    assert "last 1,024 tokens of the context (16,384)" in win
 
 
 def test_heads_line_and_groups():
     assert T.heads_line(M.shrink(8, "fp16", 0), EN) == \
-        "32 query heads share 8 key/value heads: 4 per group (GQA)"
+        "32 query heads share the key/value heads (8): 4 per group (GQA)"
     assert T.heads_line(M.shrink(1, "fp16", 0), EN) == \
         "32 query heads share 1 key/value head (MQA)"
     assert T.heads_line(M.shrink(32, "fp16", 0), EN).startswith(
@@ -142,7 +142,7 @@ def test_narration_states_the_caveats():
     assert "Mistral 7B v0.1 attends to the last 4,096 tokens in each layer" in text
     assert "4,096 × 32 = 131,072 tokens back" in text and "later versions dropped" in text
     # GQA can also come from uptraining; int4 costs more than int8/fp8
-    assert "about 5% of their pre-training compute" in text
+    assert "about 5 percent of their pre-training compute" in text
     assert "fp8 and int8 usually cost little accuracy; int4 often costs more" in text
     assert "KIVI (Liu et al. 2024)" in text and "per channel" in text
     assert "(int8 or less)" not in text and "small cost in accuracy" not in text
@@ -350,9 +350,9 @@ def test_pool_question_from_the_pool_on_screen():
     assert q["options"] == sorted(q["options"], key=lambda s: float(s.rstrip("%")))
     assert EN.pct(f.tokens / p.max_len, 1) in q["options"]     # one reservation, not n
     assert q["key"][:3] == ("step6", "b", i) and q["reveal"] == {"frame": i}
-    assert (f"{f.n_requests} reservations of {EN.int(p.max_len)} tokens are "
-            f"{EN.int(f.n_requests * p.max_len)} token slots") in q["explain"]
-    assert f"blocks of {p.block_size} slots" in q["explain"]
+    assert (f"Reserved token slots: {f.n_requests} × {EN.int(p.max_len)} = "
+            f"{EN.int(f.n_requests * p.max_len)}") in q["explain"]
+    assert f"blocks (block size: {p.block_size})" in q["explain"]
     assert card(T.pool_cards(f, p, EN), "reserved_share")["hidden"]
     for lang in LANGS:
         tr = Translator(lang)

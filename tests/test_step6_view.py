@@ -301,7 +301,7 @@ def test_part_b_asks_what_a_reservation_holds_and_the_answer_goes_to_its_event(s
     q, fs, p = st["question"], frames(st), step.model.paged.value
     i = text.pool_question_event(p)
     assert st["concealed"] and q["answer"] is None and step.model.frame == 0
-    assert "1,024 tokens for every request" in q["prompt"] and f"event {i + 1}," in q["prompt"]
+    assert "1,024 tokens for every request" in q["prompt"] and f"event {i + 1} there" in q["prompt"]
     # the card that answers it waits on every event; its value is the right option
     assert all(frame_card(f, "reserved_share")["hidden"] for f in fs)
     assert all(frame_card(f, "reserved_share")["value"] == "?" for f in fs)

@@ -51,10 +51,10 @@ def question(P: int, tr: Translator) -> dict:
                      "The prompt has {n} tokens. When the model adds one more token, how many "
                      "keys does the new token's query read?", P, n=tr.int(P)),
         options=[tr.int(1), tr.int(P), tr.int(P + 1)], correct=2,
-        explain=tr.n_("It reads the cached key of the {n} earlier token and its own new key: "
-                      "{m} q·k scores.",
-                      "It reads the {n} cached keys of the earlier tokens and its own new key: "
-                      "{m} q·k scores.", P, n=tr.int(P), m=tr.int(P + 1)),
+        explain=tr.n_("It reads the cached key of the {n} earlier token and its own new key "
+                      "(q·k scores: {m}).",
+                      "It reads the {n} cached keys of the earlier tokens and its own new key "
+                      "(q·k scores: {m}).", P, n=tr.int(P), m=tr.int(P + 1)),
         **question_labels(tr))
 
 

@@ -71,9 +71,7 @@ def rate(x: float | None, tr: Translator) -> str:
 
 def rate_count(x: float, tr: Translator):
     """The count `rate` writes, for a plural form: 144 a whole number, 6.90 a fraction."""
-    if x >= 100:
-        return round(x)
-    return tr.shown(x, max(0, 2 - math.floor(math.log10(abs(x))))) if x else 0
+    return round(x) if x >= 100 else tr.sig_count(x, 3)
 
 
 def short(x: float, tr: Translator) -> str:
@@ -501,16 +499,17 @@ def stop_words(b: Batching, tr: Translator) -> str:
     st = b.stop
     n = st.batch
     if st.reason == "ceiling":
-        s = tr.n_("A larger batch stops paying at about {count} sequence: there the step "
+        s = " ".join((
+            tr.n_("A larger batch stops paying at about {count} sequence: there the step "
                   "reaches {pct} of its ceiling, so no larger batch adds more than {gain} to "
-                  "the tokens per second. However large the batch, this GPU decodes at most "
-                  "{max} tokens per second at this context.",
-                  "A larger batch stops paying at about {count} sequences: there the step "
-                  "reaches {pct} of its ceiling, so no larger batch adds more than {gain} to "
-                  "the tokens per second. However large the batch, this GPU decodes at most "
-                  "{max} tokens per second at this context.", n, count=tr.int(n),
-                  pct=tr.pct(st.fraction), gain=tr.pct(1 / st.fraction - 1),
-                  max=rate(st.max_tokens_per_s, tr))
+                  "the tokens per second.", "A larger batch stops paying at about {count} "
+                  "sequences: there the step reaches {pct} of its ceiling, so no larger batch "
+                  "adds more than {gain} to the tokens per second.", n, count=tr.int(n),
+                  pct=tr.pct(st.fraction), gain=tr.pct(1 / st.fraction - 1)),
+            tr.n_("However large the batch, this GPU decodes at most {max} token per second at "
+                  "this context.", "However large the batch, this GPU decodes at most {max} "
+                  "tokens per second at this context.", rate_count(st.max_tokens_per_s, tr),
+                  max=rate(st.max_tokens_per_s, tr))))
     else:
         s = tr.n_("From about {count} sequence the decode step reaches the ridge and is "
                   "compute-bound: a larger batch takes longer in proportion, and the tokens "
@@ -528,10 +527,10 @@ def stop_words(b: Batching, tr: Translator) -> str:
         s += " " + tr._("On the {gpu} the weights alone leave no room for a cache.",
                         gpu=g.name)
     else:
-        s += " " + tr.n_("The {gpu} ({mem}) holds {count} sequence of {ctx} tokens next to "
-                         "the weights (step 5).",
-                         "The {gpu} ({mem}) holds {count} sequences of {ctx} tokens next to "
-                         "the weights (step 5).", b.memory_limit, gpu=g.name,
+        s += " " + tr.n_("The {gpu} ({mem}) holds {count} sequence at context length {ctx} "
+                         "next to the weights (step 5).",
+                         "The {gpu} ({mem}) holds {count} sequences at context length {ctx} "
+                         "next to the weights (step 5).", b.memory_limit, gpu=g.name,
                          mem=gib(g.mem_gib, tr), count=tr.int(b.memory_limit),
                          ctx=tr.int(b.context))
     return s

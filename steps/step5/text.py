@@ -542,13 +542,13 @@ def narration(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
             "The weights are paid once, however many sequences the server runs; the cache "
             "is paid again for every sequence and grows with every token. So the batch a "
             "server can run is roughly its free memory divided by the cache of one "
-            "sequence: on the {gpu}, {free} ÷ {per_seq} ≈ {count} sequence of {context} "
-            "tokens.",
+            "sequence: on the {gpu}, {free} ÷ {per_seq} ≈ {count} sequence at context length "
+            "{context}.",
             "The weights are paid once, however many sequences the server runs; the cache "
             "is paid again for every sequence and grows with every token. So the batch a "
             "server can run is roughly its free memory divided by the cache of one "
-            "sequence: on the {gpu}, {free} ÷ {per_seq} ≈ {count} sequences of {context} "
-            "tokens.",
+            "sequence: on the {gpu}, {free} ÷ {per_seq} ≈ {count} sequences at context length "
+            "{context}.",
             bill.max_sequences, gpu=bill.gpu_name, free=bytes_dec(bill.free, tr),
             per_seq=bytes_dec(bill.per_sequence, tr), count=tr.int(bill.max_sequences),
             context=tr.int(bill.context)))

@@ -12,6 +12,7 @@ from explainer import costs, presets
 from explainer.format import bytes_bin
 from explainer.i18n import LANGS
 
+from ..ui import counts
 from ..ui.exercises import PAPER, TASK, Exercise
 from .model import (BATCH, BUDGET_CHOICES, CONTEXT, DEFAULT_BUDGET, EVICTION_VARIANT, REF,
                     eviction_ids, shrink, sweep)
@@ -32,20 +33,23 @@ def _n6() -> dict:
 
 
 def _p6(tr, x):
-    return tr._("{model} has {L} layers and {Hq} query heads of {d} values, and serves {B} "
-                "sequences of {T} tokens. How big is the cache with one key/value head per "
-                "query head (MHA) in fp16? And with its own {H} key/value heads (GQA) in fp8? "
-                "How many times smaller is that?", model=x["name"], L=tr.int(x["L"]),
-                Hq=tr.int(x["Hq"]),
-                d=tr.int(x["d"]), B=tr.int(x["B"]), T=tr.int(x["T"]), H=tr.int(x["H"]))
+    return " ".join((
+        tr._("{model}: {layers}, {heads}, head_dim {d}; a batch of {seqs}, {tokens} each. How "
+             "big is the cache with one key/value head per query head (MHA) in fp16?",
+             model=x["name"], layers=counts.layers(x["L"], tr),
+             heads=counts.query_heads(x["Hq"], tr), d=tr.int(x["d"]),
+             seqs=counts.sequences(x["B"], tr), tokens=counts.tokens(x["T"], tr)),
+        tr.n_("And with its own {H} key/value head (GQA) in fp8? How many times smaller is "
+              "that?", "And with its own {H} key/value heads (GQA) in fp8? How many times "
+              "smaller is that?", x["H"], H=tr.int(x["H"]))))
 
 
 def _a6(tr, x):
-    return [tr._("MHA in fp16: 2 × {L} × {Hq} × {d} × {b0} B = {per0} per token; × {T} tokens "
-                 "× {B} sequences = {base}.", L=tr.int(x["L"]), Hq=tr.int(x["Hq"]),
-                 b0=tr.int(x["b0"]),
-                 d=tr.int(x["d"]), per0=bytes_bin(x["per0"], tr), T=tr.int(x["T"]),
-                 B=tr.int(x["B"]), base=bytes_bin(x["base"], tr)),
+    return [tr._("MHA in fp16: 2 × {L} × {Hq} × {d} × {b0} B = {per0} per token; × {tokens} "
+                 "× {seqs} = {base}.", L=tr.int(x["L"]), Hq=tr.int(x["Hq"]),
+                 b0=tr.int(x["b0"]), d=tr.int(x["d"]), per0=bytes_bin(x["per0"], tr),
+                 tokens=counts.tokens(x["T"], tr), seqs=counts.sequences(x["B"], tr),
+                 base=bytes_bin(x["base"], tr)),
             tr._("GQA in fp8: 2 × {L} × {H} × {d} × {b1} B = {per1} per token; in all "
                  "{small}.", L=tr.int(x["L"]), H=tr.int(x["H"]), d=tr.int(x["d"]),
                  b1=tr.int(x["b1"]),
@@ -66,9 +70,10 @@ def _t6_numbers() -> dict:
 
 
 def _t6(tr, x):
-    return tr._("Keep the {H} key/value heads of GQA and make the cache of the {B} sequences "
-                "{limit} or less.", H=tr.int(x["kv_heads"]), B=tr.int(x["B"]),
-                limit=bytes_bin(x["limit"], tr))
+    return tr.n_("Keep the {H} key/value head of GQA and make the whole batch's cache {limit} "
+                 "or less.", "Keep the {H} key/value heads of GQA and make the whole batch's "
+                 "cache {limit} or less.", x["kv_heads"], H=tr.int(x["kv_heads"]),
+                 limit=bytes_bin(x["limit"], tr))
 
 
 def _t6_check(m) -> bool:
@@ -77,9 +82,11 @@ def _t6_check(m) -> bool:
 
 
 def _t6_answer(tr, x):
-    return [tr._("GQA with a sliding window of {W} tokens: {bytes}. int4 alone is not enough "
-                 "({int4}): its scales take bytes too.", W=tr.int(x["window"]),
-                 bytes=bytes_bin(x["bytes"], tr), int4=bytes_bin(x["int4"], tr))]
+    return [tr.n_("GQA with a sliding window of {W} token: {bytes}. int4 alone is not enough "
+                  "({int4}): its scales take bytes too.", "GQA with a sliding window of {W} "
+                  "tokens: {bytes}. int4 alone is not enough ({int4}): its scales take bytes "
+                  "too.", x["window"], W=tr.int(x["window"]), bytes=bytes_bin(x["bytes"], tr),
+                  int4=bytes_bin(x["int4"], tr))]
 
 
 # == part D: dropping tokens on the live model ===================================================
@@ -101,25 +108,36 @@ def _n6d() -> dict:
 
 
 def _p6d(tr, x):
-    return tr._("The live model of part D has {L} layers and {H} key/value heads of {d} values, "
-                "cached in fp32 ({b} bytes a value). It reads a prompt of {P} tokens and writes "
-                "{g} more. How many bytes does its full cache hold at the end? And a cache with "
-                "a budget of {B} tokens? What share of the full cache is that?",
-                L=tr.int(x["L"]), H=tr.int(x["H"]), d=tr.int(x["d"]), b=tr.int(x["b"]),
-                P=tr.int(x["P"]), g=tr.int(x["g"]), B=tr.int(x["B"]))
+    return " ".join((
+        tr._("The live model of part D: {layers}, {heads}, head_dim {d}, cache in fp32 ({b} B "
+             "per number).", layers=counts.layers(x["L"], tr),
+             heads=counts.kv_heads(x["H"], tr), d=tr.int(x["d"]), b=tr.int(x["b"])),
+        tr.n_("It reads a prompt of {P} token", "It reads a prompt of {P} tokens", x["P"],
+              P=tr.int(x["P"])) + " " +
+        tr.n_("and then generates {g} token.", "and then generates {g} tokens.", x["g"],
+              g=tr.int(x["g"])),
+        tr.n_("How many bytes does its full cache hold at the end? And a cache with a budget "
+              "of {B} token? What share of the full cache is that?", "How many bytes does its "
+              "full cache hold at the end? And a cache with a budget of {B} tokens? What share "
+              "of the full cache is that?", x["B"], B=tr.int(x["B"]))))
 
 
 def _a6d(tr, x):
     return [tr._("Per token: 2 × {L} × {H} × {d} × {b} B = {per}.", L=tr.int(x["L"]),
                  H=tr.int(x["H"]), d=tr.int(x["d"]), b=tr.int(x["b"]),
                  per=bytes_bin(x["per"], tr, precise=True)),
-            tr._("The last token written is never fed back, so the full cache ends with "
-                 "{P} + {g} − 1 = {T} tokens: {T} × {per} = {full}.", P=tr.int(x["P"]),
+            tr.n_("The last token written is never fed back, so at the end the full cache "
+                  "holds {T} token: {P} + {g} − 1 = {T}, and {T} × {per} = {full}.",
+                  "The last token written is never fed back, so at the end the full cache "
+                  "holds {T} tokens: {P} + {g} − 1 = {T}, and {T} × {per} = {full}.", x["T"],
+                  P=tr.int(x["P"]),
                  g=tr.int(x["g"]), T=tr.int(x["T"]), per=bytes_bin(x["per"], tr, precise=True),
                  full=bytes_bin(x["full"], tr, precise=True)),
-            tr._("A budget of {B} tokens: {B} × {per} = {small}, {share} of the full cache, "
-                 "whichever tokens it keeps (H2O also keeps one attention score per token).",
-                 B=tr.int(x["B"]), per=bytes_bin(x["per"], tr, precise=True),
+            tr.n_("A budget of {B} token: {B} × {per} = {small}, {share} of the full cache, "
+                  "whichever tokens it keeps (H2O also keeps one attention score per token).",
+                  "A budget of {B} tokens: {B} × {per} = {small}, {share} of the full cache, "
+                  "whichever tokens it keeps (H2O also keeps one attention score per token).",
+                  x["B"], B=tr.int(x["B"]), per=bytes_bin(x["per"], tr, precise=True),
                  small=bytes_bin(x["small"], tr, precise=True), share=tr.pct(x["share"]))]
 
 
@@ -141,9 +159,11 @@ def _t6d_numbers() -> dict:
 
 
 def _t6d(tr, x):
-    return tr._("In part D, pick heavy hitters + recent tokens (H2O) and find the smallest "
-                "budget at which its next token is the full cache's at all {g} generated "
-                "tokens.", g=tr.int(x["g"]))
+    return tr.n_("In part D, pick heavy hitters + recent tokens (H2O) and find the smallest "
+                 "budget at which its next token is the full cache's at each of the {g} "
+                 "generated token.", "In part D, pick heavy hitters + recent tokens (H2O) and "
+                 "find the smallest budget at which its next token is the full cache's at each "
+                 "of the {g} generated tokens.", x["g"], g=tr.int(x["g"]))
 
 
 def _t6d_check(m) -> bool:
@@ -163,10 +183,12 @@ def _t6d_answer(tr, x):
     return [tr._("Play H2O at growing budgets and read the card “{card}”, or the chart's H2O "
                  "line: the first budget where it reads {all} is the answer.",
                  card=tr._(RUN_D[0].label), all=tr.pct(x["all"])),
-            tr._("Measured on this language's passage: {B} tokens. Each language has a "
-                 "passage of its own, and the answer can differ from one to another: which "
-                 "tokens matter depends on the text.",
-                 B=tr.int(B)) if B is not None else
+            tr.n_("Measured on this language's passage: {B} token. Each language has a "
+                  "passage of its own, and the answer can differ from one to another: which "
+                  "tokens matter depends on the text.", "Measured on this language's passage: "
+                  "{B} tokens. Each language has a passage of its own, and the answer can "
+                  "differ from one to another: which tokens matter depends on the text.", B,
+                  B=tr.int(B)) if B is not None else
             tr._("On this language's passage no budget below the full cache agrees at every "
                  "token.")]
 

@@ -7,6 +7,7 @@ from explainer.format import bytes_bin, bytes_dec
 from explainer.i18n import N_, Translator
 from explainer.tokenizer import join, spaced
 
+from ..ui import counts
 from ..ui.state import Frame, StageText, Tick
 from ..ui.words import Card, card_dicts, metrics, player_text, question_labels
 from .model import (BATCH, BUDGET_CHOICES, COMPARE_BUDGET, CONTEXT, H2O_FLEXGEN, H2O_SHARE,
@@ -101,13 +102,13 @@ def all_numbers(tr: Translator) -> str:
 # == Part A ===================================================================================
 
 CARDS_A = (
-    Card("per_token", N_("Cache per token (K and V, {L} layers)")),
+    Card("per_token", N_("Cache per token (K and V, all layers)")),
     Card("tokens_kept", N_("Tokens kept in the cache, per sequence")),
-    Card("cache_gb", N_("Cache for {b} sequences (GB = 10⁹ bytes)")),
+    Card("cache_gb", N_("Cache for the batch (GB = 10⁹ bytes)")),
     Card("factor", N_("Shrink factor (baseline ÷ this setting)"), hidden=True),
 )
 MORE_A = (
-    Card("cache_gib", N_("Cache for {b} sequences in binary units (GiB = 2³⁰ bytes)")),
+    Card("cache_gib", N_("Cache for the batch in binary units (GiB = 2³⁰ bytes)")),
     Card("baseline_gb", N_("Baseline: MHA, fp16, full context")),
     Card("scales_per_token", N_("Quantization scales, per token")),
 )
@@ -122,10 +123,15 @@ def part_a_values(a: Shrink, tr: Translator) -> dict:
 
 
 def _labels_a(tr: Translator) -> dict:
-    return dict(per_token=tr._("Cache per token (K and V, {L} layers)", L=tr.int(REF.n_layers)),
-                cache_gb=tr._("Cache for {b} sequences (GB = 10⁹ bytes)", b=tr.int(BATCH)),
-                cache_gib=tr._("Cache for {b} sequences in binary units (GiB = 2³⁰ bytes)",
-                               b=tr.int(BATCH)))
+    return dict(per_token=tr.n_("Cache per token (K and V, {L} layer)",
+                                "Cache per token (K and V, {L} layers)", REF.n_layers,
+                                L=tr.int(REF.n_layers)),
+                cache_gb=tr.n_("Cache for {b} sequence (GB = 10⁹ bytes)",
+                               "Cache for {b} sequences (GB = 10⁹ bytes)", BATCH,
+                               b=tr.int(BATCH)),
+                cache_gib=tr.n_("Cache for {b} sequence in binary units (GiB = 2³⁰ bytes)",
+                                "Cache for {b} sequences in binary units (GiB = 2³⁰ bytes)",
+                                BATCH, b=tr.int(BATCH)))
 
 
 def part_a_cards(a: Shrink, tr: Translator) -> list[dict]:
@@ -141,23 +147,31 @@ def part_a_more(a: Shrink, tr: Translator) -> list[dict]:
 def part_a_heading(tr: Translator) -> tuple[str, str]:
     return (tr._("A. Fewer heads, fewer bits, fewer tokens: computed for {model}",
                  model=REF.name),
-            tr._("{b} sequences of {ctx} tokens each ({model} handles up to {max}). Baseline: "
-                 "full multi-head attention with {h} key/value heads, one per query head as in "
-                 "Llama 2 7B, fp16, the whole context kept. {model} itself was trained with "
-                 "{own} key/value heads: the GQA setting.",
-                 b=tr.int(BATCH), ctx=tr.int(CONTEXT), model=REF.name,
-                 max=tr.int(REF.max_context), h=tr.int(REF.n_heads), own=tr.int(REF.n_kv_heads)))
+            " ".join((
+                tr._("{seqs}, {tokens} each ({model} handles up to {max}).",
+                     seqs=counts.sequences(BATCH, tr), tokens=counts.tokens(CONTEXT, tr),
+                     model=REF.name, max=tr.int(REF.max_context)),
+                tr.n_("Baseline: full multi-head attention with {h} key/value head, one per "
+                      "query head as in Llama 2 7B, fp16, the whole context kept.",
+                      "Baseline: full multi-head attention with {h} key/value heads, one per "
+                      "query head as in Llama 2 7B, fp16, the whole context kept.",
+                      REF.n_heads, h=tr.int(REF.n_heads)),
+                tr.n_("{model} itself was trained with {own} key/value head: the GQA setting.",
+                      "{model} itself was trained with {own} key/value heads: the GQA setting.",
+                      REF.n_kv_heads, model=REF.name, own=tr.int(REF.n_kv_heads)))))
 
 
 def heads_line(a: Shrink, tr: Translator) -> str:
     q, kv = a.n_heads, a.kv_heads
     if kv == q:
-        return tr._("{q} query heads, {kv} key/value heads: each query head has its own "
-                    "(MHA)", q=tr.int(q), kv=tr.int(kv))
+        return tr._("{q}, {kv}: each query head has its own (MHA)",
+                    q=counts.query_heads(q, tr), kv=counts.kv_heads(kv, tr))
     if kv == 1:
-        return tr._("{q} query heads share 1 key/value head (MQA)", q=tr.int(q))
-    return tr._("{q} query heads share {kv} key/value heads: {g} per group (GQA)",
-                q=tr.int(q), kv=tr.int(kv), g=tr.int(a.group))
+        return tr.n_("{q} query head has 1 key/value head (MQA)",
+                     "{q} query heads share 1 key/value head (MQA)", q, q=tr.int(q))
+    return tr.n_("{q} query head shares the key/value heads ({kv}): {g} per group (GQA)",
+                 "{q} query heads share the key/value heads ({kv}): {g} per group (GQA)", q,
+                 q=tr.int(q), kv=tr.int(kv), g=tr.int(a.group))
 
 
 def heads(a: Shrink, tr: Translator) -> dict:
@@ -183,8 +197,9 @@ def bars(a: Shrink, tr: Translator, concealed: bool = False) -> dict:
     kind = presets.SHRINK_KV_HEAD_LABELS[a.kv_heads]
     base, this = bytes_dec(a.baseline, tr), smaller(a, tr, concealed)
     return dict(
-        caption=tr._("Cache of {b} sequences × {ctx} tokens, {model}, in GB (10⁹ bytes)",
-                     b=tr.int(BATCH), ctx=tr.int(CONTEXT), model=REF.name),
+        caption=tr._("Cache of {seqs} × {tokens}, {model}, in GB (10⁹ bytes)",
+                     seqs=counts.sequences(BATCH, tr), tokens=counts.tokens(CONTEXT, tr),
+                     model=REF.name),
         desc=tr._("Bars: the baseline cache, {base}, and this setting's, {this}.", base=base,
                   this=this),
         rows=[dict(cls="baseline", name=tr._("Baseline"), frac=1.0, label=base),
@@ -199,16 +214,20 @@ def part_a_explain(a: Shrink, tr: Translator, concealed: bool = False) -> list[s
     """The arithmetic of this setting, in three sentences. The formula names the bytes, not
     the factor, so it says nothing the question asks until it is answered."""
     v = part_a_values(a, tr)
-    out = [tr._("{per} per token × {tok} tokens × {b} sequences = {gb} ({gib}); the "
-                "baseline is {base} ({base_gib}).", per=v["per_token"], tok=v["tokens_kept"],
-                b=tr.int(BATCH), gb=v["cache_gb"], gib=v["cache_gib"],
+    out = [tr._("{per} per token × {tokens} × {seqs} = {gb} ({gib}); the baseline is {base} "
+                "({base_gib}).", per=v["per_token"], tokens=counts.tokens(a.tokens_kept, tr),
+                seqs=counts.sequences(BATCH, tr), gb=v["cache_gb"], gib=v["cache_gib"],
                 base=bytes_dec(a.baseline, tr), base_gib=bytes_bin(a.baseline, tr, precise=True))]
     p = a.precision
     if a.quantized:
-        out.append(tr._("{p}: each cached head vector of {d} values takes {vals} B of values "
-                        "plus one fp16 scale of {s} B, {tot} B in all instead of {fp16} B in "
-                        "fp16. That is {f} smaller, not {ideal}: the scales cost {scales} per "
-                        "token.", p=p, d=tr.int(REF.head_dim), vals=tr.int(a.values_vec),
+        out.append(tr.n_("{p}: each cached head vector of {d} value takes {vals} B of values "
+                         "plus one fp16 scale of {s} B, {tot} B in all instead of {fp16} B in "
+                         "fp16. That is {f} smaller, not {ideal}: the scales cost {scales} per "
+                         "token.", "{p}: each cached head vector of {d} values takes {vals} B "
+                         "of values plus one fp16 scale of {s} B, {tot} B in all instead of "
+                         "{fp16} B in fp16. That is {f} smaller, not {ideal}: the scales cost "
+                         "{scales} per token.", REF.head_dim, p=p, d=tr.int(REF.head_dim),
+                         vals=tr.int(a.values_vec),
                         s=tr.int(a.scale_vec), tot=tr.int(a.vec), fp16=tr.int(a.fp16_vec),
                         f=factor(a.precision_factor, tr), ideal=factor(a.ideal_factor, tr),
                         scales=bytes_bin(a.scales_per_token, tr, precise=True)))
@@ -219,11 +238,14 @@ def part_a_explain(a: Shrink, tr: Translator, concealed: bool = False) -> list[s
     else:
         out.append(tr._("fp16: two bytes per value and no scales, as in the baseline."))
     if a.window:
-        out.append(tr._("Window of {w} tokens: each sequence keeps only its last {w} of {ctx} "
-                        "tokens.", w=tr.int(a.window), ctx=tr.int(CONTEXT)))
+        out.append(tr.n_("Window of {w} token: each sequence keeps only its last {w} token "
+                         "of the context ({ctx}).", "Window of {w} tokens: each sequence keeps "
+                         "only its last {w} tokens of the context ({ctx}).", a.window,
+                         w=tr.int(a.window), ctx=tr.int(CONTEXT)))
     else:
-        out.append(tr._("Full context: every one of the {ctx} tokens stays in the cache.",
-                        ctx=tr.int(CONTEXT)))
+        out.append(tr.n_("Full context: every one of the {ctx} token stays in the cache.",
+                         "Full context: every one of the {ctx} tokens stays in the cache.",
+                         CONTEXT, ctx=tr.int(CONTEXT)))
     return out
 
 
@@ -243,15 +265,22 @@ def part_a_narration(a: Shrink, tr: Translator) -> dict[str, list[str]]:
              "sits in between: the query heads form a few groups, and each group shares "
              "one key/value head. Llama 2 70B uses 8 key/value heads for its 64 query "
              "heads; Llama 2 7B keeps full multi-head attention with 32."),
-        tr._("The number of key/value heads, like a sliding window, is an architecture "
-             "choice: the model learns to work with it, so it is made before training or "
-             "followed by more training (Ainslie et al. 2023 turned multi-head checkpoints "
-             "into GQA with about 5% of their pre-training compute). Mistral 7B v0.1 "
-             "attends to the last {w} tokens in each layer, so its cache is a rolling buffer "
-             "of {w} tokens, while information can in theory still travel {w} × {L} = {reach} "
-             "tokens back, one window per layer; later versions dropped the window.",
-             w=tr.int(MISTRAL.window), reach=tr.int(MISTRAL.window * MISTRAL.n_layers),
-             L=tr.int(MISTRAL.n_layers)),
+        " ".join((
+            tr._("The number of key/value heads, like a sliding window, is an architecture "
+                 "choice: the model learns to work with it, so it is made before training or "
+                 "followed by more training (Ainslie et al. 2023 turned multi-head checkpoints "
+                 "into GQA with about 5 percent of their pre-training compute)."),
+            tr.n_("Mistral 7B v0.1 attends to the last {w} token in each layer, so its cache "
+                  "is a rolling buffer of {w} token.", "Mistral 7B v0.1 attends to the last "
+                  "{w} tokens in each layer, so its cache is a rolling buffer of {w} tokens.",
+                  MISTRAL.window, w=tr.int(MISTRAL.window)),
+            tr.n_("Information can in theory still travel {w} × {L} = {reach} token back, one "
+                  "window per layer; later versions dropped the window.",
+                  "Information can in theory still travel {w} × {L} = {reach} tokens back, one "
+                  "window per layer; later versions dropped the window.",
+                  MISTRAL.window * MISTRAL.n_layers, w=tr.int(MISTRAL.window),
+                  reach=tr.int(MISTRAL.window * MISTRAL.n_layers),
+                  L=tr.int(MISTRAL.n_layers)))),
         tr._("A lower-precision cache is different: it can be switched on when serving an "
              "existing model. fp8 and int8 usually cost little accuracy; int4 often costs "
              "more, because a few channels of the keys hold outliers. That is why KIVI (Liu "
@@ -259,8 +288,8 @@ def part_a_narration(a: Shrink, tr: Translator) -> dict[str, list[str]]:
              "token as this step and the live model do."),
         tr._("Tokens can also be dropped by importance rather than by age: H2O (Zhang "
              "et al. 2023) keeps the “heavy hitter” tokens that collect most of the "
-             "attention, plus the most recent ones. With {share} heavy hitters it "
-             "reported up to {x} higher throughput than DeepSpeed Zero-Inference and "
+             "attention, plus the most recent ones. With heavy hitters at {share} of the "
+             "cache, it reported up to {x} higher throughput than DeepSpeed Zero-Inference and "
              "Hugging Face Accelerate, and {y} higher than FlexGen, the strongest of the "
              "three, on OPT-6.7B and OPT-30B with part of the model and cache offloaded "
              "from the GPU.", share=tr.pct(H2O_SHARE), x=tr.times(H2O_SPEEDUP, 0),
@@ -278,15 +307,23 @@ def question(q: HeadsQuestion, tr: Translator) -> dict:
     f = q.factor
     return dict(
         key=("step6", q.heads_from, q.heads_to),
-        prompt=tr._("Switching {model} from {a} KV heads (MHA) to {b} (GQA), at {p}: how "
-                    "much smaller does the cache get?", model=REF.name, a=tr.int(q.heads_from),
-                    b=tr.int(q.heads_to), p=q.precision),
+        prompt=tr.n_("Switching {model} from {a} KV head (MHA) to {b} (GQA), at {p}: how "
+                     "much smaller does the cache get?", "Switching {model} from {a} KV heads "
+                     "(MHA) to {b} (GQA), at {p}: how much smaller does the cache get?",
+                     q.heads_from, model=REF.name, a=tr.int(q.heads_from),
+                     b=tr.int(q.heads_to), p=q.precision),
         options=[factor(f / 2, tr), factor(f, tr), factor(q.heads_from, tr)], correct=1,
-        explain=tr._("The cache holds one key and one value vector per KV head, so its size "
-                     "follows the number of KV heads: {a} ÷ {b} = {f}. At {p}, the {x} per "
-                     "token become {y}. {model} was trained with {b} KV heads, so this is its "
-                     "real cache; the baseline is what the same model would need with full "
-                     "multi-head attention.", a=tr.int(q.heads_from), b=tr.int(q.heads_to),
+        explain=tr.n_("The cache holds one key and one value vector per KV head, so its "
+                      "size follows the number of KV heads: {a} ÷ {b} = {f}. At {p}, the {x} "
+                      "per token become {y}. {model} was trained with {b} KV head, so this is "
+                      "its real cache; the baseline is what the same model would need with "
+                      "full multi-head attention.",
+                      "The cache holds one key and one value vector per KV head, so its "
+                      "size follows the number of KV heads: {a} ÷ {b} = {f}. At {p}, the {x} "
+                      "per token become {y}. {model} was trained with {b} KV heads, so this "
+                      "is its real cache; the baseline is what the same model would need with "
+                      "full multi-head attention.", q.heads_to, a=tr.int(q.heads_from),
+                      b=tr.int(q.heads_to),
                      f=tr.int(f), p=q.precision, x=bytes_bin(q.per_token_from, tr, precise=True),
                      y=bytes_bin(q.per_token_to, tr, precise=True), model=REF.name),
         **question_labels(tr))
@@ -305,7 +342,7 @@ MORE_B = (
     Card("slots_wasted", N_("Empty slots in used blocks"), "measured"),
     Card("copies_on_write", N_("Copies on write"), "measured"),
     Card("bytes_in_use", N_("Cache bytes in use (fp32)"), "measured"),
-    Card("reserved", N_("Reserving {max} tokens for {count} request")),
+    Card("reserved", N_("Reserved without paging")),
 )
 OWNERS = ("prefix", "A", "B", "C")          # the demo's sequences that have a colour
 
@@ -339,15 +376,22 @@ def part_b_narration(p: Paged | None, tr: Translator) -> dict[str, list[str]]:
              "Step forward (the “.” key), to go through it one event at a time."),
     ]
     if p is not None:
-        look.append(tr._("Each cell is one physical block of {bs} token slots; filled slots "
-                         "hold a token, white slots are reserved but still empty.",
-                         bs=tr.int(p.block_size)))
-        literature.append(tr._(
+        look.append(tr.n_("Each cell is one physical block of {bs} token slot; filled slots "
+                          "hold a token, white slots are reserved but still empty.",
+                          "Each cell is one physical block of {bs} token slots; filled slots "
+                          "hold a token, white slots are reserved but still empty.",
+                          p.block_size, bs=tr.int(p.block_size)))
+        literature.append(tr.n_(
+            "Without paging, a server reserves room for the longest sequence a request might "
+            "reach: here the live model's full context of {max} token each. Kwon et al. (2023) "
+            "measured that earlier serving systems used only {lo} to {hi} of their reserved KV "
+            "memory for real tokens; vLLM, with paged blocks, reached 2–4× their throughput at "
+            "the same latency.",
             "Without paging, a server reserves room for the longest sequence a request might "
             "reach: here the live model's full context of {max} tokens each. Kwon et al. (2023) "
             "measured that earlier serving systems used only {lo} to {hi} of their reserved KV "
             "memory for real tokens; vLLM, with paged blocks, reached 2–4× their throughput at "
-            "the same latency.", max=tr.int(p.max_len), lo=tr.pct(KWON_LO, 1),
+            "the same latency.", p.max_len, max=tr.int(p.max_len), lo=tr.pct(KWON_LO, 1),
             hi=tr.pct(KWON_HI, 1)))
     return {"look": look, "literature": literature}
 
@@ -372,13 +416,19 @@ def seq_name(sid: str, tr: Translator) -> str:
     return tr._("Request {name}", name=sid)
 
 
+def words_text(n: int, tr: Translator) -> str:
+    """A request's own words, counted: “3 words”."""
+    return tr.n_("{count} word", "{count} words", n, count=tr.int(n))
+
+
 def caption(f: PoolFrame, tr: Translator) -> str:
     """What this event did to the pool, in one or two sentences."""
     sid, table = f.seq, f.table(f.seq)
     if f.event == "prefill" and sid == "prefix":
-        return tr.n_("The shared prefix ({t} tokens) is prefilled once, into {count} block.",
-                     "The shared prefix ({t} tokens) is prefilled once, into {count} blocks.",
-                     len(table), t=tr.int(f.length(sid)), count=tr.int(len(table)))
+        return tr.n_("The shared prefix ({tokens}) is prefilled once, into {count} block.",
+                     "The shared prefix ({tokens}) is prefilled once, into {count} blocks.",
+                     len(table), tokens=counts.tokens(f.length(sid), tr),
+                     count=tr.int(len(table)))
     if f.event == "fork":
         return tr.n_("Request {name} shares the prefix's {count} block: nothing is copied, "
                      "its reference count goes up.",
@@ -387,16 +437,18 @@ def caption(f: PoolFrame, tr: Translator) -> str:
                      len(table), name=sid, count=tr.int(len(table)))
     if f.event == "prefill":
         if f.copies:
-            return tr.n_("Request {name} writes its own {t} words. The prefix's last block "
-                         "is only partly filled and shared, so it is copied first (copy on "
-                         "write): {count} new block in all.",
-                         "Request {name} writes its own {t} words. The prefix's last block "
-                         "is only partly filled and shared, so it is copied first (copy on "
-                         "write): {count} new blocks in all.",
-                         f.new_blocks, name=sid, t=tr.int(f.words), count=tr.int(f.new_blocks))
-        return tr.n_("Request {name} writes its own {t} words into {count} new block.",
-                     "Request {name} writes its own {t} words into {count} new blocks.",
-                     f.new_blocks, name=sid, t=tr.int(f.words), count=tr.int(f.new_blocks))
+            return tr.n_("Request {name} writes its own text ({words}). The prefix's last "
+                         "block is only partly filled and shared, so it is copied first (copy "
+                         "on write): {count} new block in all.",
+                         "Request {name} writes its own text ({words}). The prefix's last "
+                         "block is only partly filled and shared, so it is copied first (copy "
+                         "on write): {count} new blocks in all.",
+                         f.new_blocks, name=sid, words=words_text(f.words, tr),
+                         count=tr.int(f.new_blocks))
+        return tr.n_("Request {name} writes its own text ({words}) into {count} new block.",
+                     "Request {name} writes its own text ({words}) into {count} new blocks.",
+                     f.new_blocks, name=sid, words=words_text(f.words, tr),
+                     count=tr.int(f.new_blocks))
     if f.event == "decode":
         if f.new_blocks:
             return tr._("A new block for request {name}: its last block was full, so "
@@ -416,10 +468,10 @@ def caption(f: PoolFrame, tr: Translator) -> str:
             return tr.n_("Request {name} finished: its {count} block is freed.",
                          "Request {name} finished: its {count} blocks are freed.",
                          f.freed, name=sid, count=tr.int(f.freed))
-        return tr.n_("Request {name} finished: {n} of its {m} blocks is freed; a block "
-                     "still shared only loses one owner.",
-                     "Request {name} finished: {n} of its {m} blocks are freed; a block "
-                     "still shared only loses one owner.", f.freed, name=sid,
+        return tr.n_("Request {name} finished: {n} of its blocks ({m} in all) is freed; a "
+                     "block still shared only loses one owner.",
+                     "Request {name} finished: {n} of its blocks ({m} in all) are freed; a "
+                     "block still shared only loses one owner.", f.freed, name=sid,
                      n=tr.int(f.freed), m=tr.int(f.held))
     return ""
 
@@ -439,9 +491,9 @@ def pool_cards(f: PoolFrame, p: Paged, tr: Translator) -> list[dict]:
     """Headline cards, then the rest marked `more` (the stage puts them under “All
     numbers”)."""
     values = pool_values(f, tr)
-    labels = dict(reserved=tr.n_("Reserving {max} tokens for {count} request",
-                                 "Reserving {max} tokens for each of {count} requests",
-                                 f.n_requests, max=tr.int(p.max_len),
+    labels = dict(reserved=tr.n_("Reserving {tokens} for {count} request",
+                                 "Reserving {tokens} for each of {count} requests",
+                                 f.n_requests, tokens=counts.tokens(p.max_len, tr),
                                  count=tr.int(f.n_requests)))
     return (card_dicts(CARDS_B, values, tr) +
             [dict(c, more=True) for c in card_dicts(MORE_B, values, tr, labels)])
@@ -526,9 +578,10 @@ def paged_frames(p: Paged | None, tr: Translator) -> list[PoolStageFrame]:
         out.append(dict(
             pos=tr._("Event {i} of {n}", i=tr.int(i + 1), n=tr.int(n)),
             say=cap, caption=cap,
-            desc=tr._("A pool of {total} blocks: {used} in use, {shared} of them shared.",
-                      total=tr.int(f.blocks_total), used=tr.int(f.blocks_used),
-                      shared=tr.int(shared)),
+            desc=tr.n_("A pool of {total} block: {used} in use, {shared} of them shared.",
+                       "A pool of {total} blocks: {used} in use, {shared} of them shared.",
+                       f.blocks_total, total=tr.int(f.blocks_total),
+                       used=tr.int(f.blocks_used), shared=tr.int(shared)),
             cards=pool_cards(f, p, tr), table=pool_table(f, tr), fig=pool_fig(f, p, tr)))
     return out
 
@@ -574,28 +627,28 @@ def pool_question(p: Paged, tr: Translator) -> dict:
     shares.sort()
     return dict(
         key=("step6", "b", i, f.n_requests, f.tokens, p.max_len),
-        prompt=tr.n_("Without paging, a server reserves room for {max} tokens for every "
-                     "request, the longest it might reach. At event {e}, {count} request "
-                     "holds {t} tokens. What share of the reserved memory holds tokens?",
-                     "Without paging, a server reserves room for {max} tokens for every "
-                     "request, the longest it might reach. At event {e}, {count} requests "
-                     "hold {t} tokens in all. What share of the reserved memory holds tokens?",
-                     f.n_requests, max=tr.int(p.max_len), e=tr.int(i + 1),
-                     count=tr.int(f.n_requests), t=tr.int(f.tokens)),
+        prompt=" ".join((
+            tr.n_("Without paging, a server reserves room for {max} token for every request, "
+                  "the longest it might reach.", "Without paging, a server reserves room for "
+                  "{max} tokens for every request, the longest it might reach.", p.max_len,
+                  max=tr.int(p.max_len)),
+            tr.n_("At event {e} there is {count} request, holding {tokens} in all.",
+                  "At event {e} there are {count} requests, holding {tokens} in all.",
+                  f.n_requests, e=tr.int(i + 1), count=tr.int(f.n_requests),
+                  tokens=counts.tokens(f.tokens, tr)),
+            tr._("What share of the reserved memory holds tokens?"))),
         options=[tr.pct(x, 1) for x in shares], correct=shares.index(right),
-        explain=tr.n_("{count} reservation of {max} tokens is {slots} token slots, and {t} of "
-                      "them hold a token: {t} ÷ {slots} = {share}. The rest waits for tokens "
-                      "that may never come. The paged pool holds the same tokens in {b} blocks "
-                      "of {bs} slots, {paged} of them filled: it takes memory only as tokens "
-                      "arrive.",
-                      "{count} reservations of {max} tokens are {slots} token slots, and {t} of "
-                      "them hold a token: {t} ÷ {slots} = {share}. The rest waits for tokens "
-                      "that may never come. The paged pool holds the same tokens in {b} blocks "
-                      "of {bs} slots, {paged} of them filled: it takes memory only as tokens "
-                      "arrive.", f.n_requests, count=tr.int(f.n_requests), max=tr.int(p.max_len),
-                      slots=tr.int(slots), t=tr.int(f.tokens), share=tr.pct(right, 1),
-                      b=tr.int(f.blocks_used), bs=tr.int(p.block_size),
-                      paged=share(f.paged_share, tr)),
+        explain=" ".join((
+            tr._("Reserved token slots: {count} × {max} = {slots}, and {t} of them hold a "
+                 "token: {t} ÷ {slots} = {share}. The rest waits for tokens that may never "
+                 "come.", count=tr.int(f.n_requests), max=tr.int(p.max_len),
+                 slots=tr.int(slots), t=tr.int(f.tokens), share=tr.pct(right, 1)),
+            tr.n_("The paged pool holds the same tokens in {b} block (block size: {bs}), its "
+                  "slots {paged} filled: it takes memory only as tokens arrive.",
+                  "The paged pool holds the same tokens in {b} blocks (block size: {bs}), their "
+                  "slots {paged} filled: it takes memory only as tokens arrive.",
+                  f.blocks_used, b=tr.int(f.blocks_used), bs=tr.int(p.block_size),
+                  paged=share(f.paged_share, tr)))),
         reveal=dict(frame=i),
         **question_labels(tr))
 
@@ -658,17 +711,17 @@ def live_mapping(s: LiveSetting, tr: Translator) -> dict[str, list[str]]:
     sentences: {"look": which live model runs, and its window or its cache's precision
     (visible); "live": what the bytes count, the prompt, how the models were trained}."""
     P = len(s.ids)
-    lines = [tr._("The live model has {q} query heads and was trained three times: as MHA, "
-                  "GQA and MQA. {kind} runs its “{variant}” version, with {kv}.",
-                  q=tr.int(s.n_heads), kind=presets.SHRINK_KV_HEAD_LABELS[s.kv_heads],
-                  variant=s.variant,
-                  kv=tr.n_("{count} key/value head", "{count} key/value heads", s.n_kv_heads,
-                           count=tr.int(s.n_kv_heads)))]
+    lines = [tr.n_("The live model has {q} query head and was trained three times: as MHA, "
+                   "GQA and MQA. {kind} runs its “{variant}” version, with {kv}.",
+                   "The live model has {q} query heads and was trained three times: as MHA, "
+                   "GQA and MQA. {kind} runs its “{variant}” version, with {kv}.", s.n_heads,
+                   q=tr.int(s.n_heads), kind=presets.SHRINK_KV_HEAD_LABELS[s.kv_heads],
+                   variant=s.variant, kv=counts.kv_heads(s.n_kv_heads, tr))]
     live = []
     if s.W:
         lines.append(tr._(
             "Window {w} keeps {share} of each {ctx}-token sequence; the live run keeps "
-            "the same share of its {total} positions: a window of W = {W} tokens.",
+            "the same share of its positions ({total}): a window of W = {W}.",
             w=tr.int(s.window), share=tr.pct(s.window / CONTEXT), ctx=tr.int(CONTEXT),
             total=tr.int(P + N_NEW), W=tr.int(s.W)))
     lines.append(tr._("The live cache stores its keys and values in {p}.", p=s.kind))
@@ -679,10 +732,14 @@ def live_mapping(s: LiveSetting, tr: Translator) -> dict[str, list[str]]:
             "also keeps every row dequantized to fp32, so the live process holds more "
             "memory than the exact cache; an optimized kernel reads the quantized values "
             "directly.", p=s.kind))
-    live.append(tr._(
-        "Prompt: the first {P} tokens of a passage, then {n} generated tokens; the cache "
-        "ends with {t} tokens (the last generated token is never fed back).",
-        P=tr.int(P), n=tr.int(N_NEW), t=tr.int(P + N_NEW - 1)))
+    live.append(" ".join((
+        tr.n_("Prompt: the first {P} token of a passage.",
+              "Prompt: the first {P} tokens of a passage.", P, P=tr.int(P)),
+        tr.n_("Then the model generates {n} token.", "Then the model generates {n} tokens.",
+              N_NEW, n=tr.int(N_NEW)),
+        tr.n_("The cache ends with {t} token: the last generated token is never fed back.",
+              "The cache ends with {t} tokens: the last generated token is never fed back.",
+              P + N_NEW - 1, t=tr.int(P + N_NEW - 1)))))
     live.append(tr._(
         "The live MHA, GQA and MQA models were trained separately, each with its number of "
         "key/value heads from the start. So compare their bytes, and judge each one's output "
@@ -721,10 +778,13 @@ def continuations(r: LiveRun | None, tr: Translator) -> dict | None:
         note=(tr._("The two continuations are identical.") if same else
               tr._("Words where this cache's continuation differs from the exact one are "
                    "marked.")),
-        explain=tr._("Top-1 agreement: the exact run's tokens are fed in, and at each of the "
-                     "{n} steps we check whether this cache would pick the same next token. "
-                     "|Δ logit| is the largest difference of any next-token score.",
-                     n=tr.int(N_NEW)))
+        explain=tr.n_("Top-1 agreement: the exact run's tokens are fed in, and at each of the "
+                      "{n} step we check whether this cache would pick the same next token. "
+                      "|Δ logit| is the largest difference of any next-token score.",
+                      "Top-1 agreement: the exact run's tokens are fed in, and at each of the "
+                      "{n} steps we check whether this cache would pick the same next token. "
+                      "|Δ logit| is the largest difference of any next-token score.", N_NEW,
+                      n=tr.int(N_NEW)))
 
 
 def continuations_wait(tr: Translator) -> str:
@@ -735,11 +795,10 @@ def continuations_wait(tr: Translator) -> str:
 def live_facts(r: LiveRun | None, tr: Translator) -> str:
     if r is None:
         return ""
-    kv = tr.n_("{count} key/value head", "{count} key/value heads", r.n_kv_heads,
-               count=tr.int(r.n_kv_heads))
-    return tr._("Live model “{variant}”: {layers} layers, {heads} query heads, {kv}, head_dim "
-                "{d}, running on {device}.", variant=r.variant, layers=tr.int(r.n_layers),
-                heads=tr.int(r.n_heads), kv=kv, d=tr.int(r.head_dim), device=r.device)
+    return tr._("Live model “{variant}”: {layers}, {heads}, {kv}, head_dim {d}, running on "
+                "{device}.", variant=r.variant, layers=counts.layers(r.n_layers, tr),
+                heads=counts.query_heads(r.n_heads, tr), kv=counts.kv_heads(r.n_kv_heads, tr),
+                d=tr.int(r.head_dim), device=r.device)
 
 
 # Part C's prediction: which of these settings (precision, window) changes the live model's
@@ -769,18 +828,23 @@ def live_question(runs: list[LiveRun], tr: Translator) -> dict:
     return dict(
         # what it asks about, never its answer (the key travels in the page's state)
         key=("step6", "c", rw.variant, rw.window),
-        prompt=tr._("The live “{variant}” model generates {n} tokens, once with each of these "
-                    "caches. Which one changes its choice of the next token most often, "
-                    "compared with its exact fp32 cache?", variant=rw.variant,
-                    n=tr.int(N_NEW)),
+        prompt=tr.n_("The live “{variant}” model generates {n} token, once with each of these "
+                     "caches. Which one changes its choice of the next token most often, "
+                     "compared with its exact fp32 cache?", "The live “{variant}” model "
+                     "generates {n} tokens, once with each of these caches. Which one changes "
+                     "its choice of the next token most often, compared with its exact fp32 "
+                     "cache?", N_NEW, variant=rw.variant, n=tr.int(N_NEW)),
         options=[r8.kind, r4.kind,
-                 tr._("A window of {w} tokens (here W = {W})", w=tr.int(QUESTION_C[2][1]),
-                      W=tr.int(rw.window or 0))],
+                 tr.n_("A window of {w} token (here W = {W})", "A window of {w} tokens (here "
+                       "W = {W})", QUESTION_C[2][1], w=tr.int(QUESTION_C[2][1]),
+                       W=tr.int(rw.window or 0))],
         correct=correct,
-        explain=tr._("Measured over the {n} choices, the exact cache's next token was kept "
-                     "{a} of the time with int8, {b} with int4 and {c} with the window.",
-                     n=tr.int(N_NEW), a=tr.pct(r8.top1, 0), b=tr.pct(r4.top1, 0),
-                     c=tr.pct(rw.top1, 0)) + " " + why,
+        explain=tr.n_("Measured over the {n} choice, the exact cache's next token was kept "
+                      "{a} of the time with int8, {b} with int4 and {c} with the window.",
+                      "Measured over the {n} choices, the exact cache's next token was kept "
+                      "{a} of the time with int8, {b} with int4 and {c} with the window.",
+                      N_NEW, n=tr.int(N_NEW), a=tr.pct(r8.top1, 0), b=tr.pct(r4.top1, 0),
+                      c=tr.pct(rw.top1, 0)) + " " + why,
         reveal=dict(precision=precision, window=window),
         **question_labels(tr))
 
@@ -985,9 +1049,9 @@ def eviction_frames(run, sw: Sweep | None, concealed: bool,
         roles = strip_roles(f, seen)
         count = {r: roles.count(c) for r, c in (*ROLE_CODES.items(), ("gone", "x"))}
         kept = len(f.kept)
-        cap = tr.n_("The cache holds {count} of the {seen} tokens so far ({policy}).",
+        cap = tr.n_("The cache holds {count} of the {seen} token so far ({policy}).",
                     "The cache holds {count} of the {seen} tokens so far ({policy}).",
-                    kept, count=tr.int(kept), seen=tr.int(seen),
+                    seen, count=tr.int(kept), seen=tr.int(seen),
                     policy=policy_short(tr)[run.policy])
         if count["gone"]:
             cap += " " + tr.n_("{count} token is gone for good.",
@@ -1009,8 +1073,8 @@ def eviction_frames(run, sw: Sweep | None, concealed: bool,
         out.append(dict(
             pos=tr._("Token {i} of {n}", i=tr.int(i + 1), n=tr.int(n)),
             say=cap, caption=cap,
-            desc=tr._("The text so far as {seen} boxes: {sinks} attention sinks, {heavy} heavy "
-                      "hitters and {recent} recent tokens in the cache, {gone} dropped.",
+            desc=tr._("The text so far as boxes ({seen}). In the cache: attention sinks "
+                      "{sinks}, heavy hitters {heavy}, recent tokens {recent}; dropped: {gone}.",
                       seen=tr.int(seen), sinks=tr.int(count["sink"]),
                       heavy=tr.int(count["heavy"]), recent=tr.int(count["recent"]),
                       gone=tr.int(count["gone"])),
@@ -1121,8 +1185,8 @@ def evict_question(sw: Sweep, tr: Translator) -> dict:
 
 
 CARDS_POSITIONS = (
-    Card("first_share", N_("Attention on the first {s} tokens"), "measured"),
-    Card("recent_share", N_("Attention on the last {r} tokens"), "measured"),
+    Card("first_share", N_("Attention on the first tokens"), "measured"),
+    Card("recent_share", N_("Attention on the last tokens"), "measured"),
     Card("agree_original", N_("Agreement, keys at their original positions"), "measured"),
     Card("agree_cache", N_("Agreement, keys numbered inside the cache"), "measured"),
 )
@@ -1171,15 +1235,23 @@ def shares_line(shares, tr: Translator) -> str:
 def positions_line(run, cache_run, tr: Translator) -> str:
     """The two ways of numbering the kept keys, measured at the setting played."""
     if run.policy == "window":
-        return tr._("Measured with the recent window at a budget of {B} tokens: a window "
-                    "keeps no gaps, so both ways of numbering give the same run, {a} agreement "
-                    "with the full cache and a mean KL divergence of {k}.", B=tr.int(run.budget),
-                    a=tr.pct(run.agreement, 0), k=kl(run.mean_kl, tr))
-    return tr._("Measured with {policy} at a budget of {B} tokens: with the kept keys at "
-                "their original positions, as played here, the next token agrees with the full "
-                "cache's {a} of the time (mean KL divergence {k}); with the keys numbered "
-                "inside the cache, as StreamingLLM does, {a2} of the time (mean KL divergence "
-                "{k2}).", policy=policy_short(tr)[run.policy], B=tr.int(run.budget),
+        return tr.n_("Measured with the recent window at a budget of {B} token: a window "
+                     "keeps no gaps, so both ways of numbering give the same run, {a} agreement "
+                     "with the full cache and a mean KL divergence of {k}.",
+                     "Measured with the recent window at a budget of {B} tokens: a window "
+                     "keeps no gaps, so both ways of numbering give the same run, {a} agreement "
+                     "with the full cache and a mean KL divergence of {k}.", run.budget,
+                     B=tr.int(run.budget), a=tr.pct(run.agreement, 0), k=kl(run.mean_kl, tr))
+    return tr.n_("Measured with {policy} at a budget of {B} token: with the kept keys at their "
+                 "original positions, as played here, the next token agrees with the full "
+                 "cache's {a} of the time (mean KL divergence {k}); with the keys numbered "
+                 "inside the cache, as StreamingLLM does, {a2} of the time (mean KL divergence "
+                 "{k2}).",
+                 "Measured with {policy} at a budget of {B} tokens: with the kept keys at "
+                 "their original positions, as played here, the next token agrees with the full "
+                 "cache's {a} of the time (mean KL divergence {k}); with the keys numbered "
+                 "inside the cache, as StreamingLLM does, {a2} of the time (mean KL divergence "
+                 "{k2}).", run.budget, policy=policy_short(tr)[run.policy], B=tr.int(run.budget),
                 a=tr.pct(run.agreement, 0), k=kl(run.mean_kl, tr),
                 a2=tr.pct(cache_run.agreement, 0), k2=kl(cache_run.mean_kl, tr))
 
@@ -1190,8 +1262,12 @@ def positions_cards(run, cache_run, shares, tr: Translator) -> list[dict]:
     if shares is not None:
         values.update(first_share=tr.pct(shares.first_share, 0),
                       recent_share=tr.pct(shares.recent_share, 0))
-        labels.update(first_share=tr._(CARDS_POSITIONS[0].label, s=tr.int(shares.first)),
-                      recent_share=tr._(CARDS_POSITIONS[1].label, r=tr.int(shares.recent)))
+        labels.update(first_share=tr.n_("Attention on the first {s} token",
+                                        "Attention on the first {s} tokens", shares.first,
+                                        s=tr.int(shares.first)),
+                      recent_share=tr.n_("Attention on the last {r} token",
+                                         "Attention on the last {r} tokens", shares.recent,
+                                         r=tr.int(shares.recent)))
     if same_setting(run, cache_run):
         values.update(agree_original=tr.pct(run.agreement, 0),
                       agree_cache=tr.pct(cache_run.agreement, 0))
@@ -1206,13 +1282,19 @@ def part_d_deeper(sw: Sweep | None, facts: dict | None, tr: Translator, *, run=N
     does not show) and the literature (the two papers, with their settings). While the
     question is open, no agreement is shown (the two numberings' numbers wait for it)."""
     why = [
-        tr._("H2O adds up, for every cached token, the attention it has received from every "
-             "query so far (here one sum per layer over its heads; the paper keeps one per "
-             "head). Half of the budget holds the tokens with the largest sums, the other half "
-             "the most recent tokens. Sinks + recent keeps the first {s} tokens whatever they "
-             "say: big trained models send a large share of the attention of many heads to "
-             "them, and dropping them moves that share onto the others.",
-             s=tr.int(SINKS_PAPER)),
+        tr.n_("H2O adds up, for every cached token, the attention it has received from every "
+              "query so far (here one sum per layer over its heads; the paper keeps one per "
+              "head). Half of the budget holds the tokens with the largest sums, the other half "
+              "the most recent tokens. Sinks + recent keeps the first {s} token whatever it "
+              "says: big trained models send a large share of the attention of many heads to "
+              "it, and dropping it moves that share onto the others.",
+              "H2O adds up, for every cached token, the attention it has received from every "
+              "query so far (here one sum per layer over its heads; the paper keeps one per "
+              "head). Half of the budget holds the tokens with the largest sums, the other half "
+              "the most recent tokens. Sinks + recent keeps the first {s} tokens whatever they "
+              "say: big trained models send a large share of the attention of many heads to "
+              "them, and dropping them moves that share onto the others.", SINKS_PAPER,
+              s=tr.int(SINKS_PAPER)),
         tr._("The live cache stores each key already rotated by its position (RoPE). After "
              "a token is dropped, the keys that stay keep their original positions, so the "
              "distance from the newest query to a sink grows with the text. StreamingLLM "
@@ -1239,17 +1321,25 @@ def part_d_deeper(sw: Sweep | None, facts: dict | None, tr: Translator, *, run=N
         live.append(metrics(cards, cls="evict-measured"))
     if facts is not None:
         live.append(tr._(
-            "What this shows and what it does not: a {layers}-layer model with {params} "
-            "parameters, on a passage of its own small training corpus, is not a 7B model "
-            "reading a long document. Which policy wins here, and by how much, can differ "
-            "there; the papers below measured real models.", layers=tr.int(facts["n_layers"]),
-            params=tr.int(facts["n_params"])))
+            "What this shows and what it does not: a {layers}-layer model ({params}), on a "
+            "passage of its own small training corpus, is not a 7B model reading a long "
+            "document. Which policy wins here, and by how much, can differ there; the papers "
+            "below measured real models.", layers=tr.int(facts["n_layers"]),
+            params=counts.parameters(facts["n_params"], tr)))
     literature = [
-        tr._("StreamingLLM (Xiao et al. 2023) found that models put a large share of attention "
-             "on the first tokens, the attention sinks. Keeping {s} initial tokens plus a "
-             "window of recent ones let Llama 2, MPT, Falcon and Pythia model text of up to "
-             "{n} tokens with stable perplexity, where a plain window failed as soon as the "
-             "first tokens were dropped.", s=tr.int(SINKS_PAPER), n=tr.int(STREAM_TOKENS)),
+        " ".join((
+            tr._("StreamingLLM (Xiao et al. 2023) found that models put a large share of "
+                 "attention on the first tokens, the attention sinks."),
+            tr.n_("Keeping {s} initial token plus a window of recent ones let Llama 2, MPT, "
+                  "Falcon and Pythia model long texts with stable perplexity, where a plain "
+                  "window failed as soon as the first tokens were dropped.",
+                  "Keeping {s} initial tokens plus a window of recent ones let Llama 2, MPT, "
+                  "Falcon and Pythia model long texts with stable perplexity, where a plain "
+                  "window failed as soon as the first tokens were dropped.", SINKS_PAPER,
+                  s=tr.int(SINKS_PAPER)),
+            tr.n_("The longest text they modelled had {n} token.",
+                  "The longest text they modelled had {n} tokens.", STREAM_TOKENS,
+                  n=tr.int(STREAM_TOKENS)))),
         tr._("H2O (Zhang et al. 2023) keeps the heavy hitters and the most recent tokens. Its "
              "authors tested it on OPT, LLaMA and GPT-NeoX models across a wide range of "
              "tasks, with the cache cut to a fraction of the tokens."),
