@@ -13,6 +13,7 @@ everything about it, and the registry finds each part by a fixed name:
 - `view.py`: `STEP`, its controller (`steps.ui.step.Step`; `steps.shell.step_class`);
 - `exercises.py`: `EXERCISES`, its exercises (`steps.ui.exercises.Exercise`), for the end of
   its reading column and the printable sheet: `exercises(n)`;
+- `exam.py`: `QUESTIONS`, its exam-style questions, for the printable sheet: `exam(n)`;
 - `model.py`: `warm_jobs()`, the live measurements its page can ask for, which the warm-up runs
   before serving: `live_jobs(n)`.
 - `style.css`: its own rules (`.step-N …`, its templates' classes), joined into the page's one
@@ -93,6 +94,13 @@ def exercises(n: int) -> tuple:
     without (the key-ideas page, a number that is no step)."""
     found = part(n, "exercises")
     return tuple(found.EXERCISES) if found is not None else ()
+
+
+def exam(n: int) -> tuple:
+    """Step `n`'s exam-style questions, in order (its package's `exam.QUESTIONS`, printed on
+    the sheet): () for a page without."""
+    found = part(n, "exam")
+    return tuple(found.QUESTIONS) if found is not None else ()
 
 
 def minutes(n: int) -> int:

@@ -266,8 +266,9 @@ class App:
     def shell_state(self) -> dict:
         st, t, n = self.state_, self.state_.tr, self.state_.step
         app_title = t._("KV Cache Explainer")
+        own = self.step.title(t)                # the page's own title (the sheet's), or None
         return {
-            "lang": st.lang, "title": f"{app_title} · {step_title(t, n)}",
+            "lang": st.lang, "title": f"{app_title} · {own or step_title(t, n)}",
             "embed": st.embed, "present": st.present, "figure": st.figure,
             "app_title": app_title,
             "language": {"label": t._("Language"), "value": st.lang,
@@ -275,7 +276,7 @@ class App:
             "nav": {"label": t._("Steps"), "active": n - 1,
                     "items": [t._(s) for s in STEP_TITLES] + [t._(END_TITLE)]},
             "prev": t._("Previous"), "next": t._("Next"), "at_start": n == 1, "at_end": n == END,
-            "notices": self.notice_texts(t), "heading": heading_html(st.lang, n),
+            "notices": self.notice_texts(t), "heading": heading_html(st.lang, n, own),
             "embed_bar": self._embed_bar() if st.embed else None,
             "faq": "" if st.embed or st.present else faq_html(st.lang),
             "badges": badges(t),
@@ -312,7 +313,8 @@ class App:
     def _embed_bar(self) -> dict:
         t, n = self.state_.tr, self.state_.step
         if n == END:
-            line = t._("KV cache explainer · {title}", title=step_title(t, n))
+            line = t._("KV cache explainer · {title}",
+                       title=self.step.title(t) or step_title(t, n))
         else:
             line = t._("KV cache explainer · Step {n}: {title}", n=t.int(n),
                        title=step_title(t, n))
@@ -340,13 +342,15 @@ def faq_html(lang: str) -> str:
                   references=[(ref, t._(note)) for ref, note in REFERENCES])
 
 
-@lru_cache(maxsize=len(LANGS) * (END + 1))
-def heading_html(lang: str, n: int) -> str:
-    """Step `n`'s heading in `lang`: where it is, its title and the attention schematic with
-    the step's parts highlighted (the same for every session: made once each)."""
+@lru_cache(maxsize=len(LANGS) * (END + 3))
+def heading_html(lang: str, n: int, title: str | None = None) -> str:
+    """Step `n`'s heading in `lang`: where it is, its title (`title`: the page's own, as the
+    sheet's “Exercises”) and the attention schematic with the step's parts highlighted (the
+    same for every session: made once each)."""
     t = translator(lang)
     if n == END:
-        return render("step_heading.html.j2", where="", title=t._(END_TITLE), schematic="")
+        return render("step_heading.html.j2", where="", title=title or t._(END_TITLE),
+                      schematic="")
     label = t._("One attention layer: the new token x is projected into a query q, a key k "
                 "and a value v; k and v join the K and V cache; the layer's output is "
                 "softmax(q·Kᵀ/√d)·V. Highlighted: what step {n} is about.", n=t.int(n))

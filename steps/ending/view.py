@@ -34,6 +34,14 @@ class KeyIdeas(Step):
                                 **text.glossary_link(tr, self.lang))],
                 "classes": ["ending"]}
 
+    def title(self, tr) -> str | None:
+        """The sheet and the glossary are pages of their own: their title, not “Key ideas”."""
+        if self.model.glossary:
+            return tr._("Glossary")
+        if self.model.exercises:
+            return tr._("Exercises")
+        return None
+
     def url_state(self) -> dict:
         """`exercises=1` (`glossary=1`) only when the sheet (the glossary) is on screen: the
         key ideas' link stays short."""

@@ -111,6 +111,12 @@ class Step:
         waits for the answer."""
         raise NotImplementedError
 
+    def title(self, tr) -> str | None:
+        """The page's title where it is not the step's own (the key-ideas page showing its
+        sheet: “Exercises”): the heading, the document's title and the embed bar say it. None:
+        the step's title."""
+        return None
+
     def labels(self, tr) -> dict[str, str]:
         """{control name: label} for the controls that name no label: the step's text layer's
         `control_labels(tr)`, from the `text` module of the view's own package
