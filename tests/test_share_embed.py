@@ -19,7 +19,7 @@ def shared_link(app: App) -> str:
     """The copy link's query: the page's query without the page modes (shell.js shareUrl,
     told them by the shell's state)."""
     modes = app.shell_state()["link"]["modes"]
-    assert set(modes) == set(FLAGS)
+    assert set(modes) == {*FLAGS, "controls"}           # an embed's `controls=` too
     kept = [(k, v) for k, vs in parse_qs(app.url_query()[1:]).items() for v in vs
             if k not in modes]
     return "?" + urlencode(kept)
@@ -148,11 +148,12 @@ def test_figure_only_keeps_nothing_hidden_through_moves_and_steps():
     app.step.close()
 
 
-@pytest.mark.parametrize("modes", [dict(embed=1, figure=1), dict(embed=1), dict(present=1)])
+@pytest.mark.parametrize("modes", [dict(embed=1, controls="tokens"), dict(embed=1),
+                                   dict(present=1)])
 def test_the_link_of_a_view_in_a_page_mode_opens_the_full_page(modes):
     app = App(query=q(step=2, tokens=40, **modes))
     link = shared_link(app)
-    assert not set(parse_qs(link[1:])) & set(FLAGS) and "tokens=40" in link
+    assert not set(parse_qs(link[1:])) & {*FLAGS, "controls"} and "tokens=40" in link
     again = opened(link)
     assert not any(getattr(again.app_state, m) for m in FLAGS)
     assert again.step.model.tokens == 40
@@ -168,3 +169,40 @@ def test_the_copy_links_words_are_translated():
         for key in ("label", "done", "field", "manual"):
             assert words[lang][key] and words[lang][key] != words["en"][key], (lang, key)
         assert "Ctrl+C" in words[lang]["manual"]
+
+
+def shown_controls(app) -> list[str]:
+    return [c["name"] for c in app.state()["controls"] if not c.get("hidden")]
+
+
+@pytest.mark.parametrize("n, main", [(1, ["example", "head"]), (2, ["tokens", "prompt"]),
+                                     (3, ["example", "head"]), (4, ["batch", "model"]),
+                                     (5, ["context", "batch"])])
+def test_a_figure_only_embed_shows_two_main_controls_and_no_copy_link(n, main):
+    app = App(query={"step": str(n), "figure": "1"})
+    assert shown_controls(app) == main
+    assert app.state()["shell"]["link"] is None                  # the course page links
+    check_shell(app.state()["shell"])
+    full = App(query={"step": str(n), "embed": "1"})              # a whole embed: all of them
+    assert len(shown_controls(full)) >= 2 and full.state()["shell"]["link"]
+
+
+def test_a_course_page_chooses_the_controls_by_their_link_names():
+    app = App(query={"step": "6", "part": "a", "figure": "1", "controls": "precision, heads"})
+    assert shown_controls(app) == ["kv_heads", "precision"]       # in the step's order
+    assert "controls=precision%2C+heads" in app.url_query() or \
+        parse_qs(app.url_query()[1:])["controls"] == ["precision, heads"]
+    app.handle({"set": "precision", "value": "int8", "seq": 1})   # a move keeps the choice
+    assert shown_controls(app) == ["kv_heads", "precision"]
+    whole = App(query={"step": "5", "embed": "1", "controls": "batch"})
+    assert shown_controls(whole) == ["batch"] and not whole.state()["shell"]["notices"]
+
+
+def test_a_control_the_step_does_not_have_is_left_out_with_a_notice():
+    app = App(query={"step": "4", "figure": "1", "controls": "batch,<b>nope</b>",
+                     "lang": "pl"})
+    assert shown_controls(app) == ["batch"]
+    notices = app.state()["shell"]["notices"]
+    assert len(notices) == 1 and "<b>nope</b>" in notices[0] and "Ten krok" in notices[0]
+    page = App(query={"step": "4", "controls": "batch"})          # not embedded: every control
+    assert len(shown_controls(page)) == 5

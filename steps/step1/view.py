@@ -39,6 +39,7 @@ def answer_frame(run) -> int:
 
 class Step1(Step):
     number = 1
+    figure_controls = ("example", "head")  # a figure-only embed's two controls
     model_class = Step1Model
     url_names = ("example", "text", "frame", "layer", "head")
     figure = "arcs"

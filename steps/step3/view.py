@@ -34,6 +34,7 @@ def example_options(tr) -> dict:
 
 class Step3(Step):
     number = 3
+    figure_controls = ("example", "head")  # a figure-only embed's two controls
     model_class = Step3Model
     url_names = ("example", "frame", "layer", "head")
     figure = "cache"

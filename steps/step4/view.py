@@ -35,6 +35,7 @@ def links_block(b, lang: str, tr) -> dict | None:
 
 class Step4(Step):
     number = 4
+    figure_controls = ("batch", "model")  # a figure-only embed's two controls
     model_class = Step4Model
     url_names = ("prompt", "output", "gpu", "model", "batch")
     figure = "roofline"

@@ -32,6 +32,7 @@ def gpu_options(tr) -> dict:
 
 class Step5(Step):
     number = 5
+    figure_controls = ("context", "batch")  # a figure-only embed's two controls
     model_class = Step5Model
     url_names = ("context", "batch", "model", "weights", "precision", "gpu", "gpus", "share",
                  "custom")

@@ -339,7 +339,7 @@ class ShellState(TypedDict):
     embed_bar: EmbedBar | None   # embed only
     faq: str                 # html ("" in presenter and embed modes)
     badges: Badges           # the cards' badges outside a stage
-    link: CopyLink
+    link: CopyLink | None    # None in a figure-only embed (the course page links)
 
 
 class BadgeLegend(TypedDict):
