@@ -204,3 +204,56 @@ def test_no_number_stands_before_a_noun_outside_a_plural_form():
         else:
             found += [(m.id[0], c.group(0)) for c in SECONDARY.finditer(m.id[0])]
     assert found == [], "\n".join(f"{hit!r} in {msg[:90]!r}" for msg, hit in found)
+
+
+# -- a name where no language inflects it ----------------------------------------------------
+
+NAMED = ("Llama-3.1-8B.json", "Mistral-7B-v0.1.json", "gemma-3-27b-it.json",
+         "DeepSeek-V2-Lite.json", "Phi-3-mini-4k-instruct.json")
+
+
+def strings(x):
+    """Every string in a page state (a nested dict/list), once."""
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from strings(v)
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from strings(v)
+
+
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_your_model_stands_where_no_language_inflects_it(lang):
+    """A pasted config's model is “Your model” (Polish “Twój model”): step 5 never puts it
+    after a word that would decline it (“Wagi modelu Twój model”, “the cache of Your
+    model”). It opens a sentence or a label, or stands after a colon or in brackets; the
+    page and the question's answer are read in every language, for five kinds of model, at
+    a context past some of their limits (32,768)."""
+    from pathlib import Path
+
+    from steps.shell import App
+    from steps.step5 import text
+    from steps.step5.model import CUSTOM, Step5Model
+    tr = Translator(lang)
+    name = tr._("Your model")
+    assert name != ("Your model" if lang != "en" else "")
+    checked, wrong = 0, []
+    for config in NAMED:
+        m = Step5Model(context=32768)
+        m.config = (Path(__file__).parent / "data" / "configs" / config).read_text()
+        assert m.parsed.ok and m.spec.custom
+        q = text.question(m.spec, tr)
+        app = App(query={"step": [b"5"], "model": [CUSTOM.encode()], "lang": [lang.encode()],
+                         "custom": [m.custom.encode()], "context": [b"32768"]})
+        said = {q["prompt"], q["explain"], text.crossing(m.spec, m.curve, tr),
+                *text.notices(m.spec, m.bill, tr), *strings(app.state())}
+        for s in said:
+            for hit in re.finditer(re.escape(name), s):
+                checked += 1
+                before = s[:hit.start()]
+                if re.search(r"[\w,]\s*$", before):
+                    wrong.append(s[max(0, hit.start() - 40):hit.end() + 20])
+    assert checked >= 10
+    assert wrong == [], "\n".join(wrong)

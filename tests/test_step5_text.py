@@ -174,9 +174,9 @@ def test_the_crossing_waits_for_the_answer_in_the_frame():
     frame = text.frame(s, c, bill_of("llama2-7b", 4096, 1, "a100-80"), LIVE, tr)
     # the sentence and the marker travel with the frame; the stage shows them once revealed
     # truth review #3: the crossing is past Llama 2's 4,096 tokens, and the sentence says so
-    assert frame["said"] == ("The cache overtakes the weights at about 25,700 tokens. That "
-                             "is beyond what Llama 2 7B can handle (4,096 tokens): no real "
-                             "sequence of it gets there.")
+    assert frame["said"] == ("The cache overtakes the weights at about 25,700 tokens. "
+                             "Llama 2 7B handles at most 4,096 tokens: no real sequence of it "
+                             "gets there.")
     assert frame["fig"]["curve"]["limit"] == {"x": 4096,
                                               "label": "Llama 2 7B: at most 4,096 tokens"}
     at8 = text.frame(s, curve_of("llama2-7b", 8), bill_of("llama2-7b", 4096, 8, "a100-80"),

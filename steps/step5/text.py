@@ -1219,9 +1219,8 @@ def crossing(spec: Spec, curve: Curve, tr: Translator) -> str:
                      "The cache overtakes the weights at about {crossover} tokens.", n,
                      crossover=tr.int(n))
         if spec.max_context is not None and curve.crossover > spec.max_context:
-            return " ".join((over, tr._("That is beyond what {model} can handle ({limit}): "
-                                        "no real sequence of it gets there.",
-                                        model=name(spec, tr),
+            return " ".join((over, tr._("{model} handles at most {limit}: no real sequence "
+                                        "of it gets there.", model=name(spec, tr),
                                         limit=tokens_text(spec.max_context, tr))))
         return over
     if curve.kv[-1] < curve.weights:
