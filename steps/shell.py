@@ -80,6 +80,7 @@ class App:
         self._listeners: list = []
         self._busy = False
         self.notices: list[tuple[str, dict]] = []
+        self.asked_controls: str | None = None   # `controls=`: an embed's controls, by name
         self._apply_query({k: _first(v) for k, v in (query or {}).items()}, accept_language)
 
     @property
@@ -112,6 +113,8 @@ class App:
             st.embed = True
         if st.speaker or st.copy:
             st.present = True
+        if isinstance(query.get("controls"), str) and st.embed:
+            self.asked_controls = query["controls"][:400]
         if "step" in query:
             try:
                 raw = query["step"].strip().lower()
@@ -124,7 +127,7 @@ class App:
                                      {"value": query["step"]}))
         self._show(st.step)
         model = self.step.model
-        known = {"step", "lang", *FLAGS, *ALWAYS_OK, *self.step.url_names.values()}
+        known = {"step", "lang", "controls", *FLAGS, *ALWAYS_OK, *self.step.url_names.values()}
         for name in query:
             if name not in known:
                 self.notices.append((N_("The link parameter “{name}” is not used by this step "
@@ -157,6 +160,8 @@ class App:
         for flag in FLAGS:
             if getattr(self.state_, flag):
                 q[flag] = 1
+        if self.asked_controls is not None:
+            q["controls"] = self.asked_controls
         q.update(override)
         return "?" + urlencode({k: v for k, v in q.items() if v is not None})
 
@@ -249,6 +254,11 @@ class App:
         self.step = step_class(n)(self.state_.lang, saved=self._saved.get(n))
         self.step.unasked = self.state_.figure      # figure-only: no question, nothing hidden
         self.step.tells_answer = self.state_.speaker   # the speaker view's panel says it
+        if self.state_.embed:                          # an embed's controls (`controls=`)
+            unknown = self.step.choose_controls(self.asked_controls, self.state_.figure)
+            for name in unknown:
+                self.notices.append((N_("This step has no control “{name}”: it was left "
+                                        "out."), {"name": name}))
         for obj, names in self.step.watched():
             self._watchers.append((obj, obj.param.watch(self._changed, names)))
 
@@ -282,10 +292,11 @@ class App:
             "badges": badges(t),
             "speaker": st.speaker, "copy": st.copy,
             "talk": self._talk() if st.present else None,
-            "link": {"label": t._("Copy link"), "done": t._("Link copied"),
-                     "field": t._("Link to this view"),
-                     "manual": t._("The link is selected: press Ctrl+C to copy it."),
-                     "frame": self._frame_param(), "modes": list(FLAGS)},
+            "link": None if st.figure else {    # a figure-only embed: the course page's
+                "label": t._("Copy link"), "done": t._("Link copied"),
+                "field": t._("Link to this view"),
+                "manual": t._("The link is selected: press Ctrl+C to copy it."),
+                "frame": self._frame_param(), "modes": [*FLAGS, "controls"]},
         }
 
     def _frame_param(self) -> str | None:

@@ -76,6 +76,10 @@ class Step:
     tells_answer: bool = False         # True: the speaker's own view, whose panel says the
                                        # answer before the class has answered (only the
                                        # question's answer: the rest waits as projected)
+    figure_controls: tuple[str, ...] = ()   # a figure-only embed's controls (URL names; empty:
+                                            # the first two shown)
+    only_controls: tuple[str, ...] | None = None   # the controls drawn (names; None: all):
+                                                   # `choose_controls`
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
@@ -240,11 +244,29 @@ class Step:
             custom=page.get("custom"), stage=stage, frames=frames,
             frame=int(getattr(self.model, "frame", 0) or 0), concealed=concealed)
 
+    def choose_controls(self, asked: str | None, figure: bool) -> list[str]:
+        """Which controls an embed draws: those `asked` names (a course page's `controls=`,
+        URL names separated by commas, in the step's order), else in a figure-only embed the
+        step's `figure_controls`, or its first two; else all. Returns the asked names this step
+        does not have (each gets a notice)."""
+        by_url = {self.url_names.get(n, n): n for n in self._controls}
+        shown = [n for n, c in self._controls.items() if not c.hidden]
+        if asked is not None:
+            names = [a.strip() for a in asked.split(",") if a.strip()]
+            unknown = [a for a in names if a not in by_url]
+            chosen = {by_url[a] for a in names if a in by_url}
+            self.only_controls = tuple(n for n in shown if n in chosen)
+            return unknown
+        if figure:
+            main = [by_url[n] for n in self.figure_controls if n in by_url] or shown[:2]
+            self.only_controls = tuple(n for n in shown if n in main)
+        return []
+
     def control_spec(self, c: Control, tr) -> dict:
         label = c.label(tr) if callable(c.label) else tr._(c.label) if c.label else \
             self.labels(tr)[c.name]
         spec = {"name": c.name, "kind": c.kind, "label": label, "size": c.size}
-        if c.hidden:
+        if c.hidden or (self.only_controls is not None and c.name not in self.only_controls):
             spec["hidden"] = True
         if c.options is not None:
             short = c.short(tr) if c.short else {}
