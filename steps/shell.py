@@ -366,7 +366,9 @@ def heading_html(lang: str, n: int, title: str | None = None) -> str:
                 "and a value v; k and v join the K and V cache; the layer's output is "
                 "softmax(q·Kᵀ/√d)·V. Highlighted: what step {n} is about.", n=t.int(n))
     schematic = render("schematic.svg.j2", highlight=STEPS[n - 1].highlight, label=label,
-                       k_cache=t._("K cache"), v_cache=t._("V cache"), output=t._("output"))
+                       k_cache=t._("K cache"), v_cache=t._("V cache"), output=t._("output"),
+                       caption=t._("One attention layer; in bold, what step {n} is about.",
+                                   n=t.int(n)))
     return render("step_heading.html.j2",
                   where=t._("Step {n} of {total}", n=t.int(n), total=t.int(COUNT)),
                   title=t._(STEP_TITLES[n - 1]), schematic=schematic)
