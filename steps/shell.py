@@ -297,6 +297,8 @@ class App:
                 "field": t._("Link to this view"),
                 "manual": t._("The link is selected: press Ctrl+C to copy it."),
                 "frame": self._frame_param(), "modes": [*FLAGS, "controls"]},
+            "save": {"label": t._("Save the figure:"), "svg": t._("Save the figure as SVG"),
+                     "png": t._("Save the figure as PNG")},
         }
 
     def _frame_param(self) -> str | None:

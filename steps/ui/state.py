@@ -317,6 +317,13 @@ class CopyLink(TypedDict):
     modes: list[str]         # the page modes the copied link leaves out
 
 
+class SaveLabels(TypedDict):
+    """The row by a figure that saves it for slides (js/save.js)."""
+    label: str
+    svg: str                 # the SVG button's name
+    png: str                 # the PNG button's name
+
+
 class ShellState(TypedDict):
     """The page around the step (`steps.shell.App.shell_state`)."""
     lang: str
@@ -340,6 +347,7 @@ class ShellState(TypedDict):
     faq: str                 # html ("" in presenter and embed modes)
     badges: Badges           # the cards' badges outside a stage
     link: CopyLink | None    # None in a figure-only embed (the course page links)
+    save: SaveLabels         # saving a figure as SVG or PNG
 
 
 class BadgeLegend(TypedDict):

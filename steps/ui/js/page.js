@@ -24,6 +24,7 @@ import { createTalk, createScreen, presentBar, speakerUrl, copyUrl, connect, cre
          fitChartText, fitNotices, fitTalk, keepModes } from "./present.js";
 import { createTerms, placeLegend } from "./terms.js";
 import { LAYOUT, modeOf, rowOf, rowHas, placeRegions } from "./layout.js";
+import { saveBar } from "./save.js";
 
 // the page's live elements: placed by the layout table like the regions, drawn by their own
 // modules
@@ -218,6 +219,13 @@ export function render({ model }) {
     if (talk) talk.drawer(proseOpen, cols.drawer.length > 0);
     placeNodes(left, nodes(row.columns === 1 ? [...leftNames, ...cols.right] : leftNames));
     placeNodes(right, nodes(row.columns === 1 ? [] : cols.right));
+    // every figure can be saved for slides (save.js): the stage's, and one drawn once
+    const saved = (what) => () => `kv-cache-step-${part("number")}-${what}`;
+    const fig = stage.el.querySelector(".stage-figure");
+    if (s.save && fig) saveBar(fig, () => fig.querySelector(".stage-svg"),
+                               saved((part("stage") || {}).figure || "figure"), s.save);
+    if (s.save) drawn.figure.nodes.filter((n) => n.nodeType === 1).forEach((n, i) =>
+      saveBar(n, () => n, saved(`figure-${i + 1}`), s.save, { inside: true, html: !n.querySelector("svg") }));
     if (redrawn || has("question", "glossary")) {
       // the glossary: a term's first use shows its definition; the badges' legend goes next
       // to the first cards (not when projecting: the lecturer says it)
