@@ -55,6 +55,31 @@ def test_every_control_says_what_it_changed(app, query):
         page.wait_for_timeout(300)
 
 
+CONFIG = ('{"model_type": "llama", "num_hidden_layers": 32, "num_attention_heads": 32, '
+          '"num_key_value_heads": 8, "hidden_size": 4096, "max_position_embeddings": 8192, '
+          '"torch_dtype": "bfloat16", "vocab_size": 128256, "intermediate_size": 14336}')
+
+
+def test_reading_your_model_says_what_it_changed(app):
+    """Step 5's “your model” box: Read is a control too; its live region says the numbers on
+    screen that the config changed."""
+    page = app("?step=5&model=custom&lang=en")
+    area = page.locator(".your-model textarea")
+    expect(area).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(1000)
+    page.evaluate("() => KVT.announce.watch('.config-say')")
+    area.fill(CONFIG)
+    page.locator(".your-model .config-params").fill("8")
+    page.locator(".your-model .config-read").click()
+    page.wait_for_function("() => KVT.announce.said()", timeout=30_000)
+    rec = page.evaluate("() => KVT.announce.record()")
+    assert rec["role"] == "status" and rec["live"] == "polite"
+    changed = {k: v for k, v in rec["at"].items() if rec["cards"].get(k) != v}
+    assert changed, rec
+    for key, (label, value) in changed.items():
+        assert (f"{label}: {value}" if label else value) in rec["after"], (key, rec["after"])
+
+
 def test_a_slider_writes_its_number_as_the_words_do(app):
     """Polish: the slider's 4 096 as the text's 4 096 (not the browser's own “4096”)."""
     page = app("?step=5&lang=pl")

@@ -24,8 +24,8 @@ KVT.announce = {
 
   // watch the controls' live region: what it says now and the cards on screen now; the first
   // time it says something else, the cards on screen at that moment
-  watch: () => {
-    const say = KVT.deep.first(".ctl-say");
+  watch: (selector) => {
+    const say = KVT.deep.first(selector || ".ctl-say");
     const rec = { role: say.getAttribute("role"), live: say.getAttribute("aria-live"),
                   before: say.textContent, cards: KVT.announce.cards(), after: null, at: null };
     const seen = () => {

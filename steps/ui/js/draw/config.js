@@ -1,7 +1,9 @@
 // Step 5's “your model” box (StepState.custom, widget "config"): a config.json to paste, a
 // parameter count (empty: counted from the config), a Read button, and what the server made
 // of it: the problems (notices) and the fields read with the formula in their names. Read
-// sends the text and the count together as one message {custom: {config, params_b}}.
+// sends the text and the count together as one message {custom: {config, params_b}}; once
+// the server's answer is drawn, the box's live region says what it changed: the numbers on
+// screen (the cards: controls.js changeWords), else the formula read from the config.
 // Everything the server sends is drawn as text (textContent), never as markup.
 
 // Generated from the TypedDicts (`python -m steps.ui.state --jsdoc config` writes them);
@@ -22,6 +24,7 @@
  */
 
 import { h } from "../dom.js";
+import { cardsOnScreen, changeWords } from "../controls.js";
 
 export function config(send) {
   const box = h("div", "your-model");
@@ -46,6 +49,8 @@ export function config(send) {
   read.type = "button";
   const problems = h("div", "config-problems", box);
   const fields = h("div", "live-facts config-fields", box);
+  const say = h("p", "sr-only config-say", box, null, { role: "status", "aria-live": "polite" });
+  let before = null;              // the cards on screen when Read was pressed, until answered
 
   // what each field showed when it was last in step with the server: a field the learner
   // has edited since keeps the learner's text until it is read
@@ -54,6 +59,7 @@ export function config(send) {
     const n = num.value.trim() === "" ? null : Number(num.value);
     textShown = area.value;
     numShown = num.value;
+    before = cardsOnScreen(box.closest(".step"));
     send({ custom: { config: area.value, params_b: Number.isFinite(n) ? n : null } });
   };
   read.addEventListener("click", readNow);
@@ -88,6 +94,15 @@ export function config(send) {
       drawn = said;
       lines(problems, c.problems, "notice");
       lines(fields, c.fields, "");
+      if (before !== null) {          // the answer to Read: said once the page shows it all
+        const was = before;
+        before = null;
+        queueMicrotask(() => {
+          const words = changeWords([], was, cardsOnScreen(box.closest(".step")));
+          const formula = (c.fields || []).find((f) => f.includes("×")) || "";
+          if (!(c.problems || []).length) say.textContent = words || formula;
+        });
+      }
     }
   };
   return { el: box, update };
