@@ -133,3 +133,21 @@ def test_no_view_cuts_a_presenters_list_by_index():
                   if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Slice)
                   and isinstance(n.value, (ast.Call, ast.Name))]
         assert not slices, slices
+
+
+def test_a_figures_needs_per_mode_are_rows_of_the_table():
+    """`figures`: per renderer, the parts each screen draws (projected: the roofline, then
+    the batch charts; the growth curve first on step 5); `stage`: the stage's pieces a mode
+    shows (a figure-only embed: the figure, not its cards or captions)."""
+    from steps.ui.state import FIGURES
+    table = layout_table()
+    pieces = {"player", "cards", "figure", "caption", "extra", "more", "twin"}
+    for mode, row in table.items():
+        for name, screens in row.get("figures", {}).items():
+            assert name in FIGURES, (mode, name)
+            assert screens and all(isinstance(s, list) and s for s in screens), (mode, name)
+        assert set(row.get("stage", pieces)) <= pieces, mode
+    assert table["present"]["figures"]["roofline"] == [["roof"], ["batch"]]
+    assert table["present"]["figures"]["bill"][0] == ["curve"]
+    assert table["figure"]["figures"] == {"roofline": [["roof"]], "bill": [["curve"]]}
+    assert "cards" not in table["figure"]["stage"] and "cards" not in table["figure"]["right"]

@@ -189,6 +189,9 @@ class PlayerText(TypedDict):
     table: str
     more: str
     badges: Badges
+    screen: str              # "Chart {i} of {n}": the page puts the figure's screen in
+    next_screen: str
+    prev_screen: str
 
 
 class StageText(PlayerText):

@@ -80,7 +80,9 @@ def player_text(tr: Translator) -> PlayerText:
     """The player's labels (shared by every stage)."""
     return dict(reset=tr._("Reset"), back=tr._("Step back"), next=tr._("Step forward"),
                 play=tr._("Play"), pause=tr._("Pause"), table=tr._("Show as table"),
-                more=tr._("All numbers"), badges=badges(tr))
+                more=tr._("All numbers"), badges=badges(tr),
+                screen=tr._("Chart {i} of {n}", i="{i}", n="{n}"),
+                next_screen=tr._("Next chart"), prev_screen=tr._("Previous chart"))
 
 
 # -- blocks: the browser draws each kind (steps/ui/js/blocks.js) -------------------------------

@@ -95,7 +95,7 @@ def test_the_embed_bar_has_the_copy_link_and_it_opens_the_full_page(app, page, s
 
 
 def test_figure_only_shows_the_figure_controls_and_lead_and_no_prose(app, page):
-    app("?step=3&frame=3&layer=2&embed=1&figure=1")
+    app("?step=3&frame=3&layer=2&embed=1&figure=1&controls=example,layer")
     expect(page.locator(".stage-svg svg")).to_have_count(1)
     expect(page.locator(".step-lead")).to_be_visible()
     expect(page.get_by_label("Layer", exact=True).locator("option:checked")).to_have_text(
@@ -105,7 +105,8 @@ def test_figure_only_shows_the_figure_controls_and_lead_and_no_prose(app, page):
     for gone in (".question", ".narration", "details.deeper", "h1", ".faq", ".step-tab"):
         expect(page.locator(gone)).to_have_count(0)
     expect(page.locator(".step-head")).to_be_hidden()              # the bar says where
-    expect(metric(page, "cache_length")).to_have_text("8")        # nothing waits for an answer
+    expect(page.locator(".stage-cards")).to_be_hidden()          # the figure, not its cards
+    expect(page.get_by_role("button", name="Copy link")).to_have_count(0)   # the course page's
     # the stage comes right after the lead and the controls: near the top
     box = page.locator(".stage-svg svg").bounding_box()
     assert box and box["y"] < 700, box
@@ -113,8 +114,8 @@ def test_figure_only_shows_the_figure_controls_and_lead_and_no_prose(app, page):
 
 def test_figure_only_without_a_stage_shows_the_visual_column(app, page):
     app("?step=6&part=a&heads=8&embed=1&figure=1")
-    expect(page.locator('[data-metric="factor"]')).to_be_visible()
     expect(page.locator(".step6-bars")).to_be_visible()
+    expect(page.locator('[data-metric="factor"]')).to_have_count(0)   # the figure, not its cards
     expect(page.get_by_role("radio", name="GQA (8)")).to_be_checked()
     for gone in (".question", ".narration", ".step-tab"):
         expect(page.locator(gone)).to_have_count(0)
@@ -144,10 +145,37 @@ def test_screenshot_figure_only(app, page, query):
     page.set_viewport_size({"width": 760, "height": 900})
     app(f"?{query}&embed=1&figure=1")
     expect(page.locator(".question")).to_have_count(0)
-    expect(page.locator(".stage-svg svg, .step-visual .metric, .key-ideas").first).to_be_visible(
+    expect(page.locator(".step-visual svg:visible, .step-visual .metric:visible, .step-visual table:visible, .step6-bars:visible, .key-ideas:visible").first).to_be_visible(
         timeout=60_000)
     page.wait_for_timeout(1000)
     out = ARTIFACTS / "screens"
     out.mkdir(parents=True, exist_ok=True)
     name = query.replace("step=", "step").replace("&part=", "").replace("&frame=", "-f")
     page.screenshot(path=str(out / f"{name}-embed-figure.png"), full_page=True)
+
+
+@pytest.mark.parametrize("query", ["step=1", "step=2", "step=3", "step=4", "step=5",
+                                   "step=6&part=a", "step=6&part=b", "step=6&part=c",
+                                   "step=6&part=d"])
+def test_a_figure_only_embed_fits_beside_a_lecturers_text(app, page, query):
+    """At 760 px wide, a figure-only embed is at most 800 px tall: the lead, at most two
+    controls and the figure (step 4's roofline alone, step 5's growth curve alone)."""
+    page.set_viewport_size({"width": 760, "height": 900})
+    app(f"?{query}&embed=1&figure=1")
+    page.wait_for_timeout(1500)
+    height = page.locator(".kv-root").evaluate("(e) => e.getBoundingClientRect().height")
+    assert height <= 800, (query, height)
+    assert page.locator(".ctl:visible").count() <= 2
+    expect(page.get_by_role("button", name="Copy link")).to_have_count(0)
+    if query == "step=4":
+        expect(page.locator(".roof-svg")).to_have_count(1)
+        expect(page.locator(".batch-svg")).to_have_count(0)
+    if query == "step=5":
+        expect(page.locator(".stage-svg .bill-svg")).to_have_count(1)
+
+
+def test_a_course_page_chooses_the_embeds_controls(app, page):
+    app("?step=5&embed=1&figure=1&controls=model,batch")
+    expect(page.get_by_label("Model", exact=True)).to_be_visible()
+    expect(page.locator(".ctl:visible")).to_have_count(2)
+    expect(page.get_by_label("Context length (tokens per sequence)")).to_have_count(0)

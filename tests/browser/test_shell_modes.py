@@ -137,7 +137,7 @@ def test_s_opens_the_speaker_view_with_notes_prose_and_the_next_step(app, page):
     speaker, errors = _speaker(page)
     assert "speaker=1" in speaker.url and "present=1" in speaker.url
     expect(speaker.locator(".talk-notes")).to_contain_text("PageDown")       # in Dutch
-    expect(speaker.locator(".talk-head").first).to_have_text("Om te zeggen")
+    expect(speaker.locator(".talk-head").first).to_have_text("Hardop zeggen")
     expect(speaker.locator(".talk-next")).to_contain_text("Verspild werk")
     expect(speaker.locator(".talk-answer")).to_contain_text("6")             # the answer
     expect(speaker.locator(".talk-clock")).to_contain_text("0:0")            # the clock

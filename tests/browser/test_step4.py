@@ -194,3 +194,26 @@ def test_step4_labels_never_cover_each_other(kv, quick, inputs, lang, width):  #
         s = Step4(lang, saved={"model": inputs, "questions": {"": {"shown": shown}}}).state()
         bad = kv.evaluate(OVERLAPS, [s["stage"], s["frames"], width])
         assert bad == [], "\n".join(bad[:12])
+
+
+def test_step4_projects_the_roofline_then_the_batch_charts(app, page):
+    """Projected, the roofline takes the whole visual column; PageDown shows the batch charts
+    on a screen of their own, then the next step (the layout table's `figures`)."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    app("?step=4&present=1")
+    expect(page.locator(".roof-svg")).to_be_visible()
+    expect(page.locator(".batch-svg")).to_have_count(0)
+    expect(page.locator(".screen-pos")).to_have_text("Chart 1 of 2")
+    box = page.locator(".roof-svg").bounding_box()
+    assert box["width"] >= 600 and box["height"] >= 380, box
+    page.locator("h2").first.click()
+    page.keyboard.press("PageDown")
+    expect(page.locator(".batch-svg")).to_be_visible()
+    expect(page.locator(".roof-svg")).to_have_count(0)
+    expect(page.locator(".screen-pos")).to_have_text("Chart 2 of 2")
+    page.keyboard.press("PageUp")
+    expect(page.locator(".roof-svg")).to_be_visible()
+    page.keyboard.press("PageDown")
+    page.keyboard.press("PageDown")
+    expect(page.locator("h2").first).to_contain_text("Step 5 of 6")
+    expect(page.locator(".screen-pos")).to_have_text("Chart 1 of 3")     # the growth curve first

@@ -11,7 +11,11 @@
 // `right` (region names, and the page's live elements: tabs, question, controls, custom,
 // stage, talk, screen), `tabs` (whether the step's parts are drawn as tabs), `drawer` (regions
 // placed at the end of `left` only while the drawer is open: the speaker view's prose and
-// exercises, one key away). An entry that is a list
+// exercises, one key away), `stage` (the stage's pieces this mode shows, of player, cards,
+// figure, caption, extra, more, twin; all when absent) and `figures` (a figure's needs in this
+// mode: {renderer: [the parts each screen draws, …]}; projected, PageDown and PageUp move
+// through the screens, step 4's roofline first and its batch charts on a screen of their own;
+// absent: one screen with every part). An entry that is a list
 // takes the first of its regions that has something in it (projected, a part's title stands
 // for the step's lead). `variants` change a row's columns for a step that names one
 // (StepState.variant; "cards-first": the cards, then a figure drawn once, as step 6's part C).
@@ -43,14 +47,17 @@ export const LAYOUT = {
   },
   "figure": {
     "columns": 2, "tabs": false,
+    "stage": ["player", "figure", "twin"],
+    "figures": {"roofline": [["roof"]], "bill": [["curve"]]},
     "left": ["lead", "controls", "custom"],
-    "right": ["stage", "figure", "legend", "cards", "body"],
+    "right": ["stage", "figure", "legend", "body"],
     "variants": {
       "cards-first": {"right": ["cards", "more", "figure"]}
     }
   },
   "present": {
     "columns": 2, "tabs": true,
+    "figures": {"roofline": [["roof"], ["batch"]], "bill": [["curve"], ["bar"], ["layers"]]},
     "left": [["part", "lead"], "question", "controls", "custom", "notices", "body"],
     "right": ["stage", "figure", "cards"],
     "variants": {
@@ -85,7 +92,8 @@ export function rowOf(mode, variant) {
   const row = LAYOUT[mode] || LAYOUT.normal;
   const v = (variant && row.variants && row.variants[variant]) || {};
   return { columns: row.columns, tabs: row.tabs, left: v.left || row.left,
-           right: v.right || row.right, drawer: row.drawer || [] };
+           right: v.right || row.right, drawer: row.drawer || [], stage: row.stage || null,
+           figures: row.figures || {} };
 }
 
 // Whether `row` places `name` anywhere (its drawer included).

@@ -183,8 +183,8 @@ export function render({ model }) {
       talk.update(s.talk, read("question"), part("tabs"), part("number"));
     if (has("controls", "values", "acks", "shell"))
       controls.update(read("controls"), read("values") || {}, s.lang, read("acks"));
-    if ((has("stage", "frames", "frame", "concealed") || modeChanged) && rowHas(row, "stage"))
-      stage.update(part("stage"), part("frames"), read("frame"), part("concealed"), mode);
+    if ((has("stage", "frames", "frame", "concealed", "number") || modeChanged) && rowHas(row, "stage"))
+      stage.update(part("stage"), part("frames"), read("frame"), part("concealed"), mode, row);
     if (has("custom")) {
       const c = part("custom");
       if (c && c.widget !== customName) {
@@ -295,12 +295,13 @@ export function render({ model }) {
       mirror: (parts) => {
         for (const [p, v] of Object.entries(parts)) if (MIRRORED.includes(p)) { mirror[p] = v; touch(p); }
       },
-      view: () => ({ query: read("query"), frame: stage.player.index,
+      view: () => ({ query: read("query"), frame: stage.player.index, screen: stage.screen(),
                      width: window.innerWidth, height: window.innerHeight,
                      answer: question_().answer ?? null, shown: !!question_().shown }),
       follow: (v) => {
         if (screen) screen.size(v.width, v.height);
         wantFrame = Number.isInteger(v.frame) ? v.frame : null;
+        if (Number.isInteger(v.screen)) stage.setScreen(v.screen);
         follow(v, { query: read("query"), answer: question_().answer, shown: question_().shown });
         if (wantFrame !== null) stage.player.moveTo(wantFrame);
       },

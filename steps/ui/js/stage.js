@@ -8,6 +8,12 @@
 // (`ctx.mode`, `ctx.box`: `figureBox`), measured before every drawing, and draws the figure
 // again when that box changes (one ResizeObserver, here): a renderer reads neither the page's
 // classes nor its holder's size on its own.
+//
+// What the figure needs in a mode is the layout table's (layout.js): `row.figures[renderer]`
+// lists its screens, each the parts it draws (`ctx.parts`; null: every part), and
+// `row.stage` the stage's pieces the mode shows. With more than one screen the stage shows
+// where it stands among them (“Chart 1 of 2”, with buttons) and, projected, PageDown/PageUp
+// move to the next or previous screen once the player has no frame left that way.
 
 import { h, icon } from "./dom.js";
 import { drawCards, drawTable } from "./blocks.js";
@@ -85,6 +91,15 @@ export function createStage(send, options) {
   const twinTable = h("table", "kv", twin);
   const twinMore = h("div", "twin-more", twin);     // a frame's further tables (f.tables)
   const say = h("p", "sr-only stage-say", root, null, { role: "status", "aria-live": "polite" });
+  // the figure's screens (the layout table's `figures`): where the stage stands among them
+  const screensBar = h("div", "stage-screens", null);
+  const [sPrev, sPos, sNext] = ["button", "span", "button"].map((t, k) =>
+    h(t, ["screen-btn", "screen-pos", "screen-btn"][k], screensBar));
+  sPrev.type = sNext.type = "button";
+  sPrev.textContent = "◀";
+  sNext.textContent = "▶";
+  root.insertBefore(screensBar, figure);
+  let screens = [null], screenAt = 0, pieces = null;
   const reduced = !!(window.matchMedia &&
                      window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   if (reduced) root.classList.add("reduced-motion");
@@ -97,7 +112,17 @@ export function createStage(send, options) {
   // what the renderer and the cards are told (the renderer also `mode` and `box`: drawFigure)
   const context = (i) => {
     const text = (S && S.text) || {};
-    return { text, index: i, count: F.length, reduced, badges: text.badges };
+    return { text, index: i, count: F.length, reduced, badges: text.badges,
+             parts: screens[screenAt] || null };
+  };
+  // whether the mode shows a piece of the stage (row.stage; all when it names none)
+  const shows = (piece) => !pieces || pieces.includes(piece);
+  // move to screen `k` of the figure (the speaker view's copy follows the projected page's)
+  const setScreen = (k) => {
+    const to = Math.max(0, Math.min(screens.length - 1, k | 0));
+    if (to === screenAt) return;
+    screenAt = to;
+    show();
   };
   const show = () => {
     const text = (S && S.text) || {};
@@ -121,11 +146,19 @@ export function createStage(send, options) {
     drawCards(cards, all.filter((c) => !c.more), ctx);
     drawCards(moreCards, all.filter((c) => c.more), ctx);
     cards.hidden = !cards.children.length;
-    more.hidden = !moreCards.children.length;
+    more.hidden = !moreCards.children.length || !shows("more");
+    cards.hidden = cards.hidden || !shows("cards");
+    screensBar.hidden = screens.length < 2;
+    sPos.textContent = (text.screen || "").replace("{i}", String(screenAt + 1))
+      .replace("{n}", String(screens.length));
+    sPrev.disabled = screenAt <= 0;
+    sNext.disabled = screenAt >= screens.length - 1;
+    sPrev.setAttribute("aria-label", text.prev_screen || "");
+    sNext.setAttribute("aria-label", text.next_screen || "");
     caption.textContent = f.caption || "";
-    caption.hidden = !f.caption;
+    caption.hidden = !f.caption || !shows("caption");
     holder.setAttribute("aria-label", (text.figure ? text.figure + ": " : "") + (f.desc || ""));
-    twin.hidden = !f.table;
+    twin.hidden = !f.table || !shows("twin");
     if (f.table) drawTable(twinTable, f.table);
     twinMore.replaceChildren();
     for (const t of f.tables || []) drawTable(h("table", "kv", twinMore), t);
@@ -136,7 +169,7 @@ export function createStage(send, options) {
       requestAnimationFrame(() => { pendingDraw = false; if (holder.isConnected) show(); });
     }
     paint(r, f, ctx);
-    extraBox.hidden = !(r && r.extra);
+    extraBox.hidden = !(r && r.extra) || !shows("extra");
     try { if (r && r.extra) r.extra(extraBox, f, ctx); } catch (err) { console.warn("extra failed", err); }
     scrollable(figure);
     fitPlayer(bar, mode); fitCards(cards, mode);
@@ -190,16 +223,22 @@ export function createStage(send, options) {
   bBack.addEventListener("click", () => player.step(-1));
   bNext.addEventListener("click", () => player.step(1));
   bPlay.addEventListener("click", () => player.toggle());
+  sPrev.addEventListener("click", () => setScreen(screenAt - 1));
+  sNext.addEventListener("click", () => setScreen(screenAt + 1));
 
   // keys: Space plays/pauses, “.”/“,” step; when presenting, PageDown/PageUp step and go
   // on to the next/previous step at either end (returns true when the key was used)
   const key = (e) => {
-    if (!S || !S.player || !root.isConnected) return false;
-    if (e.key === " ") { player.toggle(); return true; }
-    if (e.key === ".") { player.step(1); return true; }
-    if (e.key === ",") { player.step(-1); return true; }
-    if (presenting() && e.key === "PageDown" && player.index < F.length - 1) { player.step(1); return true; }
-    if (presenting() && e.key === "PageUp" && player.index > 0) { player.step(-1); return true; }
+    if (!S || !root.isConnected) return false;
+    if (S.player) {
+      if (e.key === " ") { player.toggle(); return true; }
+      if (e.key === ".") { player.step(1); return true; }
+      if (e.key === ",") { player.step(-1); return true; }
+      if (presenting() && e.key === "PageDown" && player.index < F.length - 1) { player.step(1); return true; }
+      if (presenting() && e.key === "PageUp" && player.index > 0) { player.step(-1); return true; }
+    }
+    if (presenting() && e.key === "PageDown" && screenAt < screens.length - 1) { setScreen(screenAt + 1); return true; }
+    if (presenting() && e.key === "PageUp" && screenAt > 0) { setScreen(screenAt - 1); return true; }
     return false;
   };
 
@@ -208,10 +247,16 @@ export function createStage(send, options) {
   // modeOf). The figure is drawn once, and only when something it shows changed: the server's
   // echo of a frame the player already shows (after Step or Pause) draws nothing.
   let drawnKey = null;
-  const update = (stage, frames, frame, isConcealed, pageMode) => {
+  const update = (stage, frames, frame, isConcealed, pageMode, row) => {
     S = stage;
     concealed = !!isConcealed;
     mode = pageMode || "normal";
+    const need = stage && row && row.figures ? row.figures[stage.figure] : null;
+    const was = JSON.stringify(screens);
+    screens = Array.isArray(need) && need.length ? need : [null];
+    if (JSON.stringify(screens) !== was) screenAt = 0;       // another figure, or mode
+    screenAt = Math.min(screenAt, screens.length - 1);
+    pieces = row && Array.isArray(row.stage) ? row.stage : null;
     root.hidden = !stage;
     if (!stage) { player.stop(); drawnKey = null; return; }
     bar.hidden = !stage.player;
@@ -222,7 +267,7 @@ export function createStage(send, options) {
       player.setCount(F.length);
       moved = true;
     }
-    const key = JSON.stringify([stage, concealed, mode]);
+    const key = JSON.stringify([stage, concealed, mode, screens, pieces]);
     const changed = moved || key !== drawnKey;
     drawnKey = key;
     if (!player.playing && frame !== player.index) { player.moveTo(frame); moved = true; }
@@ -231,5 +276,6 @@ export function createStage(send, options) {
   };
   const redraw = () => show();
   const stop = () => player.stop();
-  return { el: root, update, key, redraw, stop, player };
+  const screen = () => screenAt;
+  return { el: root, update, key, redraw, stop, player, screen, setScreen };
 }
