@@ -376,8 +376,9 @@ def test_the_ceiling_says_it_counts_the_weights_flops():
     assert "query heads ÷ KV heads = 32 ÷ 32 = 1 FLOP per byte of cache, 7.28 FLOP/byte" in said
     ds = norm(text.ceiling_words(batching_of(767, "h100", "deepseek-v3"), tr))
     assert "latent attention" in ds and "true ceiling is higher" in ds
-    assert "dashed line: the decode ceiling (weight FLOPs), any batch" in [
-        t for _, t in text.legend(tr)]
+    # the ceiling is drawn dotted, and the legend says so with a dotted sample (review 3)
+    assert ("dotted:text", "dotted line: the decode ceiling (weight FLOPs), any batch") in [
+        (k, norm(t)) for k, t in text.legend(tr)]
 
 
 def test_moe_prefill_is_set_by_the_tokens_each_expert_meets():

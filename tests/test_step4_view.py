@@ -83,7 +83,9 @@ def test_the_state_names_its_regions(fresh):
     assert "Python" in speed and "not the GPU roofline" in speed      # the CPU caveat
     assert [b["cls"] for b in section(s, "live")] == ["live-facts live-speed"]
     assert "lower bounds" in " ".join(section(s, "why")[-1]["items"])
-    assert [k for k, _ in text.legend(step.tr)][:3] == ["text", "compute", "cached"]
+    # lines as lines, points as points (dom.js legendRow): not every mark a square
+    assert [k for k, _ in text.legend(step.tr)] == ["line:text", "dot:compute", "dot:cached",
+                                                   "muted", "dots:cached", "dotted:text"]
     stage = s["stage"]
     assert stage["figure"] == "roofline" and not stage["player"]      # a still figure
     assert stage["text"]["figure"] == "Roofline" and stage["text"]["table"] == "Show as table"

@@ -247,9 +247,12 @@ def test_gpu_memory_is_binary_and_says_so():
     assert norm(text.binary_note(b, tr)) == (
         "GPU makers count memory in binary units: the A100 80 GB SXM, sold with 80 “GB”, "
         "holds 80 GiB = 85.9 GB, and its line is drawn there.")
+    # the lines the bar's axis reaches, no more (it ends a little past the chosen GPU)
     assert norm(text.gpu_lines(b, tr)) == ("GPU lines: 24 GiB: L4, RTX 4090; 40 GiB: A100 40 GB "
-                                           "SXM; 80 GiB: A100 80 GB SXM, H100 SXM; 141 GiB: "
-                                           "H200 SXM.")
+                                           "SXM; 80 GiB: A100 80 GB SXM, H100 SXM.")
+    assert "141 GiB: H200 SXM" in norm(text.gpu_lines(bill_of("llama2-7b", 4096, 1, "h200"), tr))
+    drawn = [g["label"] for g in text.bar_fig(spec_of("llama2-7b"), b, tr)["gpus"]]
+    assert [norm(g) for g in drawn] == ["24 GiB", "40 GiB", "80 GiB"]
     fig = text.bar_fig(spec_of("llama2-7b"), b, tr)
     chosen = next(g for g in fig["gpus"] if g["chosen"])
     assert chosen["x"] == pytest.approx(85.899, abs=1e-3) and norm(chosen["label"]) == "80 GiB"

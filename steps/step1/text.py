@@ -154,7 +154,7 @@ def frames(run: Run, tr: Translator, revealed: bool = True) -> list[ArcsStageFra
 def legend(tr: Translator) -> list[tuple[str, str]]:
     return [("query", tr._("newest token: its query reads every key")),
             ("cached", tr._("earlier tokens: keys read from the cache")),
-            ("key", tr._("arc: one q·k score; thicker = more attention")),
+            ("line:key", tr._("arc: one q·k score; thicker = more attention")),   # a line
             ("new", tr._("outline: written into the cache at this step (at the prefill, the "
                          "whole prompt)"))]
 

@@ -721,11 +721,13 @@ def legend(tr: Translator, revealed: bool = True) -> list[tuple[str, str]]:
 
 
 def legend_items(tr: Translator) -> list[tuple[str, str]]:
-    return [("text", tr._("roofline: the most FLOP/s this GPU can reach")),
-            ("compute", tr._("prefill")), ("cached", tr._("decode step")),
+    """Each mark drawn as the chart draws it (`<style>:<colour>`: dom.js legendRow) and named
+    so: the roof a line, the phases points, the ceiling a dotted line."""
+    return [("line:text", tr._("roofline: the most FLOP/s this GPU can reach")),
+            ("dot:compute", tr._("prefill")), ("dot:cached", tr._("decode step")),
             ("muted", tr._("memory-bound region")),
-            ("cached", tr._("small dots: decode at batch 1 to 256")),
-            ("text", tr._("dashed line: the decode ceiling (weight FLOPs), any batch"))]
+            ("dots:cached", tr._("small dots: decode at batch 1 to 256")),
+            ("dotted:text", tr._("dotted line: the decode ceiling (weight FLOPs), any batch"))]
 
 
 def log_ticks(lo: float, hi: float, most: int = 4) -> list[float]:

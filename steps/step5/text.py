@@ -1134,16 +1134,29 @@ def legend(spec: Spec, tr: Translator) -> list[tuple[str, str]]:
     cache = ([("cached", tr._("compressed latent and rotary key (MLA)"))] if spec.is_mla else
              [("key", tr._("keys (half of the cache)")),
               ("value", tr._("values (half of the cache)"))])
+    # (a line or a point drawn as the charts draw it: `<style>:<colour>`, dom.js legendRow)
     return [("weights", weights_short(spec, tr)), *cache,
-            ("text", tr._("solid line: the chosen GPU")),
-            ("muted", tr._("dashed lines: other GPUs")),
-            ("weights", tr._("dashed line: weights")), ("text", tr._("dot: this context"))]
+            ("line:text", tr._("solid line: the chosen GPU")),
+            ("dashed:muted", tr._("dashed lines: other GPUs")),
+            ("dashed:weights", tr._("dashed line: weights")),
+            ("dot:text", tr._("dot: this context"))]
 
 
 def gpu_lines(bill: Bill, tr: Translator) -> str:
+    """The GPU lines the bar chart draws (those its axis reaches: `drawn`), named."""
     groups = "; ".join(tr._("{capacity}: {names}", capacity=gib(g, tr),
-                            names=", ".join(names)) for _, g, names in bill.capacities)
+                            names=", ".join(names)) for _, g, names in drawn(bill))
     return tr._("GPU lines: {groups}.", groups=groups)
+
+
+def bar_xmax(bill: Bill) -> float:
+    """The bar's axis, in GB: a little past the chosen GPU (or the bill, if larger)."""
+    return max(bill.total, bill.gpu_mem) / GB * 1.08
+
+
+def drawn(bill: Bill) -> list:
+    """The GPU memory sizes ((bytes, GiB, names)) whose lines the bar's axis reaches."""
+    return [c for c in bill.capacities if c[0] / GB <= bar_xmax(bill)]
 
 
 def sequences(n: int, tr: Translator) -> str:
@@ -1184,7 +1197,7 @@ def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> BarFig:
     where the vendors' GiB put it); the axis ends a little past the chosen GPU (or the bill,
     if larger)."""
     W, KV = bill.weights / GB, bill.kv / GB
-    xmax = max(bill.total, bill.gpu_mem) / GB * 1.08
+    xmax = bar_xmax(bill)
     ticks, digits = decimal_ticks(xmax, 5)
     weights = dict(cls="weights", x0=0, x1=W, name=weights_short(spec, tr),
                    size=bytes_dec(bill.weights, tr))
@@ -1202,7 +1215,7 @@ def bar_fig(spec: Spec, bill: Bill, tr: Translator) -> BarFig:
         xmax=xmax, parts=parts, ticks=[[t, tr.num(t, digits)] for t in ticks],
         gpus=[dict(x=cap / GB, label=gib(g, tr), names=", ".join(names),
                    chosen=g == bill.gpu_gib)
-              for cap, g, names in bill.capacities if cap / GB <= xmax],
+              for cap, g, names in drawn(bill)],
         axis=tr._("Memory (GB, 10⁹ bytes)"),
         title=tr._("The memory bill against the memory of the preset GPUs"),
         weights_label=tr._("weights {size}", size=bytes_dec(bill.weights, tr)),

@@ -2,7 +2,8 @@
 (syntax), the player's state machine, the frames as the server writes them,
 the blocks, controls and question, and every figure renderer on the frames the steps' presenters
 build, in every language, at a phone's width and a projector's, with no two text boxes of a
-figure overlapping."""
+figure overlapping and no line, outline or point of it running through a text
+(tests/browser/js/js_units.js `crossings`)."""
 from __future__ import annotations
 
 import json
@@ -139,13 +140,16 @@ def test_question_keeps_the_pick_and_marks_the_right_option_not_by_colour_alone(
 
 
 # one stage's frames drawn at one width (a state as first sent, or answered: the frames hold
-# what waited for the answer only then): the text boxes that overlap (used by
+# what waited for the answer only then): the text boxes that overlap, and those a line or a
+# point runs through (used by
 # tests/browser/test_step4.py and test_step6.py as well)
 OVERLAPS = "(a) => KVT.js_units.overlaps(a)"
 
 
-# The figures' text, measured as drawn: no two text boxes overlap, and none is drawn smaller
-# than 12 px on screen (its font size times the drawing's scale). `cases`: [label, stage,
+# The figures' text, measured as drawn: no two text boxes overlap, no stroked line, outline or
+# point runs through one (js_units.js `crossings`: the SVG's lines and paths sampled along
+# their length, its points' boxes), and none is drawn smaller than 12 px on screen (its font
+# size times the drawing's scale). `cases`: [label, stage,
 # frames, indices of the frames to draw (null: every one)]; each is drawn at every width
 # (`_states`: each state as first sent and answered).
 READABLE = "(a) => KVT.js_units.readable(a)"
@@ -230,7 +234,8 @@ def readable(kv):
 def test_figures_draw_every_frame_without_overlapping_or_small_labels(readable, n, lang):
     """Each step's stage, as the presenter builds it, at its defaults (every frame) and at
     every extreme of its controls, at a phone's, a laptop's and a projector's widths,
-    concealed and not: no two text boxes overlap, no text under 12 px."""
+    concealed and not: no two text boxes overlap, no line or point runs through a text, no
+    text under 12 px."""
     cases = _cases(n, lang)
     if not cases:
         pytest.skip("no stage")
@@ -269,7 +274,8 @@ PRESENT_BOXES = {
 def test_figures_projected_have_no_overlapping_labels_at_18_px(readable, n, lang):
     """Presenter mode at 1280×720 and 1920×1080: the stage's every frame at its defaults and
     the extremes of its controls, concealed and not, in its projected box with chart text at
-    least 18 px on screen: no two text boxes overlap, none under 18 px."""
+    least 18 px on screen: no two text boxes overlap, no line or point runs through a text,
+    none under 18 px."""
     cases = _cases(n, lang)
     if not cases:
         pytest.skip("no stage")

@@ -19,16 +19,31 @@ export function h(tag, cls, parent, text, attrs) {
   return e;
 }
 
-// a legend: per [key, label] of `items`, a chip coloured by its class (`chip-<key>`: the
-// colour table of assets/app.css) and the label; `cls`: more classes of the row
+// a legend: per [key, label] of `items`, its mark and the label; `cls`: more classes of the
+// row. A key `<colour>` is an area: a chip of that colour (`chip-<colour>`: the colour table
+// of assets/app.css); a key `<style>:<colour>` is drawn as the figure draws it (a sample in
+// its own style, draw/labels.css): `line`, `dashed`, `dotted` (a stretch of line), `dot` (a
+// point), `dots` (small points)
 export function legendRow(items, cls, parent) {
   const row = h("div", "legend" + (cls ? " " + cls : ""), parent);
   for (const [key, label] of items) {
     const s = h("span", "swatch", row);
-    h("span", "chip chip-" + key, s, null, { "aria-hidden": "true" });
+    const [style, colour] = key.includes(":") ? key.split(":") : [null, key];
+    if (style) s.appendChild(sample(style, colour));
+    else h("span", "chip chip-" + colour, s, null, { "aria-hidden": "true" });
     s.appendChild(document.createTextNode(label));
   }
   return row;
+}
+
+// a legend's sample of a line or a point, in the style and colour the figure draws it
+function sample(style, colour) {
+  const m = svg("svg", { class: `mark mark-${style} ink-${colour}`, viewBox: "0 0 28 12", width: 28,
+                         height: 12, "aria-hidden": "true", focusable: "false" });
+  if (style === "dot") svg("circle", { cx: 14, cy: 6, r: 5 }, m);
+  else if (style === "dots") [6, 14, 22].forEach((cx) => svg("circle", { cx, cy: 6, r: 2.5 }, m));
+  else svg("line", { x1: 1, y1: 6, x2: 27, y2: 6 }, m);
+  return m;
 }
 
 export function svgText(parent, x, y, text, attrs) {

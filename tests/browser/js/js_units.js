@@ -162,6 +162,7 @@ KVT.js_units = {
       const texts = [...holder.querySelectorAll("text")]
         .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0);
       bad.push(...KVT.js_units.overlapping(texts, `frame ${i}`));
+      bad.push(...KVT.js_units.crossings(holder, `frame ${i}`));
     });
     return [...new Set(bad)];
   },
@@ -202,6 +203,110 @@ KVT.js_units = {
     return out;
   },
 
+  // the texts of `holder` that a drawn line, outline or point runs through, said as
+  // `where: “text” crossed by <tag class>`. A text is its box on screen, 1 px in from each
+  // edge; a line is its stroke (a <line>'s ends, a <rect>'s edges, any other shape sampled
+  // every 2 px along it with getTotalLength/getPointAtLength, a path's pieces apart), its half
+  // width beyond its middle less half a pixel; a point is a filled circle or ellipse, or a filled shape at
+  // most 24 px each way (a diamond, a marker): its box. Not lines: the light grid (class
+  // `grid`, under a text's halo), white strokes (the gaps between cells and a point's rim),
+  // a shape the text is drawn inside (a token's box, a block: it holds its label) and a
+  // strike-through (class `*strike*`: an evicted token's mark, meant to run through it)
+  crossings: (holder, where) => {
+    const shown = (e) => {
+      for (let a = e; a && a !== holder && a.nodeType === 1; a = a.parentNode) {
+        if (a.getAttribute("display") === "none") return false;
+      }
+      const cs = getComputedStyle(e);
+      return cs.display !== "none" && cs.visibility !== "hidden" && parseFloat(cs.opacity) > 0;
+    };
+    const texts = [...holder.querySelectorAll("text")]
+      .filter((t) => t.textContent.trim() && shown(t) && t.getBoundingClientRect().width > 0)
+      .map((t) => { const r = t.getBoundingClientRect();
+                    return { t, x0: r.left + 1, x1: r.right - 1, y0: r.top + 1, y1: r.bottom - 1 }; });
+    if (!texts.length) return [];
+    const white = (c) => /^rgba?\(255, 255, 255(, 1)?\)$/.test(c) || c === "#fff" || c === "white";
+    const out = [];
+    // whether the segment a–b comes within `r` of the box: an end inside the box grown by r,
+    // or the segment crossing one of its sides (a side between the segment's two ends)
+    const side = (ax, ay, bx, by, cx, cy) => Math.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
+    const hits = (ax, ay, bx, by, r, b) => {
+      const g = { x0: b.x0 - r, x1: b.x1 + r, y0: b.y0 - r, y1: b.y1 + r };
+      const within = (x, y) => x >= g.x0 && x <= g.x1 && y >= g.y0 && y <= g.y1;
+      if (Math.max(ax, bx) < g.x0 || Math.min(ax, bx) > g.x1 || Math.max(ay, by) < g.y0 ||
+          Math.min(ay, by) > g.y1) return false;
+      if (within(ax, ay) || within(bx, by)) return true;
+      const corners = [[g.x0, g.y0], [g.x1, g.y0], [g.x1, g.y1], [g.x0, g.y1]];
+      return corners.some((c, k) => {
+        const d = corners[(k + 1) % 4];
+        return side(ax, ay, bx, by, ...c) * side(ax, ay, bx, by, ...d) <= 0 &&
+               side(...c, ...d, ax, ay) * side(...c, ...d, bx, by) <= 0;
+      });
+    };
+    const inside = (b, e) => {             // the text drawn within the shape's box
+      const r = e.getBoundingClientRect();
+      return b.x0 >= r.left - 1 && b.x1 <= r.right + 1 && b.y0 >= r.top - 1 && b.y1 <= r.bottom + 1;
+    };
+    const name = (e) => `<${e.tagName}${e.getAttribute("class") ? " " + e.getAttribute("class") : ""}>`;
+    for (const e of holder.querySelectorAll("line, polyline, polygon, path, rect, circle, ellipse")) {
+      if (e.closest("defs, clipPath, marker, pattern, mask, symbol") || !shown(e) ||
+          /strike/.test(e.getAttribute("class") || "")) continue;
+      const m = e.getScreenCTM();
+      if (!m) continue;
+      const cs = getComputedStyle(e);
+      const scale = Math.hypot(m.a, m.b);
+      const sw = parseFloat(cs.strokeWidth) * scale;
+      const stroked = cs.stroke !== "none" && !cs.stroke.startsWith("url") && sw > 0 &&
+        parseFloat(cs.strokeOpacity) > 0 && !white(cs.stroke) && !e.classList.contains("grid");
+      const filled = cs.fill !== "none" && parseFloat(cs.fillOpacity) > 0 && !white(cs.fill);
+      const box = e.getBoundingClientRect();
+      const tag = e.tagName.toLowerCase();
+      const point = filled && (tag === "circle" || tag === "ellipse" ||
+                               (tag !== "rect" && tag !== "line" && box.width <= 24 && box.height <= 24));
+      if (!stroked && !point) continue;
+      const mine = texts.filter((b) => !(tag === "rect" || tag === "circle" || tag === "ellipse" ||
+                                         tag === "polygon" || /[zZ]\s*$/.test(e.getAttribute("d") || ""))
+                                       || !inside(b, e));
+      if (!mine.length) continue;
+      const bad = new Set();
+      if (point) {
+        const ptBox = { x0: box.left, x1: box.right, y0: box.top, y1: box.bottom };
+        for (const b of mine) {
+          if (b.x0 < ptBox.x1 && ptBox.x0 < b.x1 && b.y0 < ptBox.y1 && ptBox.y0 < b.y1) bad.add(b);
+        }
+      }
+      if (stroked) {
+        const P = (x, y) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
+        const num = (k) => parseFloat(e.getAttribute(k)) || 0;
+        let pts;
+        if (tag === "line") pts = [P(num("x1"), num("y1")), P(num("x2"), num("y2"))];
+        else if (tag === "rect") {
+          const [x, y, w, h] = ["x", "y", "width", "height"].map(num);
+          pts = [P(x, y), P(x + w, y), P(x + w, y + h), P(x, y + h), P(x, y)];
+        } else {
+          let len = 0;
+          try { len = e.getTotalLength(); } catch (err) { len = 0; }
+          const n = Math.min(2000, Math.max(2, Math.ceil(len * scale / 2)));
+          pts = [];
+          for (let k = 0; k <= n; k++) { const q = e.getPointAtLength(len * k / n); pts.push(P(q.x, q.y)); }
+          // (a path of several pieces: no segment across a move from one to the next)
+          const gap = 2 * len * scale / n + 0.5;
+          pts = pts.map((q, k) => (k && Math.hypot(q[0] - pts[k - 1][0], q[1] - pts[k - 1][1]) > gap ? [...q, true] : q));
+        }
+        const r = Math.max(0, sw / 2 - 0.5);
+        for (const b of mine) {
+          if (bad.has(b)) continue;
+          for (let k = 1; k < pts.length; k++) {
+            if (pts[k][2]) continue;
+            if (hits(pts[k - 1][0], pts[k - 1][1], pts[k][0], pts[k][1], r, b)) { bad.add(b); break; }
+          }
+        }
+      }
+      for (const b of bad) out.push(`${where}: “${b.t.textContent}” crossed by ${name(e)}`);
+    }
+    return out;
+  },
+
   // the check the figure tests share: the texts shown in `holder` (SVG text elements, or the
   // HTML figures' `selector`) that cover each other or are drawn under `least` px on screen
   // (12; their font size times the drawing's scale)
@@ -210,6 +315,7 @@ KVT.js_units = {
       .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0 &&
                      getComputedStyle(t).display !== "none" && t.getAttribute("display") !== "none");
     const out = KVT.js_units.overlapping(els, where);
+    out.push(...KVT.js_units.crossings(holder, where));
     for (const t of els) {
       const m = t.getScreenCTM ? t.getScreenCTM() : null;
       const scale = m ? Math.hypot(m.a, m.b) : 1;

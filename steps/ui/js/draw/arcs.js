@@ -31,6 +31,9 @@
  * @property {string} table
  * @property {string} more
  * @property {Badges} badges
+ * @property {string} screen "Chart {i} of {n}": the page puts the figure's screen in
+ * @property {string} next_screen
+ * @property {string} prev_screen
  * @property {string} figure
  * @property {string} prompt
  * @property {string} generated
@@ -52,7 +55,8 @@
  * @property {boolean[]} unk each token: unknown to the vocabulary
  */
 
-import { svg, declutter, layoutWidth, textWidths, wholeWidth, projectedBox } from "../dom.js";
+import { svg, layoutWidth, textWidths, wholeWidth, projectedBox } from "../dom.js";
+import { placeLabels, around, facing, nearestFirst } from "./labels.js";
 
 function draw(holder, fig, ctx) {
   const toks = fig.tokens || [], n = toks.length, w = fig.weights || [];
@@ -84,7 +88,8 @@ function draw(holder, fig, ctx) {
     : Math.round(1.7 * em);
   const H = box ? box.height : 276;
   const roleY = box ? H - 4 - Math.round(0.3 * em) : 254;       // the labels' baseline
-  const tokY = box ? roleY - Math.round(1.15 * em) - tokH : 208;  // the token boxes' top
+  // (upright, room for the bracket between the boxes and the labels under it)
+  const tokY = box ? roleY - Math.round(1.15 * em) - tokH - (upright ? 8 : 0) : 208;  // the token boxes' top
   const top = tokY - 12;                                          // where the arcs end
   const hmax = box ? Math.max(60, (top - 9 - em) / 0.665) : 184, hmin = box ? Math.max(34, 0.12 * hmax) : 34;
   const W = Math.max(W0, wholeWidth(left[n + 1] + 10));
@@ -99,20 +104,21 @@ function draw(holder, fig, ctx) {
   const pcts = [];
   for (let k = 0; k < q; k++) {
     const r = w[k] / wmax, hgt = hmin + (hmax - hmin) * (q - k) / Math.max(1, q);
-    const cx = (x(q) + x(k)) / 2, cy = top - hgt * 1.33, apex = (top + cy) / 2;
+    const cx = (x(q) + x(k)) / 2, cy = top - hgt * 1.33, sw = 1 + 9 * r;
     svg("path", { d: `M ${x(q)} ${top} Q ${cx} ${cy} ${x(k)} ${top}`, class: "arc",
-                  "stroke-width": (1 + 9 * r).toFixed(2), "stroke-opacity": (0.3 + 0.7 * r).toFixed(2) }, arcs);
+                  "stroke-width": sw.toFixed(2), "stroke-opacity": (0.3 + 0.7 * r).toFixed(2) }, arcs);
     if (w[k] >= 0.05 || n <= 8) {
-      const t = svg("text", { x: cx, y: apex - 5, class: "arc-pct", "text-anchor": "middle" }, labels);
+      const t = svg("text", { class: "arc-pct" }, labels);
       t.textContent = fig.pct[k];
-      pcts.push([w[k], t]);
+      pcts.push([w[k], t, alongArc([x(q), top], [cx, cy], [x(k), top], sw / 2 + 3),
+                 [cx, (top + cy) / 2, sw / 2]]);
     }
   }
   // the query's score with its own key: a ring above the newest token
-  const rq = w[q] / wmax;
-  svg("circle", { cx: x(q), cy: top - 14, r: (5 + 7 * rq).toFixed(1), class: "self-key",
-                  "stroke-width": (1 + 3 * rq).toFixed(1) }, s);
-  const own = svg("text", { x: x(q), y: top - 32 - 7 * rq, class: "arc-pct", "text-anchor": "middle" }, labels);
+  const rq = w[q] / wmax, rr = 5 + 7 * rq, rw = 1 + 3 * rq;
+  svg("circle", { cx: x(q), cy: top - 14, r: rr.toFixed(1), class: "self-key",
+                  "stroke-width": rw.toFixed(1) }, s);
+  const own = svg("text", { class: "arc-pct" }, labels);
   own.textContent = `${fig.pct[q]} (${ctx.text.own})`;
   const word = (g, k, str) => {
     const attrs = { "text-anchor": upright ? "end" : "middle", class: "tok-text" };
@@ -142,7 +148,7 @@ function draw(holder, fig, ctx) {
   const tags = [];
   for (const [a, b, label] of groups) {
     if (b < a) continue;
-    const x0 = x(a) - half(a) + 3, x1 = x(b) + half(b) - 3, y = tokY + tokH + 4;
+    const x0 = x(a) - half(a) + 3, x1 = x(b) + half(b) - 3, y = tokY + tokH + 3;
     if (b > a) svg("path", { d: `M ${x0} ${y} v 4 H ${x1} v -4`, class: "tok-bracket" }, s);
     const mid = Math.max(x0, Math.min((x0 + x1) / 2, x1));
     tags.push(svg("text", { x: mid, y: roleY, "text-anchor": "middle", class: "tok-role" }, s));
@@ -159,15 +165,42 @@ function draw(holder, fig, ctx) {
       right = t.getBBox().x - 8;
     }
   }
-  // the own key's label first, then the arcs' by weight: a label that would sit on another
-  // is lifted, or left out (the table twin has every weight); projected, one that would leave
-  // the top of the box is left out too
+  // the own key's label first (above its ring, or beside it), then the arcs' by weight, each
+  // beside its arc where it touches no arc, ring or other label (draw/labels.js): at the
+  // arc's top, outside or inside it, else further along it, else nearby with a leader line to
+  // its top, over the highest arc; an arc's label with no such place is left out (the table
+  // twin has every weight).
+  // All stay above the tokens.
   pcts.sort((a, b) => b[0] - a[0]);
-  const pct = [own, ...pcts.map((p) => p[1])];
-  declutter(pct, box ? { dy: -Math.max(7, Math.round(em * 0.45)), tries: 8 } : { dy: -7 });
-  if (box && s.isConnected) {
-    for (const t of pct) if (t.getAttribute("display") !== "none" && t.getBBox().y < 1) t.setAttribute("display", "none");
+  const above = { x: 2, y: 2, width: W - 4, height: Math.max(10, tokY - 6) };
+  // the room over the highest arc, the nearest its top first (labels that go there have a
+  // leader line down to their arc's top)
+  const free = { x: 2, y: 2, width: W - 4, height: Math.max(0, top - hmax * 0.665 - 6) };
+  const far = (ax) => nearestFirst(free, ax, free.y + free.height, Math.max(4, em * 0.4));
+  placeLabels(s, [
+    { t: own, near: [x(q), top - 14, rr + rw / 2], split: true,
+      spots: around(x(q), top - 14, rr + rw / 2 + 3, ["above", "above-right", "right", "above-left", "left"]) },
+    ...pcts.map(([, t, spots, apex]) => ({ t, spots, near: apex, far: far(apex[0]), rings: false,
+                                             scan: false, optional: true })),
+  ], { bounds: above, pad: 2 });
+}
+
+// places beside the quadratic arc p0–c–p2, `d` from its middle line: at its top, then further
+// along it on both sides down to its foot on the token, each outside the arc (above it) and
+// inside it (below)
+function alongArc(p0, c, p2, d) {
+  const out = [];
+  for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.22, 0.78, 0.15, 0.85, 0.9, 0.94, 0.97]) {
+    const u = 1 - t;
+    const px = u * u * p0[0] + 2 * u * t * c[0] + t * t * p2[0];
+    const py = u * u * p0[1] + 2 * u * t * c[1] + t * t * p2[1];
+    const dx = 2 * u * (c[0] - p0[0]) + 2 * t * (p2[0] - c[0]), dy = 2 * u * (c[1] - p0[1]) + 2 * t * (p2[1] - c[1]);
+    const len = Math.hypot(dx, dy) || 1;
+    let nx = -dy / len, ny = dx / len;
+    if (ny > 0) { nx = -nx; ny = -ny; }        // (nx, ny): away from the tokens, outside the arc
+    out.push(facing(px, py, nx, ny, d), facing(px, py, -nx, -ny, d));
   }
+  return out;
 }
 
 export const arcs = { draw };

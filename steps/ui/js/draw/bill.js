@@ -31,6 +31,9 @@
  * @property {string} table
  * @property {string} more
  * @property {Badges} badges
+ * @property {string} screen "Chart {i} of {n}": the page puts the figure's screen in
+ * @property {string} next_screen
+ * @property {string} prev_screen
  * @property {string} figure
  */
 /**
@@ -127,7 +130,8 @@
  * @property {string} text
  */
 
-import { svg, h, layoutWidth, textLength, textSize, declutter } from "../dom.js";
+import { svg, h, layoutWidth, textLength, textSize } from "../dom.js";
+import { placeLabels, around, besideH, besideV } from "./labels.js";
 import { layerStrip, layerLegend } from "./layers.js";
 
 // The charts' sizes follow the size their text is drawn at in an <svg>'s units (dom.js
@@ -138,10 +142,6 @@ function text(s, attrs, words) {
   const t = svg("text", attrs, s);
   t.textContent = words;
   return t;
-}
-// a text's box, or null when it is not laid out (not in the page)
-function boxOf(t) {
-  try { const b = t.getBBox(); return b.width ? b : null; } catch (err) { return null; }
 }
 
 function axisX(s, ticks, sx, y, end, em, below) {
@@ -186,10 +186,10 @@ function drawBar(s, fig, W) {
     svg("title", {}, rect).textContent = p.name + ": " + p.size;
   }
   const end = fig.parts[fig.parts.length - 1].x1, w = fig.parts[0].x1;
-  const right = sx(end) > (L + R) / 2;
-  text(s, { x: right ? sx(end) : sx(w), y: y0 - 0.45 * em, class: "bar-label",
-            "text-anchor": right ? "end" : "start" }, fig.cache_label);
-  text(s, { x: L, y: y0 + bh + r, class: "bar-label", "text-anchor": "start" }, fig.weights_label);
+  // the weights' and the cache's sizes: placed once the drawing has its size (`labelBar`)
+  const weights = text(s, { class: "bar-label" }, fig.weights_label);
+  const cache = text(s, { class: "bar-label" }, fig.cache_label);
+  s.__labels = { weights, cache, L, R, top: 2 + 2 * r + 4, y0, bh, axisY, em, ends: [sx(w), sx(end)] };
   // a label's extent along x, from its anchor and its measured width
   const place = (t, at) => {
     const tw = textLength(t, 0.62 * em);
@@ -218,6 +218,24 @@ function drawBar(s, fig, W) {
   axisX(s, fig.ticks, sx, axisY, fig.xmax, em);    // to the end: GPU lines may pass the last tick
   text(s, { x: (L + R) / 2, y: H - 0.4 * em - 2, "text-anchor": "middle", class: "axis-title" }, fig.axis);
   return s;
+}
+
+// the bar's two sizes next to what they name, where no GPU line, no part's edge and no other
+// text runs through them (draw/labels.js): the weights' under the bar from its left (or over
+// it), the cache's over the bar at its end or its start (or under it). Where GPU lines close
+// together cross every such place, they are interrupted behind the label, as a halo would.
+function labelBar(s) {
+  const b = s.__labels;
+  if (!b) return;
+  const { weights, cache, L, R, top, y0, bh, axisY, em, ends } = b;
+  const under = y0 + bh, gap = 0.25 * em;
+  const bounds = { x: L, y: top, width: R - L, height: axisY - 2 - top };
+  const at = ends[1] > (L + R) / 2 ? [["end", ends[1]], ends[0], L] : [ends[0], ["end", ends[1]], L];
+  placeLabels(s, [
+    { t: weights, spots: [...besideH(under, [L, ["end", ends[0]]], gap, ["below"]),
+                          ...besideH(y0, [L, ["end", ends[0]]], gap, ["above"])] },
+    { t: cache, spots: [...besideH(y0, at, gap, ["above"]), ...besideH(under, at, gap, ["below"])] },
+  ], { bounds, pad: 2, soft: ".gpu-line" });
 }
 
 // the curve in `H` units of height (300 on the page; what the projected box leaves it)
@@ -266,35 +284,46 @@ function drawCurve(s, fig, ctx, W, H) {
   for (let k = 0; k < n; k++) line += (k ? " L " : "M ") + sx(fig.ctx[k]).toFixed(1) + " " + sy(fig.kv[k]).toFixed(1);
   svg("path", { d: line, class: "kv-line" }, s);
   const wy = sy(fig.weights);
-  svg("line", { x1: L, x2: R, y1: wy, y2: wy, class: "weights-line" }, s);
-  const crossLeft = fig.cross && fig.cross.x < fig.xmax / 2;   // the weights' label avoids it
-  text(s, { x: crossLeft ? R - 4 : L + 6, y: wy - 0.5 * em, class: "bar-label weights-label",
-            "text-anchor": crossLeft ? "end" : "start" }, fig.weights_label);
+  const wline = svg("line", { x1: L, x2: R, y1: wy, y2: wy, class: "weights-line" }, s);
   const nx = sx(fig.now.x), ny = sy(fig.now.y);
   svg("line", { x1: nx, x2: nx, y1: T, y2: B, class: "now-line" }, s);
+  const lx = fig.limit ? sx(fig.limit.x) : null;
+  if (fig.limit) {                   // the model's maximum context: past it, hypothetical
+    svg("line", { x1: lx, x2: lx, y1: T, y2: B, class: "limit-line" }, s);
+  }
   svg("circle", { cx: nx, cy: ny, r: 5, class: "now-dot" }, s);
-  const nowRight = nx > R - 7.5 * em;
-  text(s, { x: nx + (nowRight ? -8 : 8), y: Math.max(T + em, ny - 0.65 * em), class: "bar-label now-label",
-            "text-anchor": nowRight ? "end" : "start" }, fig.now.label);
+  const cx = fig.cross ? sx(fig.cross.x) : null;
   if (fig.cross) {
-    const cx = sx(fig.cross.x);
     svg("path", { d: `M ${cx} ${wy - 7} L ${cx + 7} ${wy} L ${cx} ${wy + 7} L ${cx - 7} ${wy} Z`,
                   class: "cross-mark" }, s);
-    // below the weights' line (above it when the line runs close to the axis's numbers), on
-    // the side away from this context's dot; the second line one line height under the first
-    const anchor = cx < L + 10 * em ? "start" : cx > R - 10 * em ? "end" : nx > cx ? "end" : "start";
-    const dx = anchor === "start" ? 10 : -10;
-    const up = wy > B - 2.4 * r - 6;
-    const y1 = up ? wy - 0.9 * em - r : wy + 0.6 * em + 10;
-    text(s, { x: cx + dx, y: y1, "text-anchor": anchor, class: "bar-label cross-label" }, fig.cross.label);
-    text(s, { x: cx + dx, y: y1 + r, "text-anchor": anchor, class: "bar-label cross-label" }, fig.cross.tokens);
   }
-  if (fig.limit) {                   // the model's maximum context: past it, hypothetical
-    const lx = sx(fig.limit.x), right = lx > R - 14 * em;
-    svg("line", { x1: lx, x2: lx, y1: T, y2: B, class: "limit-line" }, s);
-    text(s, { x: lx + (right ? -5 : 5), y: T + em, class: "bar-label limit-label",
-              "text-anchor": right ? "end" : "start" }, fig.limit.label);
+  // the labels, placed once the drawing has its size (`labelCurve`), most important first:
+  // where the cache reaches the weights (its two lines together), this context's size, the
+  // weights' and the model's limit
+  const items = [];
+  if (fig.cross) {
+    const t = svg("text", { class: "bar-label cross-label" }, s);
+    svg("tspan", { x: 0, dy: 0 }, t).textContent = fig.cross.label;
+    svg("tspan", { x: 0, dy: r.toFixed(1) }, t).textContent = " " + fig.cross.tokens;
+    const away = nx > cx ? ["below-left", "above-left", "left", "below-right", "above-right", "right"]
+                         : ["below-right", "above-right", "right", "below-left", "above-left", "left"];
+    items.push({ t, near: [cx, wy, 7], spots: around(cx, wy, 7 + 4, [...away, "below", "above"]) });
   }
+  items.push({ t: text(s, { class: "bar-label now-label" }, fig.now.label), near: [nx, ny, 5], split: true,
+               spots: around(nx, ny, 5 + 4, nx > (L + R) / 2
+                 ? ["above-left", "left", "below-right", "above-right", "right", "above", "below-left", "below"]
+                 : ["above-right", "right", "above-left", "left", "below-right", "above", "below-left", "below"]) });
+  const xs = Array.from({ length: 13 }, (_, k) => L + 6 + (R - L - 12) * k / 12);
+  const wfirst = fig.cross && fig.cross.x < fig.xmax / 2 ? [["end", R - 4], ...xs.reverse()] : xs;
+  items.push({ t: text(s, { class: "bar-label weights-label" }, fig.weights_label), split: true,
+               spots: besideH(wy, wfirst, 0.35 * em, ["above", "below"]), line: wline,
+               inline: wfirst.map((x) => (w, h) => [Array.isArray(x) ? x[1] - w : x, wy - h / 2]) });
+  if (fig.limit) {
+    const ys = Array.from({ length: 9 }, (_, k) => T + em + (B - T - 2 * em) * k / 8);
+    items.push({ t: text(s, { class: "bar-label limit-label" }, fig.limit.label), split: true, optional: true,
+                 spots: besideV(lx, ys, 5, lx > R - 14 * em ? ["left", "right"] : ["right", "left"]) });
+  }
+  s.__labels = { items, bounds: { x: L + 2, y: Math.max(0, T - 0.5 * em), width: R - L - 2, height: B - 2 - Math.max(0, T - 0.5 * em) } };
   axisX(s, fig.xticks, sx, B, undefined, em, 6 + 1.3 * em);   // clear of the y axis's “0”
   text(s, { x: (L + R) / 2, y: H - 0.45 * em, "text-anchor": "middle", class: "axis-title" }, fig.xaxis);
   if (flat) text(s, { x: 4, y: em + 2, class: "axis-title" }, fig.yaxis);
@@ -302,13 +331,15 @@ function drawCurve(s, fig, ctx, W, H) {
                  transform: `translate(${Math.round(em + 2)} ${(T + B) / 2}) rotate(-90)` }, fig.yaxis);
   return s;
 }
-// the curve's labels never cover each other: the model's limit (the least important: the
-// words under the charts say it too), then this context's value, move down or are left out
-function tidyCurve(s) {
-  const last = [".limit-label", ".now-label"].map((q) => s.querySelector(q)).filter(Boolean);
-  const others = [...s.querySelectorAll("text")].filter((t) => !last.includes(t) && t.textContent);
-  const fixed = others.map(boxOf).filter(Boolean);
-  declutter(last, { dy: 6, tries: 10, fixed });
+// the curve's labels where no line, point or other text runs through them (draw/labels.js);
+// the model's limit, the least important (the words under the charts say it too), is left out
+// where it has no such place; a reference line (this context's, the limit's, the weights')
+// that every place of a label crosses is interrupted behind it
+function labelCurve(s) {
+  if (s.__labels) {
+    placeLabels(s, s.__labels.items, { bounds: s.__labels.bounds, pad: 2,
+                                       soft: ".now-line, .limit-line, .weights-line" });
+  }
 }
 
 function sized(el, px) {
@@ -317,8 +348,11 @@ function sized(el, px) {
   el.style.height = Math.max(0, Math.floor(px)) + "px";
 }
 
+// The parts (the layout table's `figures`, ctx.parts; null: all three): "bar", the bill;
+// "curve", the cache against the context; "layers", the layer map (projected, one at a time).
 function draw(holder, fig, ctx) {
   if (!fig.bar) { holder.replaceChildren(); return; }
+  const want = (part) => !ctx.parts || ctx.parts.includes(part);
   // presenting, the holder has a height of its own (ctx.box: the projected page gives the
   // figure what the screen leaves): the charts fill it at one scale, laid out for its whole
   // width at one unit a pixel, the curve taking what the bar leaves, the layer map only where
@@ -326,48 +360,53 @@ function draw(holder, fig, ctx) {
   const projected = !!(ctx.box && ctx.box.projected);
   const W = projected ? Math.max(340, ctx.box.width) : layoutWidth(ctx.box, 340, 680);
   const attrs = { class: "bill-svg", "aria-hidden": "true", focusable: "false" };
-  const bar = svg("svg", attrs), curve = svg("svg", { ...attrs });
-  const kids = [h("p", "chart-title", null, fig.bar.title), bar,
-                h("p", "chart-title", null, fig.curve.title), curve];
+  const bar = want("bar") ? svg("svg", attrs) : null;
+  const curve = want("curve") ? svg("svg", { ...attrs }) : null;
+  const kids = [];
+  if (bar) kids.push(h("p", "chart-title", null, fig.bar.title), bar);
+  if (curve) kids.push(h("p", "chart-title", null, fig.curve.title), curve);
   let strip = [];
-  if (fig.layers) {                  // the layer map: what each layer keeps at this context
+  if (fig.layers && want("layers")) {  // the layer map: what each layer keeps at this context
     const s = svg("svg", { class: "bill-svg layers-svg", "aria-hidden": "true", focusable: "false" });
     strip = [h("p", "chart-title", null, fig.layers.title), s, layerLegend(fig.layers)];
     kids.push(...strip);
   }
   holder.replaceChildren(...kids);   // in the page: the labels are measured
-  drawBar(bar, fig.bar, W);
+  if (bar) drawBar(bar, fig.bar, W);
   const scale = holder.clientWidth / W;
   if (projected && scale > 0) {
     const gap = parseFloat(getComputedStyle(holder).rowGap) || 0;
     const outside = (els) => els.reduce((a, e) => a + (e.tagName.toLowerCase() === "svg" ? 0 :
                                                        e.getBoundingClientRect().height) + gap, 0);
-    const barPx = barHeight(textSize(bar, "tick-label")) * scale;
+    const barPx = bar ? barHeight(textSize(bar, "tick-label")) * scale : 0;
     const room = (els) => holder.clientHeight - outside(els) - barPx;
-    const least = 9 * 1.25 * textSize(curve, "tick-label") * scale;     // the curve's least height
+    const least = curve ? 9 * 1.25 * textSize(curve, "tick-label") * scale : 0;   // the curve's least height
     let stripPx = 0;
     if (strip.length) {
       const s = strip[1];
       layerStrip(s, fig.layers, W);
       stripPx = s.viewBox.baseVal.height * scale;
-      if (room(kids) - stripPx < least) {                   // no room for the layer map here
+      if (curve && room(kids) - stripPx < least) {          // no room for the layer map here
         strip.forEach((e) => e.remove());
         strip = [];
         stripPx = 0;
       }
     }
     const left = [...holder.children];
-    sized(bar, barPx);
+    if (bar) sized(bar, barPx);
     if (strip.length) sized(strip[1], stripPx);
-    const curvePx = Math.max(room(left) - stripPx, least);
-    sized(curve, curvePx);
-    drawCurve(curve, fig.curve, ctx, W, Math.floor(curvePx / scale));
+    if (curve) {
+      const curvePx = Math.max(room(left) - stripPx, least);
+      sized(curve, curvePx);
+      drawCurve(curve, fig.curve, ctx, W, Math.floor(curvePx / scale));
+    }
   } else {
-    [bar, curve].forEach((e) => sized(e, null));
-    drawCurve(curve, fig.curve, ctx, W, 300);
+    [bar, curve].filter(Boolean).forEach((e) => sized(e, null));
+    if (curve) drawCurve(curve, fig.curve, ctx, W, 300);
     if (strip.length) layerStrip(strip[1], fig.layers, W);
   }
-  tidyCurve(curve);
+  if (bar) labelBar(bar);
+  if (curve) labelCurve(curve);
 }
 function extra(box, frame, ctx) {
   const kids = [];

@@ -29,6 +29,9 @@
  * @property {string} table
  * @property {string} more
  * @property {Badges} badges
+ * @property {string} screen "Chart {i} of {n}": the page puts the figure's screen in
+ * @property {string} next_screen
+ * @property {string} prev_screen
  * @property {string} figure
  * @property {string} k the K cache's title
  * @property {string} v the V cache's title
@@ -153,9 +156,23 @@ function draw(holder, fig, ctx) {
                   class: "attn-bar" + (fig.weights[i] === wmax ? " is-max" : "") }, g);
     if (named) svgText(g, BX + BW + 5, baseline(y), fig.pct[i], { class: "attn-pct" });
   }
-  // the rows written at this step, outlined
-  svg("rect", { x: 2, y: yRow(nf) - pad, width: W - 4, height: (n - nf) * rh, rx: 4,
-                class: "new-rows" + (ctx.index > 0 ? " enter" : "") }, s);
+  // the rows written at this step, outlined (around their labels too, where those are
+  // taller than a row: projected, large text on thin rows)
+  const outline = svg("rect", { x: 2, y: yRow(nf) - pad, width: W - 4, height: (n - nf) * rh, rx: 4,
+                                class: "new-rows" + (ctx.index > 0 ? " enter" : "") }, s);
+  if (s.isConnected && n > nf) {
+    const boxes = [...s.querySelectorAll(".cache-row.is-new text")].map((t) => t.getBBox()).filter((b) => b.height);
+    const top = Math.min(yRow(nf) - pad, ...boxes.map((b) => b.y - 3));
+    const bottom = Math.max(yRow(nf) - pad + (n - nf) * rh, ...boxes.map((b) => b.y + b.height + 3));
+    const heads = Math.max(...[kh, vh, wh].map((t) => t.getBBox()).filter((b) => b.height).map((b) => b.y + b.height + 2));
+    if (top >= heads) {
+      outline.setAttribute("y", top.toFixed(1));
+      outline.setAttribute("height", (bottom - top).toFixed(1));
+    } else {                     // no room over them: around the rows' cells only
+      outline.setAttribute("x", (KX - 4).toFixed(1));
+      outline.setAttribute("width", (BX + BW + 2 - (KX - 4)).toFixed(1));
+    }
+  }
   // what V is for: the output, the value rows added up with the weights; its name under it
   const o = svg("g", { class: "out-row" }, s);
   svg("path", { d: `M ${mid(VX)} ${yRow(n) - rh + ch + 1} V ${OY - 2} m -4 -5 l 4 5 l 4 -5`,

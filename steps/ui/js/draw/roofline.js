@@ -4,9 +4,10 @@
 // memory-bound region and the names of the two regions wait for the answer: the server sends
 // the names (`memory`, `compute`) only once it is out, and the region is shaded with them.
 //
-// The labels are laid out for the drawing's width and language: each stays inside the plot
-// (on the other side of its line or point when it does not fit on the first), and labels that
-// would still cover one another are moved apart (dom.js `declutter`).
+// The labels are placed for the drawing's width and language once its lines and points are
+// drawn (draw/labels.js placeLabels): each inside its plot, where it touches no line, point or
+// other text, on the side of its point or line where there is room, on two lines or with a
+// leader line where it must.
 // Projected (ctx.box): the page puts the two charts side by side; each is laid
 // out for the box its <svg> has there (its height too), its margins, offsets and titles (on two
 // lines where one does not fit) at the size its text is drawn, and tick labels that would leave
@@ -37,6 +38,9 @@
  * @property {string} table
  * @property {string} more
  * @property {Badges} badges
+ * @property {string} screen "Chart {i} of {n}": the page puts the figure's screen in
+ * @property {string} next_screen
+ * @property {string} prev_screen
  * @property {string} figure
  */
 /**
@@ -117,24 +121,10 @@
  * @property {string} label
  */
 
-import { svg, svgText, h, layoutWidth, textLength, textWidths, textSize, overlaps, declutter } from "../dom.js";
+import { svg, svgText, h, layoutWidth, textWidths, textSize } from "../dom.js";
+import { placeLabels, around, besideV, besideH, inside } from "./labels.js";
 
 const lg = Math.log10;
-
-// put `t` at `x`, on the preferred side ("start": to the right of x + gap, "end": to the
-// left of x - gap), on the other side if it does not fit there (unless `stay`), and inside
-// [lo, hi] anyway
-function place(t, x, gap, side, lo, hi, stay) {
-  const w = textLength(t);
-  const right = x + gap, left = x - gap - w;
-  const fitsRight = right + w <= hi, fitsLeft = left >= lo;
-  let start = side === "start" ? (fitsRight || !fitsLeft || stay ? right : left)
-                               : (fitsLeft || !fitsRight || stay ? left : right);
-  start = Math.max(lo, Math.min(hi - w, start));
-  t.setAttribute("x", start.toFixed(1));
-  t.setAttribute("text-anchor", "start");
-  return t;
-}
 
 // the size of a chart text of class `cls` in `s`'s units, and the widest of `labels` at that
 // size, measured in `s` itself (presenting, each of the two charts has its own chart font:
@@ -154,23 +144,37 @@ function split(text) {
   return at < 0 ? [text] : [text.slice(0, at), text.slice(at + 1)];
 }
 
+// The parts (the layout table's `figures`, ctx.parts; null: both): "roof", the roofline, and
+// "batch", decode at a batch of 1 to 256 (projected, each on a screen of its own).
 function draw(holder, fig, ctx) {
   if (!fig.roof) { holder.replaceChildren(); return; }
-  const s = svg("svg", { class: "roof-svg", "aria-hidden": "true", focusable: "false" });
+  const want = (part) => !ctx.parts || ctx.parts.includes(part);
+  const s = want("roof") ? svg("svg", { class: "roof-svg", "aria-hidden": "true", focusable: "false" }) : null;
   // in the page before the labels are placed: they are measured
-  const kids = [h("p", "chart-title", null, fig.title), s];
-  const batch = fig.batch ? svg("svg", { class: "batch-svg", "aria-hidden": "true",
-                                         focusable: "false" }) : null;
+  const kids = s ? [h("p", "chart-title", null, fig.title), s] : [];
+  const batch = fig.batch && want("batch") ? svg("svg", { class: "batch-svg", "aria-hidden": "true",
+                                                          focusable: "false" }) : null;
   if (batch) kids.push(h("p", "chart-title", null, fig.batch.title), batch);
   const box = ctx.box && ctx.box.projected ? ctx.box : null;
   holder.replaceChildren(...kids);
+  const { W, Hbox } = s ? drawRoof(s, fig, ctx, box)
+    : { W: layoutWidth(ctx.box, 340, 680), Hbox: box ? box.height : 0 };
+  if (!batch) return;
+  // projected: the batch chart laid out for its own box
+  const bBox = Hbox ? batch.getBoundingClientRect() : null;
+  drawBatch(batch, fig.batch, bBox && bBox.width > 100 ? Math.floor(bBox.width) : W, holder.isConnected,
+            bBox && bBox.height > 100 ? Math.floor(bBox.height) : 0);
+}
+
+// the roofline in `s`; returns its width and its projected height
+function drawRoof(s, fig, ctx, box) {
+  s.replaceChildren();
   // the margins hold the tick labels and the axis titles at the size they are drawn
   const { em, widest } = measure(s, "tick-label", fig.yticks.map(([, label]) => label));
   const sBox = box ? s.getBoundingClientRect() : null;
   const W = sBox && sBox.width > 100 ? Math.floor(sBox.width) : layoutWidth(ctx.box, 340, 680);
   const Hbox = sBox && sBox.height > 100 ? Math.floor(sBox.height) : 0;
   const R = W - (Hbox ? Math.round(Math.max(12, 0.7 * em)) : 20);
-  const ks = Hbox ? em / 12 : 1;                     // the labels' offsets follow the text
   const xWide = measure(s, "axis-title", [fig.xaxis]).widest;
   const xLines = Hbox && xWide > W - 8 ? split(fig.xaxis) : [fig.xaxis];
   const below = 6 + 1.3 * em + xLines.length * 1.3 * em + 0.35 * em + 4;   // ticks, x title
@@ -195,7 +199,6 @@ function draw(holder, fig, ctx) {
     svg("rect", { x: L, y: T, width: rx - L, height: B - T, class: "mem-region" }, s);
   }
   const grid = svg("g", { class: "axis" }, s);
-  const fixed = [];                                  // axis texts: never moved
   let last = -1e9;
   for (const [v, label] of fig.xticks) {
     svg("line", { x1: sx(v), x2: sx(v), y1: T, y2: B, class: "grid" }, grid);
@@ -203,71 +206,81 @@ function draw(holder, fig, ctx) {
     if (sx(v) - last < 0.62 * em * label.length + em) continue;     // no overlapping labels
     if (Hbox && sx(v) + 0.31 * em * label.length > W - 2) continue;   // inside the drawing
     last = sx(v);
-    fixed.push(svgText(grid, sx(v), B + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" }));
+    svgText(grid, sx(v), B + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" });
   }
   for (const [v, label] of fig.yticks) {
     svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, grid);
     svg("line", { x1: L - 4, x2: L, y1: sy(v), y2: sy(v) }, grid);
-    fixed.push(svgText(grid, L - 7, sy(v) + 0.35 * em, label, { "text-anchor": "end", class: "tick-label" }));
+    svgText(grid, L - 7, sy(v) + 0.35 * em, label, { "text-anchor": "end", class: "tick-label" });
   }
   svg("line", { x1: L, x2: R, y1: B, y2: B }, grid);
   svg("line", { x1: L, x2: L, y1: T, y2: B }, grid);
   if (Hbox) {                                      // centred under the plot, inside the drawing
-    xLines.forEach((line, j) => fixed.push(svgText(s, W / 2, B + 6 + (2.6 + 1.3 * j) * em, line,
-                                                   { "text-anchor": "middle", class: "axis-title" })));
+    xLines.forEach((line, j) => svgText(s, W / 2, B + 6 + (2.6 + 1.3 * j) * em, line,
+                                        { "text-anchor": "middle", class: "axis-title" }));
   } else {
-    fixed.push(svgText(s, (L + R) / 2, H - 8, fig.xaxis, { "text-anchor": "middle", class: "axis-title" }));
+    svgText(s, (L + R) / 2, H - 8, fig.xaxis, { "text-anchor": "middle", class: "axis-title" });
   }
-  // (the labels below stay right of the plot's left edge, clear of the turned axis title)
   if (!yLines.length) {
     svgText(s, 0, 0, fig.yaxis, { "text-anchor": "middle", class: "axis-title",
                                  transform: `translate(${Math.max(16, em + 4)} ${(T + B) / 2}) rotate(-90)` });
   }
-  yLines.forEach((line, k) => fixed.push(svgText(s, 4, em + 2 + k * Math.round(1.25 * em), line,
-                                                 { class: "axis-title" })));
+  yLines.forEach((line, k) => svgText(s, 4, em + 2 + k * Math.round(1.25 * em), line, { class: "axis-title" }));
 
-  const lo = L + 4, hi = R - 4;
-  // projected: a note wider than the plot goes on two lines, each placed as the note is
-  const note = (y, str, cls, x, gap, side, stay) => {
-    const t = svgText(s, 0, y, str, { class: cls });
-    if (!Hbox || !s.isConnected || textLength(t) <= hi - lo) return [place(t, x, gap, side, lo, hi, stay)];
-    const [a, b] = split(str);
-    t.textContent = a;
-    const t2 = svgText(s, 0, y + 1.2 * em, b || "", { class: cls });
-    return [place(t, x, gap, side, lo, hi, stay), place(t2, x, gap, side, lo, hi, stay)];
-  };
   svg("line", { x1: rx, x2: rx, y1: T, y2: B, class: "ridge-line" }, s);
-  const ridge = note(B - 8 * ks - (Hbox ? 1.2 * em : 0), fig.ridge_label, "roof-note", rx, 6, "end");
   const d = fig.roof.map(([x, y], k) => (k ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(y).toFixed(1)).join(" ");
   svg("path", { d, class: "roof", "clip-path": "url(#roof-plot)" }, s);
   for (const [x, y] of fig.trail || []) {         // the decode step at batch 1 .. 256
     svg("circle", { cx: sx(x), cy: sy(y), r: 2.5, class: "trail" }, s);
   }
-  const notes = [];                               // most important first
-  for (const p of fig.points) {
-    const px = sx(p.x), py = sy(p.y);
-    svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls }, s);
-    notes.push(...note(py + 22 * ks, p.label, "pt-label", px, 12, px > R - 110 * ks ? "end" : "start"));
+  const cx = fig.ceiling ? sx(fig.ceiling.x) : null;
+  if (fig.ceiling) {                               // no batch passes this intensity
+    svg("line", { x1: cx, x2: cx, y1: T, y2: B, class: "ceiling-line" }, s);
+  }
+  const dots = fig.points.map((p) => [p, sx(p.x), sy(p.y)]);
+  for (const [p, px, py] of dots) svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls }, s);
+  // the labels, most important first, each where it touches no line, point or other text
+  // (draw/labels.js): a point's name beside it, the ridge's and the ceiling's beside their
+  // lines (the ridge's from the bottom up, the ceiling's from the top down; shorter, as the
+  // batch chart names them, where the long words do not fit), the regions' in their regions;
+  // each on two lines or turned upwards where one line does not fit, else set apart with a
+  // leader line; a reference line (the ridge's, the ceiling's) that every place of a label
+  // crosses is interrupted behind it
+  const plot = { x: L + 3, y: T + 2, width: R - L - 6, height: B - T - 4 };
+  const label = (str, cls) => svgText(s, 0, 0, str, { class: cls });
+  const steps = (from, to, n) => Array.from({ length: n + 1 }, (_, k) => from + (to - from) * k / n);
+  const rows = Math.max(4, Math.round((B - T) / (0.5 * em)));
+  const items = [];
+  const add = (key, item, ax, ay) => items.push({ key, near: item.near || [ax, ay, 0], ...item });
+  dots.forEach(([p, px, py], k) => add("p" + k, {
+    t: label(p.label, "pt-label"), near: [px, py, 7.5], split: true,
+    spots: around(px, py, 7.5 + 4, p.cls === "prefill"
+      ? ["below", "below-right", "below-left", "right", "left", "above", "above-left", "above-right"]
+      : ["right", "below-right", "above-left", "left", "below", "above", "above-right", "below-left"]) }, px, py));
+  // (the batch chart names the same lines shorter: the words where the long ones do not fit)
+  const short = (cls, long) => {
+    const ln = (fig.batch ? fig.batch.panels.flatMap((p) => p.lines) : []).find((l) => l.cls === cls);
+    return ln && ln.label && ln.label.length < long.length ? [ln.label] : [];
+  };
+  add("ridge", { t: label(fig.ridge_label, "roof-note"), split: true, turn: true,
+                 alts: short("ridge", fig.ridge_label),
+                 spots: besideV(rx, steps(B - 0.9 * em, T + 0.9 * em, rows), 6, ["right", "left"]) }, rx, T);
+  if (fig.ceiling) {
+    add("ceiling", { t: label(fig.ceiling.label, "roof-note"), split: true, turn: true,
+                     alts: short("ceiling", fig.ceiling.label),
+                     spots: besideV(cx, steps(T + 2.4 * em, B - 0.9 * em, rows), 6, ["left", "right"]) }, cx, T);
   }
   if (fig.memory) {
-    notes.push(...note(T + 16 * ks, fig.memory, "roof-note region", L + 2, 6, "start"));
-    // right of the ridge; where it does not fit, it reaches back over the ridge line
-    notes.push(...note(T + 16 * ks, fig.compute, "roof-note region", rx + 2, 6, "start", true));
+    const step = Math.max(4, 0.4 * em);
+    add("memory", { t: label(fig.memory, "roof-note region"), split: true, turn: true,
+                    spots: inside({ x: L + 3, y: T + 2, width: Math.max(0, rx - L - 6), height: B - T - 4 }, step) },
+        (L + rx) / 2, T);
+    add("compute", { t: label(fig.compute, "roof-note region"), split: true, turn: true,
+                     spots: inside({ x: rx + 3, y: T + 2, width: Math.max(0, R - rx - 6), height: B - T - 4 }, step) },
+        (rx + R) / 2, T);
   }
-  if (fig.ceiling) {                               // no batch passes this intensity
-    const cx = sx(fig.ceiling.x);
-    svg("line", { x1: cx, x2: cx, y1: T, y2: B, class: "ceiling-line" }, s);
-    notes.push(...note(T + 36 * ks, fig.ceiling.label, "roof-note", cx, 6, cx > R - 150 * ks ? "end" : "start"));
-  }
-  if (holder.isConnected) {       // laid out: labels that still cover others move apart
-    const taken = declutter(ridge, { dy: -6 * ks, tries: 8, fixed: fixed.map((t) => t.getBBox()) });
-    declutter(notes, { dy: 6 * ks, tries: 10, fixed: taken });
-  }
-  if (!batch) return;
-  // projected: the batch chart in the other column, laid out for its own box
-  const bBox = Hbox ? batch.getBoundingClientRect() : null;
-  drawBatch(batch, fig.batch, bBox && bBox.width > 100 ? Math.floor(bBox.width) : W, holder.isConnected,
-            bBox && bBox.height > 100 ? Math.floor(bBox.height) : 0);
+  placeLabels(s, items, { bounds: plot, pad: 2, soft: ".ridge-line, .ceiling-line" });
+  return { W, Hbox };
 }
 
 function drawBatch(s, fig, W, laidOut, Hbox) {
@@ -277,7 +290,6 @@ function drawBatch(s, fig, W, laidOut, Hbox) {
   const { em, widest } = measure(s, "tick-label", fig.panels.flatMap((p) => p.yticks.map(([, l]) => l)));
   const L = Math.max(66, Math.ceil(widest + 18)), n = fig.panels.length;
   const R = W - (Hbox ? Math.round(Math.max(12, 0.7 * em)) : 20);
-  const ks = Hbox ? em / 12 : 1;
   // projected: a panel's title from the drawing's left edge, on two lines where one is too
   // wide; the batch axis's title likewise
   const tWide = Math.max(...fig.panels.map((p) => measure(s, "panel-title", [p.title]).widest));
@@ -293,10 +305,8 @@ function drawBatch(s, fig, W, laidOut, Hbox) {
     : 84 + Math.max(0, Math.round((em - 12) * 1.5));
   const B0 = T0 + n * (PH + GAP) - GAP, H = Hbox ? Math.max(Hbox, B0 + bottom) : B0 + bottom;
   const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
-  const lo = L + 4, hi = R - 4;
   s.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const nx = sx(fig.now);
-  const fixed = [];
   const panels = fig.panels.map((p, k) => {
     const T = T0 + k * (PH + GAP), B = T + PH;
     const sy = (v) => B - (B - T) * (lg(v) - lg(p.y0)) / (lg(p.y1) - lg(p.y0));
@@ -307,45 +317,38 @@ function drawBatch(s, fig, W, laidOut, Hbox) {
       svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, g);
       if (above - sy(v) < 1.15 * em) continue;
       above = sy(v);
-      fixed.push(svgText(g, L - 10, sy(v) + 0.35 * em, label, { "text-anchor": "end", class: "tick-label" }));
+      svgText(g, L - 10, sy(v) + 0.35 * em, label, { "text-anchor": "end", class: "tick-label" });
     }
     svg("line", { x1: L, x2: R, y1: B, y2: B }, g);
     svg("line", { x1: L, x2: L, y1: T, y2: B }, g);
-    let title;
     if (tLines > 1 && measure(s, "panel-title", [p.title]).widest > W - 8) {
       const [a, b] = split(p.title);
-      title = svgText(s, 4, T - tY - 1.25 * em, a, { class: "panel-title" });
-      fixed.push(title, svgText(s, 4, T - tY, b || "", { class: "panel-title" }));
+      svgText(s, 4, T - tY - 1.25 * em, a, { class: "panel-title" });
+      svgText(s, 4, T - tY, b || "", { class: "panel-title" });
     } else {
-      title = svgText(s, Hbox ? 4 : L, T - tY, p.title, { class: "panel-title" });
-      fixed.push(title);
+      svgText(s, Hbox ? 4 : L, T - tY, p.title, { class: "panel-title" });
     }
     const d = fig.xs.map((x, i) => (i ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(p.ys[i]).toFixed(1)).join(" ");
     svg("path", { d, class: "bcurve" }, s);
-    // the batch on screen, and its value: the panel's first label
+    // the batch on screen, the limits and the marks; their names are placed below, once
+    // every line is drawn
     const ny = sy(p.now);
     svg("line", { x1: nx, x2: nx, y1: T, y2: B, class: "bnow-line" }, s);
-    svg("circle", { cx: nx, cy: ny, r: 5, class: "bnow" }, s);
-    const now = place(svgText(s, 0, ny - 8 * ks, p.now_label, { class: "pt-label small" }), nx, 8,
-                      nx > R - 90 * ks ? "end" : "start", lo, hi);
-    // the limits, named at the left, where the curve is low (placed once laid out, below)
     const lines = p.lines.filter((ln) => ln.y >= p.y0 && ln.y <= p.y1)
       .sort((a, b) => sy(a.y) - sy(b.y))
       .map((ln) => {
         const y = sy(ln.y);
-        svg("line", { x1: L, x2: R, y1: y, y2: y, class: "lim lim-" + ln.cls }, s);
-        return { t: svgText(s, L + 6, y < T + 16 * ks ? y + 14 * ks : y - 5 * ks, ln.label, { class: "roof-note" }), y };
+        const el = svg("line", { x1: L, x2: R, y1: y, y2: y, class: "lim lim-" + ln.cls }, s);
+        return { label: ln.label, y, el };
       });
     const marks = [];
     fig.marks.forEach((m, j) => {
       const mx = sx(m.x);
       svg("line", { x1: mx, x2: mx, y1: T, y2: B, class: "mark mark-" + m.cls }, s);
-      if (j === k) {                     // each mark named in its own panel
-        marks.push(place(svgText(s, 0, B - 8 * ks, m.label, { class: "roof-note" }), mx, 5,
-                         mx > (L + R) / 2 ? "end" : "start", lo, hi));
-      }
+      if (j === k) marks.push({ label: m.label, x: mx });     // each mark named in its own panel
     });
-    return { title, now, lines, marks };
+    svg("circle", { cx: nx, cy: ny, r: 5, class: "bnow" }, s);
+    return { T, B, ny, label: p.now_label, lines, marks };
   });
   const g = svg("g", { class: "axis" }, s);
   let last = -1e9;
@@ -354,36 +357,45 @@ function drawBatch(s, fig, W, laidOut, Hbox) {
     if (sx(v) - last < 0.62 * em * label.length + 0.8 * em) continue;   // no overlapping labels
     if (Hbox && sx(v) + 0.31 * em * label.length > W - 2) continue;     // inside the drawing
     last = sx(v);
-    fixed.push(svgText(g, sx(v), B0 + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" }));
+    svgText(g, sx(v), B0 + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" });
   }
   if (Hbox) {
-    xLines.forEach((line, j) => fixed.push(svgText(s, W / 2, B0 + 6 + (2.6 + 1.3 * j) * em, line,
-                                                   { "text-anchor": "middle", class: "axis-title" })));
+    xLines.forEach((line, j) => svgText(s, W / 2, B0 + 6 + (2.6 + 1.3 * j) * em, line,
+                                        { "text-anchor": "middle", class: "axis-title" }));
   } else {
-    fixed.push(svgText(s, (L + R) / 2, H - 6, fig.xaxis, { "text-anchor": "middle", class: "axis-title" }));
+    svgText(s, (L + R) / 2, H - 6, fig.xaxis, { "text-anchor": "middle", class: "axis-title" });
   }
   if (!laidOut) return;
-  let taken = fixed.map((t) => t.getBBox());
-  for (const p of panels) {
-    taken = declutter([p.now], { dy: -6, tries: 4, fixed: taken });
-    // a limit's name: above its line at the left, above it after the panel's title, or under
-    // it, wherever it covers no other text and no other limit's line; else pushed down
-    const bars = p.lines.map(({ y }) => ({ x: L, y: y - 1, width: R - L, height: 2 }));
-    const tb = p.title.getBBox(), after = tb.x + tb.width + 12;
-    p.lines.forEach(({ t, y }, i) => {
-      const first = [t.getAttribute("x"), t.getAttribute("y")];
-      const others = taken.concat(bars.filter((_, j) => j !== i));
-      const spot = [[L + 6, y - 5 * ks], [after, y - 5 * ks], [L + 6, y + 14 * ks]].find(([x, ly]) => {
-        t.setAttribute("x", x.toFixed(1));
-        t.setAttribute("y", ly.toFixed(1));
-        const box = t.getBBox();
-        return box.x + box.width <= R - 4 && !others.some((p) => overlaps(box, p));
-      });
-      if (!spot) { t.setAttribute("x", first[0]); t.setAttribute("y", first[1]); }
-      taken = declutter([t], { dy: 6, tries: 8, fixed: taken });
-    });
-    taken = declutter(p.marks, { dy: -6, tries: 8, fixed: taken });
-  }
+  // per panel, most important first: the batch's value beside its dot, the limits' names
+  // above or under their lines (from the left; else in a gap of the line, else nearby with a
+  // leader line), the marks'
+  // beside theirs (from the bottom); each inside its panel or the gap above it, clear of
+  // every line, point and text (a reference line that every place crosses is interrupted);
+  // projected, where the panels are low, a limit's or a mark's name with no clear place is
+  // left out (the cards and the table twin have them)
+  const items = [];
+  const xs = (w0) => Array.from({ length: 9 }, (_, j) => w0 + (R - 4 - w0) * j / 8);
+  panels.forEach((p, k) => {
+    const top = Math.max(0, k ? p.T - GAP + 2 : 0);
+    const bounds = { x: L + 3, y: top, width: R - L - 6, height: p.B - 1 - top };
+    const label = (str, cls) => svgText(s, 0, 0, str, { class: cls });
+    items.push({ t: label(p.label, "pt-label small"), bounds, near: [nx, p.ny, 5], split: true,
+                 spots: around(nx, p.ny, 5 + 4, nx > (L + R) / 2
+                   ? ["above-left", "left", "below-left", "above", "above-right", "right", "below", "below-right"]
+                   : ["above-right", "right", "below-right", "above", "above-left", "left", "below", "below-left"]) });
+    for (const ln of p.lines) {        // above or under its line, else in a gap of it
+      items.push({ t: label(ln.label, "roof-note"), bounds, split: true, line: ln.el, near: [L + 12, ln.y, 0],
+                   optional: !!Hbox,
+                   spots: besideH(ln.y, xs(L + 6), 3, ["above", "below"]),
+                   inline: xs(L + 6).map((x) => (w, h) => [x, ln.y - h / 2]) });
+    }
+    const ys = Array.from({ length: 9 }, (_, j) => p.B - 0.9 * em - (p.B - p.T - 1.8 * em) * j / 8);
+    for (const m of p.marks) {
+      items.push({ t: label(m.label, "roof-note"), bounds, split: true, near: [m.x, p.B - em, 0], optional: !!Hbox,
+                   spots: besideV(m.x, ys, 5, m.x > (L + R) / 2 ? ["left", "right"] : ["right", "left"]) });
+    }
+  });
+  placeLabels(s, items, { pad: 2, soft: ".lim, .mark, .bnow-line" });
 }
 
 export const roofline = { draw };
