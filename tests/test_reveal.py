@@ -163,7 +163,7 @@ def test_step6_part_a_switches_to_gqa(move):
     s = check_page(app.state())
     m = app.step.model
     assert m.kv_heads == 32 and s["concealed"]
-    assert "?" in words(columns(s)["right"])
+    assert "smaller" not in words(columns(s)["right"])     # how much smaller waits (a size only)
     q = s["question"]
     assert "32" in q["prompt"] and "8" in q["prompt"]
     app.handle(move)

@@ -33,7 +33,7 @@ def test_step1_a_wrong_pick_is_marked_and_the_figure_goes_to_the_next_token(app)
     expect(page.locator(".arcs-svg .tok-text")).to_have_count(6)       # 5 tokens and → next
     option(page, 1).click()                                            # 5: not its own key
     marked(page, picked=1, right=2)
-    expect(page.locator("p.wrong")).to_contain_text("6 q·k scores")
+    expect(page.locator("p.wrong")).to_contain_text("q·k scores: 6")
     # the figure: the next token, its query reading the 5 cached keys and its own
     expect(metric(page, "keys_read")).to_have_text("6")
     expect(metric(page, "seq_len")).to_have_text("6")
@@ -82,7 +82,7 @@ def test_step6_part_a_answer_switches_gqa_on(app):
     option(page, 2).click()                                            # 32×: that is MQA
     marked(page, picked=2, right=1)
     expect(metric(page, "factor")).to_have_text("4×")
-    expect(page.locator(".heads-line")).to_contain_text("share 8 key/value heads")
+    expect(page.locator(".heads-line")).to_contain_text("share the key/value heads (8)")
     expect(page.locator(".kv-groups .kv")).to_have_count(8)
     expect(page.locator(".bars-svg .bar-label").last).to_contain_text("4× smaller")
     expect(page.locator(".bars-svg .bar-label").last).not_to_contain_text("same size")
