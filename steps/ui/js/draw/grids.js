@@ -29,6 +29,9 @@
  * @property {string} table
  * @property {string} more
  * @property {Badges} badges
+ * @property {string} screen "Chart {i} of {n}": the page puts the figure's screen in
+ * @property {string} next_screen
+ * @property {string} prev_screen
  * @property {string} figure
  * @property {string} uncached the title of the grid without a cache
  * @property {string} cached the title of the grid with a cache

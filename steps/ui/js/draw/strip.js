@@ -36,6 +36,9 @@
  * @property {string} table
  * @property {string} more
  * @property {Badges} badges
+ * @property {string} screen "Chart {i} of {n}": the page puts the figure's screen in
+ * @property {string} next_screen
+ * @property {string} prev_screen
  * @property {string} figure
  * @property {string} next_token before the next token
  * @property {string} chart the agreement chart's title
