@@ -46,15 +46,15 @@ def _order(page) -> dict:
                                             ("?step=4", {"width": 390, "height": 844}),
                                             ("?step=3&embed=1", {"width": 1000, "height": 800})])
 def test_the_figure_and_its_controls_come_before_the_prose(app, page, query, viewport):
-    """On a phone and embedded in a course page: the lead sentence, then the controls and the
-    figure, then the question, then the prose."""
+    """On a phone and embedded in a course page: the lead sentence, the question (before the
+    cards whose “?” it explains), then the controls and the figure, then the prose."""
     page.set_viewport_size(viewport)
     app(query)
     expect(page.locator(".stage-figure svg").first).to_be_visible()
     o = _order(page)
-    assert o["lead"] < o["controls"] < o["stage"] < o["question"], o
+    assert o["lead"] < o["question"] < o["controls"] < o["stage"], o
     if o["prose"] is not None:
-        assert o["question"] < o["prose"], o
+        assert o["stage"] < o["prose"], o
 
 
 def test_on_a_laptop_the_controls_sit_on_the_figure_in_the_visual_column(app, page):
