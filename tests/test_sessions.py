@@ -15,7 +15,7 @@ def test_two_sessions_never_share_state():
     a.handle({"frame": 4})
     a.handle({"nav": 1})
     assert (b.app_state.lang, b.app_state.step, b.step.model.frame) == ("en", 1, 0)
-    assert b.state()["values"]["layer"] == 0
+    assert b.state()["values"]["layer"] == b.step.model.param["layer"].default
 
 
 def test_a_step_left_is_dropped_and_comes_back_as_it_was():

@@ -24,7 +24,7 @@
 
 import { svg } from "../dom.js";
 
-const WHITE = /^(#fff|#ffffff|white|rgba?\(255, 255, 255(, 1)?\))$/i;
+const WHITE = /^rgba?\(255, 255, 255(, 1)?\)$/i;     // white, as computed styles give it
 
 function shown(e, root) {
   for (let a = e; a && a !== root && a.nodeType === 1; a = a.parentNode) {
