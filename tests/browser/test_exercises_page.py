@@ -66,7 +66,7 @@ def test_the_sheet_lists_every_exercise_and_prints_the_answers_on_their_own_page
     answers.evaluate("e => { e.style.display = 'none'; }")
     questions = pdf_pages(page)                       # the exercises alone
     answers.evaluate("e => { e.style.display = ''; }")
-    page.locator(".sheet-answer").evaluate_all(
+    page.locator(".sheet-answer, .sheet-exam-answer").evaluate_all(
         "es => es.forEach((e) => { e.style.display = 'none'; })")
     heading_only = pdf_pages(page)                    # the answers' heading alone
     assert questions >= 1 and heading_only == questions + 1 and whole >= heading_only
