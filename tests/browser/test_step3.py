@@ -79,7 +79,7 @@ def test_step3_controls_change_the_rows_and_the_link(app):
     wait_url(page, "head=2")
     page.get_by_label("Example prompt").select_option(index=3)    # a 17-token prompt
     wait_url(page, "example=3")
-    expect(page.locator(".question").first).to_contain_text("17-token")
+    expect(page.locator(".question").first).to_contain_text("17 tokens")
     expect(page.locator(".cache-svg .cache-row")).to_have_count(17)
 
 

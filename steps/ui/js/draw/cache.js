@@ -164,11 +164,13 @@ function draw(holder, fig, ctx) {
     const boxes = [...s.querySelectorAll(".cache-row.is-new text")].map((t) => t.getBBox()).filter((b) => b.height);
     const top = Math.min(yRow(nf) - pad, ...boxes.map((b) => b.y - 3));
     const bottom = Math.max(yRow(nf) - pad + (n - nf) * rh, ...boxes.map((b) => b.y + b.height + 3));
-    const heads = Math.max(...[kh, vh, wh].map((t) => t.getBBox()).filter((b) => b.height).map((b) => b.y + b.height + 2));
-    if (top >= heads) {
+    // (clear of every other text: the headings, the row before, the output's name)
+    const others = [...s.querySelectorAll("text")].filter((t) => !t.closest(".cache-row.is-new"))
+      .map((t) => t.getBBox()).filter((b) => b.height && b.y < bottom + 2 && b.y + b.height > top - 2);
+    if (!others.length) {
       outline.setAttribute("y", top.toFixed(1));
       outline.setAttribute("height", (bottom - top).toFixed(1));
-    } else {                     // no room over them: around the rows' cells only
+    } else {                     // no room: around the rows' cells only
       outline.setAttribute("x", (KX - 4).toFixed(1));
       outline.setAttribute("width", (BX + BW + 2 - (KX - 4)).toFixed(1));
     }
