@@ -24,9 +24,13 @@ def shoot(page, name: str, full_page: bool = True) -> None:
     page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=full_page)
 
 
-def drawn(page, query: str) -> None:
-    """The step's figure is on screen (step 6's parts: its stage or its figures)."""
-    if query.startswith("step=6&part=") and not query.endswith("part=a"):
+def drawn(page, query: str, figure_only: bool = False) -> None:
+    """The step's figure is on screen (step 6's parts: its stage or its figures; figure-only,
+    which has no cards: the figure)."""
+    if figure_only:
+        expect(page.locator(".stage-svg svg:visible, .step-visual figure:visible, "
+                            ".step6-continuations:visible, .metrics:visible").first).to_be_visible()
+    elif query.startswith("step=6&part=") and not query.split("&")[1] == "part=a":
         # in one column (a phone, an embed) the figure is in the words' box
         expect(page.locator(".step-grid .stage-figure:visible, "
                             ".step-grid .step6-continuations:visible, "
@@ -76,7 +80,7 @@ def test_screenshot_embed_and_phone(app, page):
         page.set_viewport_size({"width": width, "height": hgt})
         for name, query in VIEWS:
             app(f"?{query}{mode}")
-            drawn(page, query)
+            drawn(page, query, figure_only="figure=1" in mode)
             shoot(page, f"{name}-{suffix}")
 
 

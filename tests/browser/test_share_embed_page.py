@@ -82,7 +82,7 @@ def test_copy_link_while_playing_keeps_the_frame_on_screen(app, page, server):
 
 
 def test_the_embed_bar_has_the_copy_link_and_it_opens_the_full_page(app, page, server):
-    app("?step=2&tokens=40&embed=1&figure=1")
+    app("?step=2&tokens=40&embed=1")
     expect(page.locator(".embed-line .share-btn")).to_have_text("Copy link")
     link = _copy(page, server)
     assert "embed" not in link and "figure" not in link and "tokens=40" in link

@@ -56,7 +56,7 @@ def test_the_copy_button_uses_the_clipboard_and_sends_nothing(kv):
 
 
 def test_embedded_the_copy_button_is_in_the_bar_and_the_link_is_not_embedded(kv):
-    s = _shell_state(step=3, lang="pl", embed=1, figure=1)
+    s = _shell_state(step=3, lang="pl", embed=1)
     out = kv.evaluate(COPY, [s, "ok", False])
     assert out["inBar"] and out["sent"] == []
     assert out["label"] == "Kopiuj link" and out["said"] == "Skopiowano link"

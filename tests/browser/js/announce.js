@@ -1,6 +1,7 @@
 // The JavaScript of tests/browser/test_announce.py, which runs each function here by its name
 // (`page.evaluate("(a) => KVT.announce.<name>(a)", a)`); tests/browser/conftest.py loads
 // every file of this folder into the pages the tests drive.
+let announceWatched = null;     // what `watch` saw, for `said` and `record`
 KVT.announce = {
   // the number cards a sighted learner sees, key -> [label, value] (written here, not taken
   // from controls.js: the test says what “on screen” means on its own)
@@ -35,11 +36,11 @@ KVT.announce = {
       }
     };
     new MutationObserver(seen).observe(say, { childList: true, characterData: true, subtree: true });
-    KVT.announce.rec = rec;
+    announceWatched = rec;
   },
 
-  said: () => KVT.announce.rec.after !== null,
-  record: () => KVT.announce.rec,
+  said: () => announceWatched.after !== null,
+  record: () => announceWatched,
 
   // -- units, on the bundle without a server ----------------------------------------------------
 

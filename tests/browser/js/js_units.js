@@ -352,20 +352,23 @@ KVT.js_units = {
     root.replaceChildren(page);
     const { MIN_CHART_PX } = KV["present.js"];
     const { drawFigure } = KV["stage.js"];
+    // (each screen the layout table gives the figure when projected: its parts alone)
+    const { rowOf } = KV["layout.js"];
     for (const [label, stage, frames, only] of cases) {
       const F = KV["stage.js"].parseFrames(frames);
       const fig = KV["figures.js"].FIGURES[stage.figure];
-      for (const [w, hgt, vh] of boxes) {
+      const screens = rowOf("present").figures[stage.figure] || [null];
+      for (const [w, hgt, vh] of boxes) for (const parts of screens) {
         Object.assign(holder.style, { width: w + "px", height: hgt + "px", display: "flex",
                                       flexDirection: "column" });
         for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
           const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
-                        badges: stage.text.badges };
+                        badges: stage.text.badges, parts };
           holder.removeAttribute("style");
           Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
           drawFigure(fig, holder, F[i].fig, ctx, "present");
           for (let k = 0; k < 4 && KVT.js_units.fit(holder, vh); k++) drawFigure(fig, holder, F[i].fig, ctx, "present");
-          const where = `${label} presenting @${w}×${hgt} frame ${i}`;
+          const where = `${label} presenting${parts ? " " + parts.join("+") : ""} @${w}×${hgt} frame ${i}`;
           bad.push(...KVT.js_units.issues(holder, where, null, MIN_CHART_PX));
         }
       }
