@@ -148,6 +148,7 @@ class App:
                                          {"value": raw, "name": q, "default": default}))
         if changed:
             model.param.trigger(*changed)       # no watcher sees half a link
+        self.step.linked(changed)               # a step in parts opens the part it needs
 
     def url_query(self, **override) -> str:
         """?step=..&lang=..&<every control of the current step>, in a stable order."""

@@ -148,6 +148,11 @@ class Step:
         page show it. Called once, under the step's lock, before the new state is drawn;
         what waits for the answer (`self.revealed`) is already un-concealed."""
 
+    def linked(self, names: list[str]) -> None:
+        """A link was just applied: `names` are the model parameters it set (each to a valid
+        value). A step in parts may open the part that shows what the link set (step 5: a
+        link made before it had parts, which sets the GPU, opens its planner)."""
+
     def question_scope(self) -> str:
         """Which question the page shows: one per step (""), or one per part of a step in
         parts (step 6: the part), each answered, kept and restored on its own."""
