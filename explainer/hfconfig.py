@@ -106,8 +106,12 @@ Jamba's ``expert_layer_period``/``offset``, DeepSeek's
 ``num_experts_per_tok`` routed experts. Layers of other kinds (Mamba-2,
 MLP-only blocks) make the count ``params_needed``.
 Biases of routers and of the MLP are left out (they are a few thousand).
-Other architectures (GPT-2, OPT, Falcon, ...) need the count entered by
-hand (``n_params=``).
+Falcon as ``FalconModel`` builds it (``_falcon_params``): a fused QKV of
+(H + 2K) x h outputs (K as for the cache), ``ffn_hidden_size`` (4d) GELU
+MLP without a gate, biases where ``bias``, LayerNorms with a bias (two per
+layer with ``new_decoder_architecture``, one when ``parallel_attn``), the
+lm_head tied. Other architectures (GPT-2, OPT, ...) need the count entered
+by hand (``n_params=``).
 
 Bad input never escapes as a bare exception: it raises :class:`ConfigError`
 with the ``field`` it concerns and a stable machine ``code`` the UI can
@@ -881,7 +885,9 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
 def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCount:
     """Count the parameters (see the module docstring), or ConfigError params_needed."""
     mt = r.model_type or ""
-    if mt in GATED_MLP_EXCLUDED or mt in _FALCON_TYPES:
+    if mt in _FALCON_TYPES:
+        return _falcon_params(r, g)
+    if mt in GATED_MLP_EXCLUDED:
         raise ConfigError("n_params", "params_needed", model_type=mt,
                           reason="mlp_not_gated")
     d = g.hidden
@@ -986,6 +992,31 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         active_experts=active_experts,
         shared=shared,
         norms=L * per_layer_norms * d + d,
+    )
+
+
+def _falcon_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """Falcon as ``FalconModel`` builds it: fused QKV, a 4d GELU MLP, LayerNorms."""
+    d = g.hidden
+    vocab = r.int("vocab_size", kind="vocab")
+    if d is None or vocab is None:
+        raise ConfigError("n_params", "params_needed",
+                          missing="hidden_size" if d is None else "vocab_size")
+    L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
+    bias = bool(r.flag("bias", False))
+    attn = d * (H + 2 * K) * h + H * h * d + (((H + 2 * K) * h + d) if bias else 0)
+    ffn = r.int("ffn_hidden_size", kind="intermediate") or 4 * d
+    mlp = 2 * d * ffn + ((ffn + d) if bias else 0)
+    new_arch = bool(r.flag("new_decoder_architecture", False))
+    if new_arch:  # ln_attn and ln_mlp (num_ln_in_parallel_attn 2), or one
+        n_ln = r.int("num_ln_in_parallel_attn", kind="layers") or 2
+    else:  # input_layernorm, and post_attention_layernorm unless parallel
+        n_ln = 1 if r.flag("parallel_attn", True) else 2
+    tied = r.flag("tie_word_embeddings", True)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d, attention=L * attn,
+        dense_mlp=L * mlp, experts=0, active_experts=0, shared=0,
+        norms=L * n_ln * 2 * d + 2 * d,
     )
 
 

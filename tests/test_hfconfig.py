@@ -171,8 +171,9 @@ def test_falcon_multi_query_and_aliases():
     assert (m.n_layers, m.n_heads, m.n_kv_heads, m.head_dim) == (32, 71, 1, 64)
     assert costs.kv_bytes_per_token(m) == 8192
     assert dict(r.fields_read)["n_layer"] == 32
-    assert r.params is None and r.params_source == "override"
-    assert m.n_params == 6.922e9
+    assert r.params_source == "override" and m.n_params == 6.922e9
+    # still counted, as FalconModel builds it: transformers gives 6,921,720,704
+    assert r.params.total == 6_921_720_704
 
 
 def test_mla_cache_is_latent_plus_rope():
@@ -318,9 +319,9 @@ def test_override_params():
 
 def test_params_needed_without_override():
     with pytest.raises(ConfigError) as e:
-        parse(FALCON_7B)
+        parse(with_(LLAMA2_7B, model_type="opt"))
     assert (e.value.field, e.value.code) == ("n_params", "params_needed")
-    assert e.value.values["model_type"] == "falcon"
+    assert e.value.values["model_type"] == "opt"
     for missing in ("vocab_size", "intermediate_size"):
         with pytest.raises(ConfigError) as e:
             parse(with_(LLAMA2_7B, **{missing: ...}))

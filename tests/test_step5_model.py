@@ -274,10 +274,11 @@ def test_mla_and_interleaved_windows_from_a_config():
 
 
 def test_a_parameter_count_typed_in():
-    falcon = ('{"model_type": "falcon", "num_hidden_layers": 32, "num_attention_heads": 71, '
-              '"multi_query": true, "hidden_size": 4544, "vocab_size": 65024}')
+    # GPT-BigCode (StarCoder): multi-query, a non-gated MLP the reader does not count
+    bigcode = ('{"model_type": "gpt_bigcode", "num_hidden_layers": 32, "num_attention_heads": 71, '
+               '"multi_query": true, "hidden_size": 4544, "vocab_size": 65024}')
     m = Step5Model()
-    m.config = falcon
+    m.config = bigcode
     assert m.parsed.problem.code == "params_needed" and m.model == "llama2-7b"
     m.params_b = 6.922
     assert m.parsed.ok and m.spec.weights == pytest.approx(6.922e9 * 2)

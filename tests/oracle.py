@@ -1,0 +1,289 @@
+"""The conformance oracle: what transformers itself builds from a ``config.json``.
+
+For one config (a dict), :func:`oracle` reads it through the configuration
+class transformers registers for its ``model_type`` (``CONFIG_MAPPING``;
+remote code is never trusted), builds the model on the ``meta`` device (no
+memory, no weights: ``AutoModelForCausalLM``, or the image-text-to-text auto
+class for multimodal configs) and reads from the built modules:
+
+- ``params``: every parameter of the language model (tied embeddings once;
+  for a multimodal model the vision tower and projector are left out, as the
+  reader counts the language model only);
+- ``layers``: one entry per decoder layer, ``[kind, span, values]``:
+  ``kind`` is ``full``, ``sliding`` (span W), ``chunked`` (span C),
+  ``mla`` (latent), ``shared`` (reads another layer's K/V: Gemma 3n),
+  ``cross`` (attends to the image), ``state`` (Mamba, linear attention: no
+  K/V) or ``none``; ``values`` is what the layer caches per token
+  (K + V output features of its projections; for MLA the compressed
+  ``kv_a_proj_with_mqa`` output, kv_lora_rank + qk_rope_head_dim).
+
+The kind and span come from the built attention module (its
+``is_kv_shared_layer``, ``sliding_window`` and ``layer_type``, set by
+transformers from the config's ``layer_types``) and, where a module does
+not record them, from the config's ``layer_types``, ``sliding_window`` and
+``attention_chunk_size``. Results:
+
+- ``{"status": "built", ...}``;
+- ``{"status": "refused", "why": "encoder_decoder" | "no_kv_cache"}`` for an
+  encoder-decoder or a model without any attention layer;
+- ``{"status": "unbuildable", "why": ...}`` where transformers has no class
+  for the config (remote code, no ``model_type``): the corpus's
+  ``truths.json`` holds a hand-written truth for those.
+
+``python -m tests.oracle --write`` rebuilds ``tests/data/corpus/oracle.json``
+(every corpus file and the 30 review configs of ``tests/data/configs``);
+``--time`` prints the import and build times.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).parent / "data"
+CORPUS = ROOT / "corpus"
+REVIEW = ROOT / "configs"
+ORACLE_FILE = CORPUS / "oracle.json"
+
+_OUT_NAMES = ("o_proj", "dense", "c_proj", "out_proj", "wo", "out_lin")
+_FUSED_NAMES = ("query_key_value", "c_attn", "Wqkv", "qkv_proj", "W_pack", "qkv")
+
+
+def corpus_files() -> dict[str, Path]:
+    """Every config the oracle covers: ``name -> path`` (corpus, then the review's)."""
+    files: dict[str, Path] = {}
+    for path in sorted(CORPUS.glob("*.json")):
+        if path.name not in ("sources.json", "truths.json", "oracle.json"):
+            files[path.stem] = path
+    for path in sorted(REVIEW.iterdir()):
+        if path.name == "truths.json" or not path.name.endswith((".json", ".json.txt")):
+            continue
+        name = "review--" + path.name.removesuffix(".txt").removesuffix(".json")
+        files[name] = path
+    return files
+
+
+def load(path: Path) -> dict:
+    """The config as the reader gets it (JSON with Infinity/NaN allowed)."""
+    return json.loads(path.read_text())
+
+
+def _out_features(module) -> int | None:
+    return getattr(module, "out_features", None)
+
+
+def _text_config(cfg):
+    if hasattr(cfg, "get_text_config"):
+        return cfg.get_text_config()
+    return cfg
+
+
+def _decoder_layers(model, n_layers: int):
+    """The ModuleList of the language model's decoder layers."""
+    import torch.nn as nn
+
+    best = None
+    for name, mod in model.named_modules():
+        if not isinstance(mod, nn.ModuleList) or len(mod) != n_layers:
+            continue
+        low = name.lower()
+        if any(v in low for v in ("vision", "visual", "image", "audio", "encoder.", "tower")):
+            continue
+        if best is None or "language" in low or "text" in low:
+            best = mod
+    return best
+
+
+def _attention(layer):
+    """The self-attention module of one decoder layer, or None."""
+    for attr in ("self_attn", "attention", "attn", "self_attention", "cross_attn",
+                 "mixer", "linear_attn", "mamba", "temporal_block"):
+        mod = getattr(layer, attr, None)
+        if mod is not None and _kv_projections(mod) is not None:
+            return mod
+    for _, mod in layer.named_modules():
+        if mod is layer:
+            continue
+        if _kv_projections(mod) is not None:
+            return mod
+    return None
+
+
+def _kv_projections(mod):
+    """(values per token, query features) of an attention module, or None."""
+    kv_a = getattr(mod, "kv_a_proj_with_mqa", None)
+    if kv_a is not None:
+        return ("mla", _out_features(kv_a))
+    k, v = getattr(mod, "k_proj", None), getattr(mod, "v_proj", None)
+    if k is not None and v is not None and _out_features(k) and _out_features(v):
+        return ("kv", _out_features(k) + _out_features(v))
+    for name in _FUSED_NAMES:
+        fused = getattr(mod, name, None)
+        if fused is None or not _out_features(fused):
+            continue
+        for out in _OUT_NAMES:
+            o = getattr(mod, out, None)
+            if o is not None and getattr(o, "in_features", None):
+                q = o.in_features
+                if name == "c_attn" and getattr(mod, "is_cross_attention", False):
+                    continue
+                return ("kv", _out_features(fused) - q)
+    return None
+
+
+def _span(cfg, attn, i: int):
+    """(kind, span) of layer i from the module and the text config."""
+    types = getattr(cfg, "layer_types", None)
+    lt = getattr(attn, "layer_type", None) or (types[i] if types else None)
+    if lt in ("chunked_attention",):
+        return "chunked", int(cfg.attention_chunk_size)
+    sw = getattr(attn, "sliding_window", None)
+    if lt in ("sliding_attention", "local_attention", "sliding_window"):
+        w = sw or getattr(cfg, "sliding_window", None) or getattr(cfg, "attention_window_size", None)
+        return "sliding", int(w)
+    if lt is None and sw:
+        return "sliding", int(sw)
+    if lt is None and not types:
+        w = getattr(cfg, "sliding_window", None)
+        use = getattr(cfg, "use_sliding_window", True)
+        if w and use and getattr(cfg, "model_type", "") in ("mistral", "phi3", "starcoder2", "mixtral"):
+            return "sliding", int(w)
+    return "full", None
+
+
+def _params(model, cfg) -> int:
+    """Parameters of the language model (a multimodal one's towers left out)."""
+    seen = set()
+    total = 0
+    skip = ("vision", "visual", "image", "audio", "multi_modal_projector", "mm_projector",
+            "embed_vision", "embed_audio", "vpm", "resampler")
+    for name, p in model.named_parameters(remove_duplicate=True):
+        if any(s in name for s in skip):
+            continue
+        if id(p) in seen:
+            continue
+        seen.add(id(p))
+        total += p.numel()
+    return int(total)
+
+
+def oracle(d: dict) -> dict:
+    """What transformers builds from the config dict ``d`` (see the module doc)."""
+    import torch
+    from transformers import AutoModelForCausalLM, AutoModelForImageTextToText
+    from transformers.models.auto.configuration_auto import CONFIG_MAPPING
+
+    mt = d.get("model_type")
+    if not mt:
+        return {"status": "unbuildable", "why": "no model_type"}
+    if mt not in CONFIG_MAPPING:
+        return {"status": "unbuildable", "why": f"model_type {mt} is not in transformers"}
+    try:
+        cfg = CONFIG_MAPPING[mt].from_dict(dict(d))
+    except Exception as e:  # noqa: BLE001 - reported, never hidden
+        return {"status": "unbuildable", "why": f"config: {type(e).__name__}: {str(e)[:120]}"}
+    if getattr(cfg, "is_encoder_decoder", False):
+        return {"status": "refused", "why": "encoder_decoder"}
+    model = None
+    errors = []
+    for auto in (AutoModelForCausalLM, AutoModelForImageTextToText):
+        try:
+            with torch.device("meta"):
+                model = auto.from_config(cfg, trust_remote_code=False)
+            break
+        except Exception as e:  # noqa: BLE001
+            errors.append(f"{auto.__name__}: {type(e).__name__}: {str(e)[:100]}")
+    if model is None:
+        return {"status": "unbuildable", "why": "; ".join(errors)}
+    tc = _text_config(cfg)
+    n_layers = int(getattr(tc, "num_hidden_layers", 0) or getattr(tc, "n_layer", 0)
+                   or getattr(tc, "num_layers", 0))
+    layers_mod = _decoder_layers(model, n_layers)
+    if layers_mod is None:
+        return {"status": "unbuildable", "why": f"no decoder ModuleList of {n_layers} layers"}
+    cross = set(getattr(tc, "cross_attention_layers", None) or [])
+    layers = []
+    for i, layer in enumerate(layers_mod):
+        attn = _attention(layer)
+        if i in cross or "Cross" in type(layer).__name__:
+            layers.append(["cross", None, 0])
+            continue
+        if attn is None:
+            has_mixer = any(
+                getattr(layer, a, None) is not None
+                for a in ("mamba", "mixer", "linear_attn", "temporal_block", "mamba_mixer",
+                          "block_sparse_moe_mamba", "conv", "short_conv", "feed_forward_mamba")
+            )
+            layers.append(["state" if has_mixer else "none", None, 0])
+            continue
+        if getattr(attn, "is_kv_shared_layer", False):
+            layers.append(["shared", None, 0])
+            continue
+        what, values = _kv_projections(attn)
+        if what == "mla":
+            layers.append(["mla", None, int(values)])
+            continue
+        kind, span = _span(tc, attn, i)
+        layers.append([kind, span, int(values)])
+    if not any(k in ("full", "sliding", "chunked", "mla") for k, _, _ in layers):
+        return {"status": "refused", "why": "no_kv_cache"}
+    return {
+        "status": "built",
+        "model_type": mt,
+        "class": type(model).__name__,
+        "params": _params(model, cfg),
+        "layers": layers,
+    }
+
+
+def compute_all(names=None) -> dict:
+    files = corpus_files()
+    out = {}
+    for name, path in files.items():
+        if names is not None and name not in names:
+            continue
+        try:
+            d = load(path)
+        except ValueError as e:
+            out[name] = {"status": "unbuildable", "why": f"not JSON: {e}"}
+            continue
+        if not isinstance(d, dict):
+            out[name] = {"status": "unbuildable", "why": "not an object"}
+            continue
+        out[name] = oracle(d)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    t0 = time.perf_counter()
+    import transformers  # noqa: F401
+    t_import = time.perf_counter() - t0
+    files = corpus_files()
+    results, times = {}, {}
+    for name, path in files.items():
+        t = time.perf_counter()
+        results.update(compute_all([name]))
+        times[name] = time.perf_counter() - t
+    if "--write" in argv:
+        ORACLE_FILE.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    if "--time" in argv or "--write" in argv:
+        built = [times[n] for n, r in results.items() if r["status"] == "built"]
+        print(f"import transformers: {t_import:.2f} s")
+        if built:
+            built.sort()
+            print(f"built {len(built)}: median {built[len(built) // 2]:.3f} s, "
+                  f"max {built[-1]:.3f} s, total {sum(times.values()):.1f} s")
+    counts: dict[str, int] = {}
+    for r in results.values():
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    print(counts)
+    for n, r in results.items():
+        if r["status"] != "built":
+            print(f"  {n}: {r['status']}: {r['why']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
