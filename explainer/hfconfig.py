@@ -110,8 +110,11 @@ Falcon as ``FalconModel`` builds it (``_falcon_params``): a fused QKV of
 (H + 2K) x h outputs (K as for the cache), ``ffn_hidden_size`` (4d) GELU
 MLP without a gate, biases where ``bias``, LayerNorms with a bias (two per
 layer with ``new_decoder_architecture``, one when ``parallel_attn``), the
-lm_head tied. Other architectures (GPT-2, OPT, ...) need the count entered
-by hand (``n_params=``).
+lm_head tied. Phi-1/1.5/2 as ``PhiModel`` (``_phi_params``): biased q/k/v
+and dense, a biased fc1/fc2 MLP, one LayerNorm per layer, a biased lm_head.
+Qwen3-Next and Qwen3.5 (``attn_output_gate``) double q_proj for the output
+gate. Other architectures (GPT-2, OPT, ...) need the count entered by hand
+(``n_params=``).
 
 Bad input never escapes as a bare exception: it raises :class:`ConfigError`
 with the ``field`` it concerns and a stable machine ``code`` the UI can
@@ -887,6 +890,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
     mt = r.model_type or ""
     if mt in _FALCON_TYPES:
         return _falcon_params(r, g)
+    if mt == "phi":
+        return _phi_params(r, g)
     if mt in GATED_MLP_EXCLUDED:
         raise ConfigError("n_params", "params_needed", model_type=mt,
                           reason="mlp_not_gated")
@@ -913,7 +918,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
               + m["kv_lora"] * H * (m["nope"] + m["v"]))
         attn = q + kv + H * m["v"] * d
     else:
-        gate = mt.startswith("qwen3_next")  # its q_proj also writes an output gate
+        # Qwen3-Next / Qwen3.5: q_proj also writes an output gate (attn_output_gate)
+        gate = bool(r.flag("attn_output_gate", mt.startswith(("qwen3_next", "qwen3_5"))))
         attn = d * H * h * (2 if gate else 1) + 2 * d * K * h + H * h * d
         bias = r.flag("attention_bias", None)
         if bias or mt in _QKV_BIAS_TYPES:
@@ -1017,6 +1023,27 @@ def _falcon_params(r: _Reader, g: _Geometry) -> ParamCount:
         embedding=vocab * d, lm_head=0 if tied else vocab * d, attention=L * attn,
         dense_mlp=L * mlp, experts=0, active_experts=0, shared=0,
         norms=L * n_ln * 2 * d + 2 * d,
+    )
+
+
+def _phi_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """Phi-1/1.5/2 as ``PhiModel`` builds it: biased q/k/v/dense, fc1/fc2 GELU MLP,
+    one LayerNorm per layer (attention and MLP in parallel), a biased lm_head."""
+    d, vocab = g.hidden, r.int("vocab_size", kind="vocab")
+    inter = r.int("intermediate_size", kind="intermediate")
+    if d is None or vocab is None or inter is None:
+        raise ConfigError("n_params", "params_needed", missing="hidden_size"
+                          if d is None else "vocab_size" if vocab is None
+                          else "intermediate_size")
+    L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
+    attn = d * (H + 2 * K) * h + (H + 2 * K) * h + H * h * d + d
+    if r.flag("qk_layernorm", False):
+        attn += 4 * h  # q and k LayerNorms over head_dim, with biases
+    tied = r.flag("tie_word_embeddings", False)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d + vocab,
+        attention=L * attn, dense_mlp=L * (2 * d * inter + inter + d),
+        experts=0, active_experts=0, shared=0, norms=L * 2 * d + 2 * d,
     )
 
 
