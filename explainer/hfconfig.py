@@ -113,7 +113,10 @@ layer with ``new_decoder_architecture``, one when ``parallel_attn``), the
 lm_head tied. Phi-1/1.5/2 as ``PhiModel`` (``_phi_params``): biased q/k/v
 and dense, a biased fc1/fc2 MLP, one LayerNorm per layer, a biased lm_head.
 Qwen3-Next and Qwen3.5 (``attn_output_gate``) double q_proj for the output
-gate. Other architectures (GPT-2, OPT, ...) need the count entered by hand
+gate. LFM2: q/k norms, tied embeddings, ShortConv mixers (in_proj d x 3d,
+a depthwise conv of ``conv_L_cache``, out_proj) and, with
+``block_auto_adjust_ff_dim``, an MLP 2/3 as wide, times
+``block_ffn_dim_multiplier``, rounded up to ``block_multiple_of``. Other architectures (GPT-2, OPT, ...) need the count entered by hand
 (``n_params=``).
 
 Bad input never escapes as a bare exception: it raises :class:`ConfigError`
@@ -223,11 +226,11 @@ _QWEN_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"})
 _GEMMA2_TYPES = frozenset({"gemma2"})
 _GEMMA3_TYPES = frozenset({"gemma3", "gemma3_text"})
 _FOUR_NORM_TYPES = _GEMMA2_TYPES | _GEMMA3_TYPES
-_QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe"}) | _GEMMA3_TYPES
+_QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "lfm2"}) | _GEMMA3_TYPES
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe"})
 _PATTERN_TYPES = _GEMMA3_TYPES | {"cohere2"}
 _COHERE_TYPES = frozenset({"cohere", "cohere2"})
-_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text"}) | _COHERE_TYPES
+_TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text", "lfm2"}) | _COHERE_TYPES
 _FALCON_TYPES = frozenset({"falcon", "RefinedWeb", "RefinedWebModel"})
 _LLAMA4_TYPES = frozenset({"llama4", "llama4_text"})
 
@@ -711,6 +714,8 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
       value_dim`` + ``(2 x key heads x key_dim + value heads x value_dim) x
       conv_kernel``.
     - Lightning attention (MiniMax): one ``head_dim x head_dim`` state per head.
+    - LFM2 short convolution (``layer_types`` ``conv``): ``hidden x
+      conv_L_cache``, the last L inputs of each channel (``Lfm2HybridConvCache``).
 
     Anything else: ConfigError ``state_unsized`` naming the field it lacks.
     """
@@ -738,6 +743,10 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
         return vh * kd * vd + (2 * kh * kd + vh * vd) * conv
     if r.find("attn_type_list")[0] is not None:  # MiniMax lightning attention
         return g.n_heads * g.head_dim * g.head_dim
+    if r.find("conv_L_cache")[0] is not None:  # LFM2 short convolution
+        if d is None:
+            raise ConfigError("hidden_size", "missing")
+        return d * r.int("conv_L_cache", kind="rank")
     raise ConfigError("layer_types", "state_unsized", model_type=r.model_type)
 
 
@@ -939,6 +948,10 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
             mixers += _mamba_params(r, d)
         elif spec.kind == "state" and r.find("linear_num_value_heads")[0] is not None:
             mixers += _delta_net_params(r, d)
+        elif spec.kind == "state" and r.find("conv_L_cache")[0] is not None:
+            # LFM2 ShortConv: in_proj d -> 3d, depthwise conv of L, out_proj
+            bias = bool(r.flag("conv_bias", False))
+            mixers += 4 * d * d + d * r.int("conv_L_cache", kind="rank") + (5 * d if bias else 0)
         else:
             raise ConfigError("n_params", "params_needed", model_type=mt,
                               reason="hybrid_layers")
@@ -946,6 +959,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
     n_experts = r.int("num_local_experts", "num_experts", "n_routed_experts",
                       kind="experts")
     inter = r.int("intermediate_size", kind="intermediate")
+    if inter is not None and r.flag("block_auto_adjust_ff_dim", False):
+        inter = _lfm2_width(r, inter)
     mlp_bias = bool(r.flag("mlp_bias", None))
 
     def dense(width: int) -> int:
@@ -999,6 +1014,18 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         shared=shared,
         norms=L * per_layer_norms * d + d,
     )
+
+
+def _lfm2_width(r: _Reader, inter: int) -> int:
+    """LFM2's MLP width (``Lfm2MLP``): 2/3 of intermediate_size, times
+    ``block_ffn_dim_multiplier`` rounded up to ``block_multiple_of``."""
+    width = int(2 * inter / 3)
+    _, mult = r.find("block_ffn_dim_multiplier")
+    if isinstance(mult, (int, float)) and not isinstance(mult, bool):
+        width = int(mult * width)
+        step = r.int("block_multiple_of", kind="intermediate") or 256
+        width = step * ((width + step - 1) // step)
+    return width
 
 
 def _falcon_params(r: _Reader, g: _Geometry) -> ParamCount:
