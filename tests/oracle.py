@@ -3,8 +3,9 @@
 For one config (a dict), :func:`oracle` reads it through the configuration
 class transformers registers for its ``model_type`` (``CONFIG_MAPPING``;
 remote code is never trusted), builds the model on the ``meta`` device (no
-memory, no weights: ``AutoModelForCausalLM``, or the image-text-to-text auto
-class for multimodal configs) and reads from the built modules:
+memory, no weights: ``AutoModelForCausalLM``, the image-text-to-text auto
+class for multimodal configs, else the transformers class its
+``architectures`` names, such as Voxtral's) and reads from the built modules:
 
 - ``params``: every parameter of the language model (tied embeddings once;
   for a multimodal model the vision tower and projector are left out, as the
@@ -172,6 +173,7 @@ def _params(model, cfg) -> int:
 def oracle(d: dict) -> dict:
     """What transformers builds from the config dict ``d`` (see the module doc)."""
     import torch
+    import transformers
     from transformers import AutoModelForCausalLM, AutoModelForImageTextToText
     from transformers.models.auto.configuration_auto import CONFIG_MAPPING
 
@@ -188,13 +190,19 @@ def oracle(d: dict) -> dict:
         return {"status": "refused", "why": "encoder_decoder"}
     model = None
     errors = []
-    for auto in (AutoModelForCausalLM, AutoModelForImageTextToText):
+    builders = [(a.__name__, lambda c, a=a: a.from_config(c, trust_remote_code=False))
+                for a in (AutoModelForCausalLM, AutoModelForImageTextToText)]
+    for arch in d.get("architectures") or []:  # transformers' own class (Voxtral...)
+        cls = getattr(transformers, str(arch), None)
+        if isinstance(cls, type) and hasattr(cls, "_from_config"):
+            builders.append((arch, cls._from_config))
+    for label, build in builders:
         try:
             with torch.device("meta"):
-                model = auto.from_config(cfg, trust_remote_code=False)
+                model = build(cfg)
             break
         except Exception as e:  # noqa: BLE001
-            errors.append(f"{auto.__name__}: {type(e).__name__}: {str(e)[:100]}")
+            errors.append(f"{label}: {type(e).__name__}: {str(e)[:100]}")
     if model is None:
         return {"status": "unbuildable", "why": "; ".join(errors)}
     tc = _text_config(cfg)
