@@ -136,6 +136,11 @@ def test_oracle_file_is_transformers():
         assert live[name] == ORACLE[name], name
 
 
+def test_docs_list_every_verdict():
+    assert orc.DOCS.read_text() == orc.docs_text(), (
+        "docs/configs.md is out of date: PYTHONPATH=. .venv/bin/python -m tests.oracle --docs")
+
+
 @pytest.mark.parametrize("name", sorted(KNOWN))
 def test_known_disagreements_have_reasons(name):
     assert len(KNOWN[name]) > 20
