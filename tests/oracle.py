@@ -16,7 +16,8 @@ class for multimodal configs, else the transformers class its
   ``cross`` (attends to the image), ``state`` (Mamba, linear attention: no
   K/V) or ``none``; ``values`` is what the layer caches per token
   (K + V output features of its projections; for MLA the compressed
-  ``kv_a_proj_with_mqa`` output, kv_lora_rank + qk_rope_head_dim).
+  ``kv_a_proj_with_mqa`` output, kv_lora_rank + qk_rope_head_dim, plus the
+  DSA indexer's key, ``indexer.wk``, where DeepSeek-V3.2 has one).
 
 The kind and span come from the built attention module (its
 ``is_kv_shared_layer``, ``sliding_window`` and ``layer_type``, set by
@@ -116,7 +117,10 @@ def _kv_projections(mod):
     """(values per token, query features) of an attention module, or None."""
     kv_a = getattr(mod, "kv_a_proj_with_mqa", None)
     if kv_a is not None:
-        return ("mla", _out_features(kv_a))
+        # DeepSeek-V3.2: the DSA indexer caches its own key per token as well
+        # (``cache.update_indexer``: index_head_dim values, ``indexer.wk``)
+        wk = getattr(getattr(mod, "indexer", None), "wk", None)
+        return ("mla", _out_features(kv_a) + (_out_features(wk) if wk is not None else 0))
     k, v = getattr(mod, "k_proj", None), getattr(mod, "v_proj", None)
     if k is not None and v is not None and _out_features(k) and _out_features(v):
         return ("kv", _out_features(k) + _out_features(v))

@@ -35,6 +35,10 @@ REFUSALS = {"encoder_decoder", "no_kv_cache"}
 
 KNOWN: dict[str, str] = {
     # name -> why the reader still disagrees with transformers (see docs/configs.md)
+    "deepseek-ai--DeepSeek-V3.2-Exp": (
+        "N8: transformers caches the DSA indexer's key per layer and token (index_head_dim "
+        "128, DynamicIndexedLayer) beside the 576-value MLA latent: 704 values; the reader "
+        "counts 576, and step 5's MLA text names only the latent and the rotary key"),
     "review--Mistral-Small-3.1-24B-Instruct-2503": (
         "the review's file has no tie_word_embeddings at the top level: transformers 5.25's "
         "Mistral3Config then ties lm_head to the embeddings (text_config says false); the "
