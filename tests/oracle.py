@@ -138,6 +138,19 @@ def _kv_projections(mod):
     return None
 
 
+def _windows_every_layer(attn) -> bool:
+    """True when the model's code builds one sliding-window mask for all layers
+    from ``config.sliding_window`` (Mistral, Mixtral, Phi-3, Starcoder2 in
+    transformers 5: ``create_sliding_window_causal_mask`` without ``layer_types``)."""
+    import inspect
+
+    module = sys.modules.get(type(attn).__module__)
+    try:
+        return module is not None and "create_sliding_window_causal_mask" in inspect.getsource(module)
+    except (OSError, TypeError):
+        return False
+
+
 def _span(cfg, attn, i: int):
     """(kind, span) of layer i from the module and the text config."""
     types = getattr(cfg, "layer_types", None)
@@ -152,8 +165,7 @@ def _span(cfg, attn, i: int):
         return "sliding", int(sw)
     if lt is None and not types:
         w = getattr(cfg, "sliding_window", None)
-        use = getattr(cfg, "use_sliding_window", True)
-        if w and use and getattr(cfg, "model_type", "") in ("mistral", "phi3", "starcoder2", "mixtral"):
+        if w and getattr(cfg, "use_sliding_window", True) and _windows_every_layer(attn):
             return "sliding", int(w)
     return "full", None
 
