@@ -10,7 +10,9 @@ class for multimodal configs, else the transformers class its
 - ``params``: every parameter of the language model (tied embeddings once;
   for a multimodal model the vision tower and projector are left out, as the
   reader counts the language model only);
-- ``layers``: one entry per decoder layer, ``[kind, span, values]``:
+- ``layers``: one entry per decoder layer, ``[kind, span, values]`` and, for
+  a K/V layer, ``kv_heads, head_dim`` (the module's ``head_dim``; K/V heads =
+  values / 2 / head_dim):
   ``kind`` is ``full``, ``sliding`` (span W), ``chunked`` (span C),
   ``mla`` (latent), ``shared`` (reads another layer's K/V: Gemma 3n),
   ``cross`` (attends to the image), ``state`` (Mamba, linear attention: no
@@ -250,8 +252,11 @@ def oracle(d: dict) -> dict:
             layers.append(["mla", None, int(values)])
             continue
         kind, span = _span(tc, attn, i)
-        layers.append([kind, span, int(values)])
-    if not any(k in ("full", "sliding", "chunked", "mla") for k, _, _ in layers):
+        head_dim = int(getattr(attn, "head_dim", 0) or getattr(attn, "head_size", 0)
+                       or getattr(tc, "head_dim", 0) or 0)
+        kv_heads = values // (2 * head_dim) if head_dim else None
+        layers.append([kind, span, int(values), kv_heads, head_dim or None])
+    if not any(e[0] in ("full", "sliding", "chunked", "mla") for e in layers):
         return {"status": "refused", "why": "no_kv_cache"}
     return {
         "status": "built",
@@ -325,11 +330,11 @@ def docs_text() -> str:
         mt = r.get("model_type") or (sources.get(name + ".json") or {}).get("model_type") or ""
         if r["status"] == "built":
             kinds: dict[str, int] = {}
-            for k, span, _ in r["layers"]:
+            for k, span, *_ in r["layers"]:
                 label = f"{k} {span}" if span else k
                 kinds[label] = kinds.get(label, 0) + 1
             layers = ", ".join(f"{k} × {n}" for k, n in kinds.items())
-            kv = f"{sum(v for _, _, v in r['layers']) * 2:,}"
+            kv = f"{sum(e[2] for e in r['layers']) * 2:,}"
             params = f"{r['params'] / 1e9:.3f} B"
         else:
             layers, kv, params = f"refused: {r['why']}", "", ""

@@ -55,7 +55,11 @@ def expected(name: str) -> dict | None:
 
 
 def reader_layers(parsed) -> list[list]:
-    return [[s.kind, s.span, s.values_per_token] for s in parsed.preset.layers]
+    """The reader's layers in the oracle's form: K/V layers also name heads and head_dim."""
+    m = parsed.preset
+    return [[s.kind, s.span, s.values_per_token]
+            + ([m.n_kv_heads, m.head_dim] if s.kind in ("full", "sliding", "chunked") else [])
+            for s in m.layers]
 
 
 def verdict(name: str) -> str:
