@@ -288,6 +288,24 @@ def compute_all(names=None) -> dict:
 DOCS = Path(__file__).parent.parent / "docs" / "configs.md"
 
 
+def sources_text() -> str:
+    """tests/data/corpus/SOURCES.md, the table of ``sources.json``."""
+    rows = json.loads((CORPUS / "sources.json").read_text())
+    lines = [
+        "# Corpus sources", "",
+        "Generated from `sources.json` by `PYTHONPATH=. .venv/bin/python -m tests.oracle --docs`.",
+        "Each file is a model's `config.json` exactly as published in the repository named, at the",
+        "commit named. The 30 review configs of `tests/data/configs/` are checked too (as",
+        "`review--<file>`) and are not repeated here.", "",
+        "| file | model | model_type | repository | path | commit | note |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(f"| {r['file']} | {r['model']} | {r['model_type']} | {r['repository']} | "
+                     f"`{r['path']}` | {r['commit'][:12]} | {r.get('note', '')} |")
+    return "\n".join(lines) + "\n"
+
+
 def docs_text() -> str:
     """docs/configs.md: every config's verdict and every disagreement's reason."""
     from tests.test_hfconfig_oracle import KNOWN, all_verdicts
@@ -361,6 +379,7 @@ def main(argv: list[str]) -> int:
     t_import = time.perf_counter() - t0
     if argv == ["--docs"]:
         DOCS.write_text(docs_text())
+        (CORPUS / "SOURCES.md").write_text(sources_text())
         return 0
     files = corpus_files()
     results, times = {}, {}
@@ -372,6 +391,7 @@ def main(argv: list[str]) -> int:
         ORACLE_FILE.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     if "--docs" in argv:
         DOCS.write_text(docs_text())
+        (CORPUS / "SOURCES.md").write_text(sources_text())
     if "--time" in argv or "--write" in argv:
         built = [times[n] for n, r in results.items() if r["status"] == "built"]
         print(f"import torch + transformers: {t_import:.2f} s; peak RSS "
