@@ -89,11 +89,13 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
                             n/r/v = qk_nope/qk_rope/v head dims)
     Mamba / DeltaNet layer its mixer (``_mamba_params``, ``_delta_net_params``)
     cross-attention layer  attention + q/k norms + 2 gates
-    dense MLP per layer    3 * d * I       (gate, up, down)
+    dense MLP per layer    3 * d * I       (gate, up, down; Nemotron and Apertus
+                                            have no gate: 2 * d * I)
     MoE layer              E * 3 * d * I_e + d * E (router)
                            + shared experts 3 * d * I_s (+ d for Qwen's gate)
-    norms                  2 * d per layer (4 * d for Gemma 2/3, d for
-                           Cohere's one LayerNorm) + d
+    norms                  2 * d per layer (4 * d for Gemma 2/3 and for
+                           Nemotron's biased LayerNorms, d for Cohere's one
+                           LayerNorm) + d (2 * d for Nemotron)
     embeddings tied        Gemma and Cohere by default (``tie_word_embeddings``,
                            Cohere's ``use_embedding_sharing``)
 
@@ -226,12 +228,14 @@ _QWEN_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"})
 _GEMMA2_TYPES = frozenset({"gemma2"})
 _GEMMA3_TYPES = frozenset({"gemma3", "gemma3_text"})
 _FOUR_NORM_TYPES = _GEMMA2_TYPES | _GEMMA3_TYPES
-_QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "lfm2"}) | _GEMMA3_TYPES
+_QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "lfm2", "apertus"}) | _GEMMA3_TYPES
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe"})
 _PATTERN_TYPES = _GEMMA3_TYPES | {"cohere2"}
 _COHERE_TYPES = frozenset({"cohere", "cohere2"})
 _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text", "lfm2"}) | _COHERE_TYPES
 _FALCON_TYPES = frozenset({"falcon", "RefinedWeb", "RefinedWebModel"})
+_UP_DOWN_MLP_TYPES = frozenset({"nemotron", "apertus"})
+"""MLPs with an up and a down projection and no gate (relu^2, xIELU): 2 x d x I."""
 _LLAMA4_TYPES = frozenset({"llama4", "llama4_text"})
 
 # Class defaults of transformers' Gemma 2/3 configs for fields that the
@@ -964,6 +968,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
     mlp_bias = bool(r.flag("mlp_bias", None))
 
     def dense(width: int) -> int:
+        if mt in _UP_DOWN_MLP_TYPES:  # no gate_proj; Apertus' xIELU has 2 parameters
+            return 2 * d * width + ((width + d) if mlp_bias else 0) + (2 if mt == "apertus" else 0)
         return 3 * d * width + ((2 * width + d) if mlp_bias else 0)
 
     experts = active_experts = shared = 0
@@ -1004,6 +1010,9 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         shared = len(moe) * per_layer_shared
 
     per_layer_norms = 4 if mt in _FOUR_NORM_TYPES else 1 if mt in _COHERE_TYPES else 2
+    final_norm = d
+    if mt == "nemotron":  # LayerNorm1P: a weight and a bias, also the final one
+        per_layer_norms, final_norm = 4, 2 * d
     return ParamCount(
         embedding=vocab * d,
         lm_head=0 if tied else vocab * d,
@@ -1012,7 +1021,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         experts=experts,
         active_experts=active_experts,
         shared=shared,
-        norms=L * per_layer_norms * d + d,
+        norms=L * per_layer_norms * d + final_norm,
     )
 
 

@@ -602,3 +602,19 @@ def test_every_code_is_listed_and_exercised():
     # The rest have tests of their own above.
     assert set(ERROR_CODES) - exercised <= {"not_nonnegative_int", "not_encodable",
                                             "not_positive_number", "active_exceeds_total"}
+
+
+@pytest.mark.parametrize("cfg,total", [
+    # NemotronConfig's shape, 4 layers: relu^2 up/down MLP, LayerNorm1P with biases
+    (dict(model_type="nemotron", hidden_size=6144, intermediate_size=24576,
+          num_attention_heads=48, num_key_value_heads=8, head_dim=128,
+          num_hidden_layers=4, vocab_size=256000), 4_706_119_680),
+    # ApertusConfig's shape, 4 layers: xIELU up/down MLP, q/k norms
+    (dict(model_type="apertus", hidden_size=4096, intermediate_size=14336,
+          num_attention_heads=32, num_key_value_heads=8, num_hidden_layers=4,
+          vocab_size=131072), 1_711_313_928),
+])
+def test_up_down_mlps_are_not_gated(cfg, total):
+    """N4: Nemotron and Apertus have no gate_proj; the totals are what transformers
+    5.25 builds on the meta device from these shapes."""
+    assert parse(cfg).params.total == total
