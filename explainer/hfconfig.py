@@ -87,12 +87,15 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
                            + d*(c + r) + c + c*H*(n + v) + H*v*d
                            (q_r = q_lora_rank, c = kv_lora_rank,
                             n/r/v = qk_nope/qk_rope/v head dims)
-    Mamba / DeltaNet layer its mixer (``_mamba_params``, ``_delta_net_params``)
+    Mamba / DeltaNet layer its mixer (``_mamba_params``, Mamba-2's
+                           ``_mamba2_params``, ``_delta_net_params``)
     cross-attention layer  attention + q/k norms + 2 gates
     dense MLP per layer    3 * d * I       (gate, up, down; Nemotron and Apertus
                                             have no gate: 2 * d * I)
     MoE layer              E * 3 * d * I_e + d * E (router)
-                           + shared experts 3 * d * I_s (+ d for Qwen's gate)
+                           + shared experts 3 * d * I_s (+ d for Qwen's gate;
+                             I_s: ``shared_expert_intermediate_size``, Granite's
+                             ``shared_intermediate_size``)
     norms                  2 * d per layer (4 * d for Gemma 2/3 and for
                            Nemotron's biased LayerNorms, d for Cohere's one
                            LayerNorm) + d (2 * d for Nemotron)
@@ -712,8 +715,10 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
     - Mamba (Jamba ``mamba_*``): ``d_inner x (d_state + d_conv)``: the SSM state
       and the convolution's last ``d_conv`` inputs, d_inner = expand x hidden
       (transformers' ``HybridMambaAttentionDynamicCache``).
-    - Mamba-2 (Nemotron-H ``mamba_*``/``ssm_state_size``): ``heads x head_dim x
-      d_state`` + ``(heads x head_dim + 2 x n_groups x d_state) x conv_kernel``.
+    - Mamba-2 (Nemotron-H ``mamba_num_heads``/``ssm_state_size``, Granite
+      4.0-H ``mamba_n_heads``/``mamba_d_head``/``mamba_d_state``; checked
+      before Mamba-1): ``heads x head_dim x d_state`` + ``(heads x head_dim +
+      2 x n_groups x d_state) x conv_kernel``.
     - Gated DeltaNet (Qwen3-Next ``linear_*``): ``value heads x key_dim x
       value_dim`` + ``(2 x key heads x key_dim + value heads x value_dim) x
       conv_kernel``.
@@ -724,6 +729,9 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
     Anything else: ConfigError ``state_unsized`` naming the field it lacks.
     """
     d = g.hidden
+    if r.find(*_MAMBA2_HEADS)[0] is not None:  # Nemotron-H, Granite 4.0-H (Mamba-2)
+        heads, hd, d_state, groups, conv = _mamba2_shape(r)
+        return heads * hd * d_state + (heads * hd + 2 * groups * d_state) * conv
     if r.find("mamba_d_state")[0] is not None:  # Jamba (Mamba-1 layers)
         if d is None:
             raise ConfigError("hidden_size", "missing")
@@ -731,13 +739,6 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
         d_conv = r.int("mamba_d_conv", kind="rank", required=True)
         expand = r.int("mamba_expand", kind="rank", required=True)
         return expand * d * (d_state + d_conv)
-    if r.find("mamba_num_heads")[0] is not None:  # Nemotron-H (Mamba-2 layers)
-        heads = r.int("mamba_num_heads", kind="heads")
-        hd = r.int("mamba_head_dim", kind="head_dim", required=True)
-        d_state = r.int("ssm_state_size", "state_size", kind="rank", required=True)
-        groups = r.int("n_groups", "mamba_n_groups", kind="heads", required=True)
-        conv = r.int("conv_kernel", "mamba_d_conv", kind="rank", required=True)
-        return heads * hd * d_state + (heads * hd + 2 * groups * d_state) * conv
     if r.find("linear_num_value_heads")[0] is not None:  # Qwen3-Next Gated DeltaNet
         vh = r.int("linear_num_value_heads", kind="heads")
         kh = r.int("linear_num_key_heads", kind="heads", required=True)
@@ -830,6 +831,37 @@ def _head_dim_from_hidden(r: _Reader, hidden: int | None, n_heads: int) -> int:
 # --------------------------------------------------------------------------
 # Parameter count
 # --------------------------------------------------------------------------
+
+
+_MAMBA2_HEADS = ("mamba_num_heads", "mamba_n_heads")
+
+
+def _mamba2_shape(r: _Reader) -> tuple[int, int, int, int, int]:
+    """(heads, head_dim, d_state, groups, conv kernel) of a Mamba-2 mixer."""
+    heads = r.int(*_MAMBA2_HEADS, kind="heads")
+    hd = r.int("mamba_head_dim", "mamba_d_head", kind="head_dim", required=True)
+    d_state = r.int("ssm_state_size", "state_size", "mamba_d_state", kind="rank",
+                    required=True)
+    groups = r.int("n_groups", "mamba_n_groups", kind="heads", required=True)
+    conv = r.int("conv_kernel", "mamba_d_conv", kind="rank", required=True)
+    return heads, hd, d_state, groups, conv
+
+
+def _mamba2_params(r: _Reader, d: int) -> int:
+    """One Mamba-2 mixer (transformers' ``GraniteMoeHybridMambaLayer``,
+    ``NemotronHMamba2Mixer``): in_proj to z, x, B, C and dt, a depthwise conv
+    over x, B, C, per-head dt_bias / A_log / D, a gated norm, out_proj."""
+    heads, hd, d_state, groups, conv = _mamba2_shape(r)
+    inner, bc = heads * hd, 2 * groups * d_state
+    conv_bias = r.flag("mamba_conv_bias", None)
+    conv_bias = r.flag("use_conv_bias", True) if conv_bias is None else conv_bias
+    proj_bias = r.flag("mamba_proj_bias", None)
+    proj_bias = r.flag("use_bias", False) if proj_bias is None else proj_bias
+    in_out = 2 * inner + bc + heads
+    return (d * in_out + (in_out if proj_bias else 0)             # in_proj
+            + (inner + bc) * conv + ((inner + bc) if conv_bias else 0)  # conv1d
+            + 3 * heads + inner                                   # dt_bias, A_log, D, norm
+            + inner * d + (d if proj_bias else 0))                # out_proj
 
 
 def _mamba_params(r: _Reader, d: int) -> int:
@@ -948,6 +980,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
             mixers += attn  # a shared-K/V layer keeps its own projections
         elif spec.kind == "cross":  # mllama: q/k norms and two tanh gates more
             mixers += attn + 2 * h + 2
+        elif spec.kind == "state" and r.find(*_MAMBA2_HEADS)[0] is not None:
+            mixers += _mamba2_params(r, d)
         elif spec.kind == "state" and r.find("mamba_d_state")[0] is not None:
             mixers += _mamba_params(r, d)
         elif spec.kind == "state" and r.find("linear_num_value_heads")[0] is not None:
@@ -1002,11 +1036,13 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         n_shared = r.int("n_shared_experts", kind="experts", minimum=0) or 0
         if llama4:  # Llama4TextMoe: one shared expert as wide as the routed ones
             n_shared = 1
-        shared_width = r.int("shared_expert_intermediate_size", kind="intermediate")
+        shared_name, _ = r.find("shared_expert_intermediate_size", "shared_intermediate_size")
+        shared_width = shared_name and r.int(shared_name, kind="intermediate")
         per_layer_shared = d * n_experts  # router
         per_layer_shared += n_shared * per_expert
-        if shared_width:
-            per_layer_shared += 3 * d * shared_width + d  # Qwen-MoE: + its gate
+        if shared_width:  # Qwen-MoE: + its gate; Granite's shared_mlp has none
+            per_layer_shared += 3 * d * shared_width
+            per_layer_shared += d if shared_name == "shared_expert_intermediate_size" else 0
         shared = len(moe) * per_layer_shared
 
     per_layer_norms = 4 if mt in _FOUR_NORM_TYPES else 1 if mt in _COHERE_TYPES else 2

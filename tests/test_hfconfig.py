@@ -618,3 +618,20 @@ def test_up_down_mlps_are_not_gated(cfg, total):
     """N4: Nemotron and Apertus have no gate_proj; the totals are what transformers
     5.25 builds on the meta device from these shapes."""
     assert parse(cfg).params.total == total
+
+
+def test_granite_hybrid_mamba2_and_shared_mlp():
+    """N10: Granite 4.0-H's Mamba-2 mixers and its shared_mlp (shared_intermediate_size).
+    GraniteMoeHybridConfig's shape with 4 layers; transformers 5.25 builds 5,018,284,672
+    parameters from it on the meta device."""
+    cfg = dict(model_type="granitemoehybrid", hidden_size=4096, intermediate_size=11008,
+               num_attention_heads=32, num_key_value_heads=32, num_hidden_layers=4,
+               vocab_size=32000, num_local_experts=8, num_experts_per_tok=2,
+               shared_intermediate_size=1024,
+               layer_types=["mamba", "mamba", "mamba", "attention"],
+               mamba_n_heads=128, mamba_n_groups=1, mamba_d_state=256, mamba_d_head=64,
+               mamba_d_conv=4, mamba_expand=2, mamba_conv_bias=True, mamba_proj_bias=False)
+    r = parse(cfg)
+    assert r.params.total == 5_018_284_672
+    # Mamba-2 state: 128 heads x 64 x 256 + (8192 + 2 x 256) x 4
+    assert r.preset.layers[0].fixed_values == 128 * 64 * 256 + (8192 + 512) * 4
