@@ -130,9 +130,9 @@ def test_step_5_projects_its_bill_and_curve_readably(app, page, size, lang):
     assert f["planner"] == 0, f
     assert len(f["heights"]) == 1 and f["heights"][0] >= 0.4 * hgt, f
     # the widest values (“143.9 MB (137.2 MiB)”: an fp8 cache next to int4 weights) stay
-    # inside their cards
-    projected(app, page, size, f"?step=5&present=1&lang={lang}&model=deepseek-v3&weights=int4"
-              "&precision=fp8", (), ready=".step-visual svg")
+    # inside their cards (part A: the precisions are part B's, which the link would open)
+    projected(app, page, size, f"?step=5&present=1&lang={lang}&part=a&model=deepseek-v3"
+              "&weights=int4&precision=fp8", (), ready=".step-visual svg")
     f = page.evaluate(WORDS_WHOLE)
     assert f["broken"] == [] and f["over"] == [], f
 
