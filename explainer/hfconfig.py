@@ -17,8 +17,10 @@ How each cache input is found (the first rule that applies wins):
   reads it: ``num_kv_heads`` only with ``new_decoder_architecture``, else 1
   with ``multi_query`` (FalconConfig's default: true), else MHA; a fine-tune
   re-saved by transformers carries ``num_kv_heads: 71`` that the model ignores.
-- head_dim: an explicit ``head_dim`` wins over ``hidden_size /
-  num_attention_heads`` (Gemma, Mistral NeMo and Qwen3 can differ from it).
+  ChatGLM / GLM-4 (remote code): with ``multi_query_attention: true``,
+  ``multi_query_group_num`` K/V groups of ``kv_channels`` values each.
+- head_dim: an explicit ``head_dim`` (ChatGLM's ``kv_channels``) wins over
+  ``hidden_size / num_attention_heads`` (Gemma, Mistral NeMo and Qwen3 can differ from it).
 - MLA (DeepSeek-V2/V3): with ``kv_lora_rank`` the cache holds
   ``kv_lora_rank + qk_rope_head_dim`` values per layer per token (512 + 64 =
   576), not 2 x heads x head_dim.
@@ -802,6 +804,11 @@ def _geometry(r: _Reader) -> _Geometry:
             kv_name, n_kv = "multi_query", 1
         else:
             kv_name, n_kv = "multi_query", n_heads
+    elif r.flag("multi_query_attention", None):
+        # ChatGLM / GLM-4 (remote code, SelfAttention): multi_query_group_num K/V
+        # groups of kv_channels values (vLLM: total_num_kv_heads = multi_query_group_num)
+        kv_name = "multi_query_group_num"
+        n_kv = r.int(kv_name, kind="kv_heads", required=True)
     else:
         kv_name, _ = r.find("num_key_value_heads", "num_kv_heads", "kv_n_heads")
         if kv_name is not None:
@@ -814,7 +821,7 @@ def _geometry(r: _Reader) -> _Geometry:
     if n_kv > n_heads or n_heads % n_kv:
         raise ConfigError(kv_name or "num_key_value_heads", "kv_heads_divide",
                           heads=n_heads, kv_heads=n_kv)
-    head_dim = r.int("head_dim", kind="head_dim")
+    head_dim = r.int("head_dim", "kv_channels", kind="head_dim")
     if head_dim is None:
         head_dim = _head_dim_from_hidden(r, hidden, n_heads)
     return _Geometry(n_layers, n_heads, n_kv, head_dim, hidden)

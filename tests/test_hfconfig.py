@@ -635,3 +635,15 @@ def test_granite_hybrid_mamba2_and_shared_mlp():
     assert r.params.total == 5_018_284_672
     # Mamba-2 state: 128 heads x 64 x 256 + (8192 + 2 x 256) x 4
     assert r.preset.layers[0].fixed_values == 128 * 64 * 256 + (8192 + 512) * 4
+
+
+def test_chatglm_kv_groups():
+    """N1: glm-4-9b-chat's fields (THUDM remote code): 2 K/V groups of kv_channels 128,
+    so 2 x 40 x 2 x 128 x 2 B = 40,960 B per token, not 32 heads' 655,360."""
+    glm4 = dict(model_type="chatglm", num_layers=40, hidden_size=4096,
+                num_attention_heads=32, multi_query_attention=True,
+                multi_query_group_num=2, kv_channels=128, ffn_hidden_size=13696,
+                padded_vocab_size=151552, seq_length=131072, torch_dtype="bfloat16")
+    m = parse(glm4, n_params=9.4e9).preset
+    assert (m.n_kv_heads, m.head_dim) == (2, 128)
+    assert costs.kv_bytes_per_token(m) == 40_960
