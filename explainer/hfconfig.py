@@ -204,6 +204,7 @@ LIMITS: Mapping[str, int] = MappingProxyType(
         window=1_000_000_000,
         experts=100_000,
         rank=1_000_000,
+        state=1_000_000_000,
     )
 )
 """Largest value accepted for each kind of count (far above any real model)."""
@@ -1418,7 +1419,7 @@ def _query_layers(q: Mapping[str, Any], layers: int, kv_values: int,
     """The layer layout of a link (``pat`` with ``win`` / ``chunk`` / ``state``)."""
     window = _query_int(q, "win", "window")
     chunk = _query_int(q, "chunk", "window")
-    state = _query_int(q, "state", "rank")
+    state = _query_int(q, "state", "state")  # real states pass 1.4 M values (N3)
     pat = _query_text(q, "pat")
     if pat is None:
         letters = ("L" if window is not None else "G") * layers

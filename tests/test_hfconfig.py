@@ -647,3 +647,14 @@ def test_chatglm_kv_groups():
     m = parse(glm4, n_params=9.4e9).preset
     assert (m.n_kv_heads, m.head_dim) == (2, 128)
     assert costs.kv_bytes_per_token(m) == 40_960
+
+
+def test_a_real_state_passes_the_link():
+    """N3: NVIDIA-Nemotron-Nano-9B-v2's Mamba-2 state (128 x 80 x 128 + conv) is
+    1,359,872 values: a link carrying it is read back, not refused."""
+    state = 128 * 80 * 128 + (128 * 80 + 2 * 8 * 128) * 4
+    assert state > 1_000_000
+    q = {"layers": "4", "heads": "40", "kv": "8", "hd": "128", "pat": "MMMG",
+         "state": str(state), "params": "9000000000"}
+    m = from_query(q)
+    assert m.layers[0].fixed_values == state
