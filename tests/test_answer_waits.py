@@ -146,6 +146,19 @@ def test_the_first_state_does_not_answer_its_question(query, lang):
     assert revealed["question"]["correct"] is not None and revealed["question"]["explain"]
 
 
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_step_5s_planner_does_not_answer_the_bills_question(lang):
+    """Step 5's part B (the planner) asks nothing of its own; before part A's question is
+    answered, nothing in part B's state answers it either."""
+    a = App(query={"step": "5", "lang": lang})
+    a.handle({"shown": True})
+    values = answers(full(a.state()))
+    assert values
+    b = full(App(query={"step": "5", "part": "b", "lang": lang}).state())
+    assert b["question"] is None and b["concealed"]
+    assert leaks(b, values) == []
+
+
 @pytest.mark.parametrize("query", [{"step": "1"}, {"step": "2"}, {"step": "5"}],
                          ids=lambda q: q["step"])
 def test_the_search_finds_an_answer_left_in_the_state(query):

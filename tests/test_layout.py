@@ -14,8 +14,8 @@ from steps.ui.state import LIVE, REGIONS, columns, layout_table, placed
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [{"step": "1"}, {"step": "2"}, {"step": "3"}, {"step": "4"}, {"step": "5"},
-         {"step": "6", "part": "a"}, {"step": "6", "part": "b"}, {"step": "6", "part": "c"},
-         {"step": "6", "part": "d"}, {"step": "end"}]
+         {"step": "5", "part": "b"}, {"step": "6", "part": "a"}, {"step": "6", "part": "b"},
+         {"step": "6", "part": "c"}, {"step": "6", "part": "d"}, {"step": "end"}]
 PROSE = {"idea", "look", "facts", "deeper", "exercises", "legend", "more", "extras"}
 
 
@@ -45,7 +45,7 @@ def test_the_learners_page_has_the_words_then_the_figure(states):
             assert where == {"left": ["body"], "right": []}
             continue
         assert where["left"][0] == "lead"
-        assert "question" in where["left"] and "deeper" in where["left"]
+        assert ("question" in where["left"] or not st["question"]) and "deeper" in where["left"]
         assert "exercises" in where["left"]
         assert not {"stage", "figure", "cards", "controls"} & set(where["left"])
 
@@ -58,9 +58,11 @@ def test_the_projected_page_keeps_the_figure_and_drops_the_prose(states):
         if dict(q)["step"] == "end":
             assert where["left"] == ["body"]                  # the key ideas, as they are
             continue
-        # a step in parts: the part's title stands for the step's lead
-        assert where["left"][0] == ("part" if dict(q)["step"] == "6" else "lead")
-        assert where["left"][1] == "question"
+        # a step in parts: the part's title stands for the step's lead (step 5's part A,
+        # which has none, keeps the lead); a part without a question (step 5's planner)
+        # goes on to its controls
+        assert where["left"][0] == ("part" if st["part"] else "lead")
+        assert where["left"][1] == ("question" if st["question"] else "controls")
         assert where["left"][-1] == "notices" or "notices" not in where["left"]  # notices last
         assert {"stage", "figure", "cards"} & set(where["right"]), q
     # part C: the controls above the cards, in the figure's column (its question is long)
@@ -114,8 +116,12 @@ def test_columns_hold_the_regions_blocks(states):
     st = states[(("step", "5"),)]
     cols = columns(st)
     assert cols["left"][0] == st["lead"][0]
-    assert [b["cls"] for b in cols["right"] if b.get("kind") == "html"] == ["planner"]
+    assert [b["cls"] for b in cols["right"] if b.get("kind") == "html"] == []   # part A
     assert {"kind": "slot", "name": "stage"} in cols["right"]
+    st = states[(("step", "5"), ("part", "b"))]
+    cols = columns(st)
+    assert [b["cls"] for b in cols["right"] if b.get("kind") == "html"] == ["planner"]
+    assert {"kind": "slot", "name": "stage"} not in cols["right"]
 
 
 

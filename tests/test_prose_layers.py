@@ -1,4 +1,4 @@
-"""Prose in layers: every step (and every part of step 6) shows its lead sentence and at most
+"""Prose in layers: every step (and every part of steps 5 and 6) shows its lead sentence and at most
 about 120 words of prose next to the figure; derivations, the live model's details and the
 literature wait in collapsed “Go deeper” sections, always in the same order, each only when it
 has something in it. The words counted are the paragraph blocks a learner sees without opening
@@ -73,6 +73,8 @@ CASES = [
     ("4-moe", Step4, sets(model="mixtral-8x7b", gpu="h100", batch=200)),
     *[(f"5-{key}", Step5, sets(model=key, context=32768, batch=4))
       for key in model_options(translator("en")).values()],
+    *[(f"5b-{key}", Step5, sets(part="b", model=key, context=32768))
+      for key in model_options(translator("en")).values()],
     *[(f"6a-{kv}-{p}-{win}", Step6, sets(kv_heads=kv, precision=p, window=win))
       for kv in KV_CHOICES for p in PRECISION_CHOICES for win in WINDOW_CHOICES],
     ("6b", Step6, sets(part="b")),
@@ -99,7 +101,8 @@ def test_visible_prose_is_short_and_go_deeper_comes_in_order(name, cls, moves):
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("cls,moves", [(Step1, []), (Step2, []), (Step3, []), (Step4, []),
-                                       (Step5, []), (Step6, []), (Step6, sets(part="b")),
+                                       (Step5, []), (Step5, sets(part="b")), (Step6, []),
+                                       (Step6, sets(part="b")),
                                        (Step6, sets(part="c"))])
 def test_every_language_has_the_same_sections_under_its_own_titles(lang, cls, moves):
     en, here = cls("en"), cls(lang)

@@ -47,6 +47,9 @@ VIEWS = [dict(step=1, lang="pl", example=2, frame=4, layer=2, head=3),
          dict(step=5, context=16384, batch=4, model="qwen2.5-7b", gpu="h200"),
          dict(step=5, model="custom",
               custom="layers-32_heads-32_kv-8_hd-128_ctx-131072_params-8030261248"),
+         dict(step=5, part="a", model="custom",
+              custom="layers-32_heads-32_kv-8_hd-128_ctx-131072_params-8030261248"),
+         dict(step=5, part="b", gpu="l4", gpus=2, share=80, precision="fp8", weights="int4"),
          dict(step=6, part="a", heads=8, precision="int4", window=4096),
          dict(step=6, part="b", frame=3),
          dict(step=6, part="c", heads=1, precision="int8", lang="nl"),
@@ -68,8 +71,9 @@ def test_the_copy_link_restores_the_view(kw):
 
 
 def test_the_link_carries_part_and_playhead_of_every_step_that_has_them():
-    """Step 6's part, and the frame of every step with a player, are in the link; the shell
-    names the parameter that follows the player (the copy link moves it while playing)."""
+    """Steps 5 and 6's part, and the frame of every step with a player, are in the link; the
+    shell names the parameter that follows the player (the copy link moves it while
+    playing)."""
     expected = {1: "frame", 2: "tokens", 3: "frame", 4: None, 5: None, 6: "frame", END: None}
     for n, name in expected.items():
         app = App(query=q(step="end" if n == END else n))
@@ -79,7 +83,7 @@ def test_the_link_carries_part_and_playhead_of_every_step_that_has_them():
             assert name in link, n
         if app.step.figure and app.step.player:
             assert name, f"step {n} plays but its link does not follow the player"
-        if n == 6:
+        if n in (5, 6):
             assert link["part"] == ["a"]
         app.step.close()
 

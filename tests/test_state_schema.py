@@ -161,7 +161,7 @@ def _states():
     shown (the key-ideas page has none)."""
     for lang in ("en", "nl"):
         for n in NUMBERS:
-            parts = ["a", "b", "c", "d"] if n == 6 else [None]
+            parts = {5: ["a", "b"], 6: ["a", "b", "c", "d"]}.get(n, [None])
             for part in parts:
                 query = {"step": [str(n)], "lang": [lang], **({"part": [part]} if part else {})}
                 app = App(query)

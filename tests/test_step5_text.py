@@ -232,7 +232,9 @@ def test_deep_link_round_trip():
     m = app.step.model
     assert (m.model, m.context, m.batch, m.gpu) == ("opt-13b", 2048, 8, "a100-40")
     assert app.view_model()["notices"] == []
-    assert parse_qs(app.url_query()[1:]) == {"step": ["5"], "lang": ["en"], "context": ["2048"],
+    # a GPU other than the default, in a link that names no part: the planner's part B
+    assert parse_qs(app.url_query()[1:]) == {"step": ["5"], "lang": ["en"], "part": ["b"],
+                                             "context": ["2048"],
                                              "batch": ["8"], "model": ["opt-13b"],
                                              "gpu": ["a100-40"], "gpus": ["1"],
                                              "share": ["90"], "weights": ["released"],

@@ -1,7 +1,9 @@
 """Step 5's controller without Panel: the state it gives the page (blocks, controls, the
-question and what waits for it, the one still frame), the learner's moves as messages, and
-the “your model” box: one Read message with the text and the count, read again on request,
-never in the link, kept across a visit, its words plain text in the session's language."""
+question and what waits for it, the one still frame), its two parts (A, the bill: three
+controls and four cards; B, planning a server: the planner, the precisions, the GPUs, your
+model), the links that open part B, the learner's moves as messages, and the “your model”
+box: one Read message with the text and the count, read again on request, never in the link,
+kept across a visit, its words plain text in the session's language."""
 import json
 
 import pytest
@@ -43,11 +45,30 @@ def texts(blocks: list) -> str:
 def read(step, config, params_b=None):
     step.handle({"custom": {"config": config, "params_b": params_b}})
 
+
+def shown(state: dict) -> list[str]:
+    """The controls the page draws (those of the part shown)."""
+    return [c["name"] for c in state["controls"] if not c.get("hidden")]
+
+
+def part_b_cards(state: dict) -> dict:
+    """Part B's cards (a region of their own: part B has no stage)."""
+    block = next(b for b in columns(state)["right"] if b["kind"] == "metrics")
+    return {c["key"]: c for c in block["cards"]}
+
+
+def planner_blocks(state: dict) -> list:
+    return [b for side in ("left", "right") for b in columns(state)[side]
+            if b["kind"] == "html" and b["cls"] == "planner"]
+
+
+PART_B = ["context", "model", "weights", "precision", "gpu", "gpus", "share"]
+
 def test_the_state_of_the_default_page():
     step = Step5()
     s = check_step(step.state())
     assert s["number"] == 5 and "step-5" in s["classes"]
-    assert [b["name"] for b in columns(s)["left"] if b["kind"] == "slot"] == ["question"]
+    assert "question" in [b["name"] for b in columns(s)["left"] if b["kind"] == "slot"]
     # no box of your own until "your model" is chosen
     assert [b["name"] for b in columns(s)["right"] if b["kind"] == "slot"] == ["controls", "stage"]
     classes = [b.get("cls") for b in columns(s)["left"] + columns(s)["right"] if b["kind"] != "slot"]
@@ -60,14 +81,19 @@ def test_the_state_of_the_default_page():
     assert formula["heading"] == "Cache formula"
     assert any(b["kind"] == "legend" for b in columns(s)["right"])
     assert "The live model on this server" in texts(live)
-    assert [c["name"] for c in s["controls"]] == ["context", "batch", "model", "weights",
-                                                  "precision", "gpu", "gpus", "share"]
+    assert [c["name"] for c in s["controls"]] == ["part", "context", "batch", "model",
+                                                  "weights", "precision", "gpu", "gpus", "share"]
+    # part A, the bill: a newcomer meets three controls; the rest are part B's
+    assert shown(s) == ["context", "batch", "model"]
+    assert s["tabs"] == {"name": "part", "label": "The memory bill", "active": "a",
+                         "items": [["a", "A. The bill"], ["b", "B. Plan a server"]]}
     spec = {c["name"]: c for c in s["controls"]}
     assert spec["context"]["kind"] == "range" and spec["context"]["step"] == 256
     assert spec["gpu"]["label"] == "GPU for “how many fit”"
-    assert [CUSTOM, "Your model: paste a config.json"] in spec["model"]["options"]
-    assert s["values"] == {"context": 4096, "batch": 1, "model": "llama2-7b", "gpu": "a100-80",
-                           "gpus": 1, "share": 90, "precision": "fp16", "weights": "released"}
+    assert CUSTOM not in [o[0] for o in spec["model"]["options"]]     # pasted in part B
+    assert s["values"] == {"part": "a", "context": 4096, "batch": 1, "model": "llama2-7b",
+                           "gpu": "a100-80", "gpus": 1, "share": 90, "precision": "fp16",
+                           "weights": "released"}
     assert s["custom"] is None                          # the box waits for “your model”
     assert s["stage"]["figure"] == "bill" and s["stage"]["player"] is False
     assert s["stage"]["text"]["figure"] == "The memory bill"
@@ -75,7 +101,11 @@ def test_the_state_of_the_default_page():
     assert norm(c["per_token"]["value"]) == "512 KiB" and norm(c["weights"]["value"]) == "13.5 GB"
     assert {"kv_cache", "total", "fits", "max_sequences", "live_measured", "live_formula",
             "live_weights"} <= set(c)
-    assert step.url_state() == {"context": 4096, "batch": 1, "model": "llama2-7b",
+    # at most four cards shown; the rest under the collapsed “All numbers”
+    assert [k for k, v in c.items() if not v["more"]] == ["kv_cache", "weights", "total",
+                                                          "max_sequences"]
+    assert planner_blocks(s) == [] and not s["part"]          # no planner, no part title
+    assert step.url_state() == {"part": "a", "context": 4096, "batch": 1, "model": "llama2-7b",
                                 "gpu": "a100-80", "gpus": 1, "share": 90, "custom": "",
                                 "precision": "fp16", "weights": "released"}
 
@@ -120,6 +150,7 @@ def test_the_controls_move_the_bill():
 def test_your_model_reads_a_config_in_one_message():
     step = Step5()
     step.handle({"set": "model", "value": CUSTOM, "seq": 1})
+    assert step.model.part == "b"                       # its box is part B's
     s = step.state()
     box = s["custom"]
     assert box["widget"] == "config" and box["value"] == "" and box["params_value"] is None
@@ -140,7 +171,7 @@ def test_your_model_reads_a_config_in_one_message():
     assert box["fields"][0].startswith("Read from your config.json")
     assert "131,072" in box["fields"][-1]
     assert step.model.custom.startswith("layers-32") and s["values"]["model"] == CUSTOM
-    assert norm(cards(s)["per_token"]["value"]) == "128 KiB"
+    assert norm(part_b_cards(s)["per_token"]["value"]) == "128 KiB"
     assert "custom" in step.url_state() and "config" not in step.url_state()
     # the same text read again shows it again
     step.handle({"set": "model", "value": "llama2-7b", "seq": 2})
@@ -150,7 +181,7 @@ def test_your_model_reads_a_config_in_one_message():
 
 
 def test_the_parameter_count_travels_with_the_text():
-    step = Step5(saved={"model": {"model": CUSTOM}})
+    step = Step5(saved={"model": {"model": CUSTOM, "part": "b"}})
     read(step, FALCON)                        # Falcon's config cannot give its weights
     assert "enter the parameter count" in step.state()["custom"]["problems"][0]
     read(step, FALCON, 6.922)                 # the count and the text: one message, no race
@@ -165,7 +196,7 @@ def test_the_parameter_count_travels_with_the_text():
 
 
 def test_a_read_message_that_is_not_one_is_ignored():
-    step = Step5(saved={"model": {"model": CUSTOM}})
+    step = Step5(saved={"model": {"model": CUSTOM, "part": "b"}})
     for junk in ({"config": 3}, {"config": None}, {"params_b": 7}, {"config": LLAMA,
                  "params_b": "7"}, {"config": LLAMA, "params_b": True},
                  {"config": LLAMA, "params_b": float("nan")}, "text", None, 3):
@@ -174,7 +205,7 @@ def test_a_read_message_that_is_not_one_is_ignored():
 
 
 def test_the_server_keeps_the_config_short():
-    step = Step5(saved={"model": {"model": CUSTOM}})
+    step = Step5(saved={"model": {"model": CUSTOM, "part": "b"}})
     read(step, "x" * 250_000)                 # a page that skipped the text box's limit
     assert len(step.model.config) == MAX_CONFIG_CHARS + 1
     assert "too long" in step.state()["custom"]["problems"][0]
@@ -183,7 +214,7 @@ def test_the_server_keeps_the_config_short():
 def test_markup_never_reaches_the_page_as_markup():
     """The learner's words travel as plain text (the box draws them with textContent); no
     html block of the page carries them."""
-    step = Step5(saved={"model": {"model": CUSTOM}})
+    step = Step5(saved={"model": {"model": CUSTOM, "part": "b"}})
     read(step, "<img src=x onerror=alert(1)>")
     assert "web page (HTML)" in step.state()["custom"]["problems"][0]
     read(step, '{"model_type": "<img src=x onerror=alert(1)>", "num_hidden_layers": 2}')
@@ -194,7 +225,7 @@ def test_markup_never_reaches_the_page_as_markup():
 
 
 def test_your_model_in_polish():
-    step = Step5(lang="pl", saved={"model": {"model": CUSTOM}})
+    step = Step5(lang="pl", saved={"model": {"model": CUSTOM, "part": "b"}})
     read(step, '{"num_hidden_layers": 32,')
     box = step.state()["custom"]
     assert box["label"] != "config.json of your model" and box["problems"]
@@ -207,12 +238,13 @@ def test_deep_links_through_the_shell():
                      "batch": [b"8"], "gpu": [b"a100-40"]})
     state = app.state()
     check_page(state)
-    assert state["values"] == {"context": 2048, "batch": 8, "model": "opt-13b", "gpu": "a100-40",
-                               "gpus": 1, "share": 90, "precision": "fp16",
+    # a link made before the step had parts: its GPU is part B's, which it opens
+    assert state["values"] == {"part": "b", "context": 2048, "batch": 8, "model": "opt-13b",
+                               "gpu": "a100-40", "gpus": 1, "share": 90, "precision": "fp16",
                                "weights": "released"}
     assert state["shell"]["notices"] == []
     assert parse_qs(state["query"][1:]) == {
-        "step": ["5"], "lang": ["en"], "context": ["2048"], "batch": ["8"],
+        "step": ["5"], "lang": ["en"], "part": ["b"], "context": ["2048"], "batch": ["8"],
         "model": ["opt-13b"], "gpu": ["a100-40"], "gpus": ["1"], "share": ["90"],
         "precision": ["fp16"], "weights": ["released"]}
     app = App(query={"step": [b"5"], "config": [b"{}"]})     # the config is never in a link
@@ -227,7 +259,7 @@ def test_a_pasted_config_is_kept_across_a_visit_never_in_the_link():
     app.handle({"nav": 1})
     app.handle({"nav": -1})
     m = app.step.model
-    assert (m.model, m.config, m.params_b) == (CUSTOM, FALCON, 6.922)
+    assert (m.model, m.config, m.params_b, m.part) == (CUSTOM, FALCON, 6.922, "b")
     assert m.spec.kind == "MQA"
     box = app.state()["custom"]
     assert (box["value"], box["params_value"]) == (FALCON, 6.922)
@@ -255,7 +287,8 @@ def cells_of(state: dict) -> dict:
 
 def test_the_planner_answers_in_one_table_ideal_and_engine():
     step = Step5("en")
-    for i, (k, v) in enumerate((("model", "llama3.1-8b"), ("gpu", "l4"), ("context", 32768)), 1):
+    for i, (k, v) in enumerate((("part", "b"), ("model", "llama3.1-8b"), ("gpu", "l4"),
+                                ("context", 32768)), 1):
         step.handle({"set": k, "value": v, "seq": i})
     s = check_step(step.state())
     c = cells_of(s)
@@ -291,6 +324,7 @@ def test_the_planner_answers_in_one_table_ideal_and_engine():
 def test_the_planner_escapes_what_it_shows_and_speaks_every_language():
     for lang in ("en", "id", "pl", "nl"):
         step = Step5(lang)
+        step.handle({"set": "part", "value": "b", "seq": 1})
         step.handle({"set": "model", "value": "gemma3-27b", "seq": 1})
         c = cells_of(check_step(step.state()))
         assert {"plan_free", "plan_context", "plan_batch", "engine_pool", "engine_context",
@@ -354,31 +388,38 @@ def test_the_precisions_are_controls_in_the_link_and_in_every_word():
         ["released", "as released"], ["fp16", "fp16/bf16"], ["fp8", "fp8"], ["int4", "int4"]]
     assert controls["weights"]["label"] == "Weight precision"
     assert controls["precision"]["label"] == "Cache precision"
+    assert app.step.model.part == "b" and shown(s) == PART_B     # the link opened part B
     c = cells_of(s)
     assert c["_heading"] == ("The planner's questions on 8 × H200 SXM (weights: 4-bit (int4); "
                              "cache: fp8)")
-    k = cards(s)
+    k = part_b_cards(s)
     assert norm(k["weights"]["value"]) == "335.5 GB"          # 671 B × 0.5 byte
     assert norm(k["weights"]["label"]) == "Weights: 4-bit (int4)"
-    formula = next(b for b in columns(s)["right"] if "formula-headline" in b.get("cls", ""))
-    assert "× 1 B = 34.3 KiB per token" in norm(formula["items"][0])   # 61 × 576 × 1 B
-    assert "(Your model" not in frame(s)["desc"] and "DeepSeek-V3, fp8)" in frame(s)["desc"]
+    assert norm(k["per_token"]["value"]) == "34.3 KiB"           # 61 × 576 × 1 B
     why = next(b for b in columns(s)["left"] if "deeper-why" in b.get("cls", ""))
     assert "half a byte per parameter" in texts(columns(s)["left"])          # beside the figure
     assert "--kv-cache-dtype fp8" in texts(why["blocks"])           # in Go deeper
+    # part A counts with the same precisions: the bill, its formula and its question
+    app.step.handle({"set": "part", "value": "a", "seq": 1})
+    s = app.step.state()
+    assert norm(cards(s)["weights"]["value"]) == "335.5 GB"
+    formula = next(b for b in columns(s)["right"] if "formula-headline" in b.get("cls", ""))
+    assert "× 1 B = 34.3 KiB per token" in norm(formula["items"][0])   # 61 × 576 × 1 B
+    assert "(Your model" not in frame(s)["desc"] and "DeepSeek-V3, fp8)" in frame(s)["desc"]
     assert "DeepSeek-V3: its weights take 335.5 GB at 4 bits (int4)" in norm(
         s["question"]["prompt"])
     # back to the defaults: the release's fp8, a 16-bit cache
+    app.step.handle({"set": "part", "value": "b", "seq": 2})
     app.step.handle({"set": "weights", "value": "released", "seq": 1})
     app.step.handle({"set": "precision", "value": "fp16", "seq": 2})
     s = app.step.state()
-    assert norm(cards(s)["weights"]["value"]) == "672.9 GB"
+    assert norm(part_b_cards(s)["weights"]["value"]) == "672.9 GB"
     assert cells_of(s)["_heading"].endswith("(weights: fp8 as released; cache: fp16)")
     assert "precision=fp16" in app.url_query() and "weights=released" in app.url_query()
 
 
 def test_a_chosen_weight_precision_overrides_a_config_quantization():
-    step = Step5("en")
+    step = Step5("en", saved={"model": {"part": "b"}})
     quant = LLAMA[:-1] + ', "quantization_config": {"quant_method": "fp8"}}'
     step.custom({"config": quant, "params_b": None})
     step.handle({"set": "weights", "value": "int4", "seq": 1})
@@ -393,3 +434,103 @@ def test_planner_link_round_trip():
     m = app.step.model
     assert (m.gpus, m.share, m.gpu) == (4, 80, "h100") and m.plan.gpus == 4
     assert "gpus=4" in app.url_query() and "share=80" in app.url_query()
+    assert "part=b" in app.url_query()
+
+
+# -- two parts: A teaches the bill, B plans a server (issue 35) --------------------------------
+
+def test_part_b_plans_a_server():
+    """Part B: its title and one idea, the planner's table as its figure, three cards, seven
+    controls (the planner's, the model and the context), your model among the models; no
+    stage and no question of its own; the precisions' and the engine's words in Go deeper."""
+    step = Step5()
+    a = step.state()
+    step.handle({"set": "part", "value": "b", "seq": 1})
+    s = check_step(step.state())
+    assert s["tabs"]["active"] == "b" and "part-b" in s["classes"]
+    assert shown(s) == PART_B
+    assert [CUSTOM, "Your model: paste a config.json"] in \
+        {c["name"]: c for c in s["controls"]}["model"]["options"]
+    assert s["part"][0]["heading"].startswith("B. Plan a server")
+    assert s["stage"] is None and json.loads(s["frames"] or "[]") == [] and s["question"] is None
+    assert [b["cls"] for b in planner_blocks(s)] == ["planner"]
+    assert list(part_b_cards(s)) == ["per_token", "weights", "gpu_memory"]
+    why = lambda st: texts(next(b for b in columns(st)["left"]      # noqa: E731
+                                if "deeper-why" in b.get("cls", ""))["blocks"])
+    assert "--kv-cache-dtype fp8" in why(s) and "inverts the bill" in why(s)
+    assert "--kv-cache-dtype fp8" not in why(a) and "inverts the bill" not in why(a)
+    assert step.url_state()["part"] == "b"
+
+
+def test_the_answer_given_in_part_a_is_kept_across_the_tabs():
+    step = Step5()
+    step.handle({"answer": 1})
+    step.handle({"set": "part", "value": "b", "seq": 1})
+    assert step.state()["question"] is None
+    step.handle({"set": "part", "value": "a", "seq": 2})
+    s = step.state()
+    assert s["question"]["answer"] == 1 and not s["concealed"]
+
+
+def test_choosing_your_model_in_part_a_opens_part_b():
+    step = Step5()
+    step.handle({"set": "model", "value": "llama3.1-8b", "seq": 1})
+    assert step.model.part == "a"
+    step.handle({"set": "model", "value": CUSTOM, "seq": 2})
+    s = step.state()
+    assert step.model.part == "b" and s["custom"]["widget"] == "config"
+    # your model read in B is the bill's in A too; its box stays B's, and A lists it only
+    # while it is the model shown
+    read(step, LLAMA)
+    step.handle({"set": "part", "value": "a", "seq": 3})
+    s = step.state()
+    assert s["custom"] is None and norm(cards(s)["per_token"]["value"]) == "128 KiB"
+    assert CUSTOM in [o[0] for o in {c["name"]: c for c in s["controls"]}["model"]["options"]]
+
+
+def test_your_model_waiting_in_part_a_points_to_part_b():
+    app = App(query={"step": "5", "part": "a", "model": CUSTOM})
+    s = app.state()
+    assert app.step.model.part == "a" and s["custom"] is None
+    said = [n for b in columns(s)["left"] if b["kind"] == "notices" for n in b["items"]]
+    assert any("in part B, “Plan a server”" in n for n in said), said
+
+
+@pytest.mark.parametrize("query,part", [
+    ({}, "a"),
+    ({"context": "8192", "batch": "4", "model": "llama3.1-8b"}, "a"),   # part A's inputs
+    ({"gpu": "a100-80", "gpus": "1", "share": "90", "precision": "fp16",
+      "weights": "released"}, "a"),                   # part B's, at their defaults: nothing hidden
+    ({"gpu": "h100"}, "b"), ({"gpus": "2"}, "b"), ({"share": "80"}, "b"),
+    ({"precision": "fp8"}, "b"), ({"weights": "int4"}, "b"), ({"model": "custom"}, "b"),
+    ({"model": "custom", "custom": "layers-32_heads-32_kv-8_hd-128_params-8030261248"}, "b"),
+    ({"part": "a", "gpu": "h100"}, "a"),              # a link that names its part gets it
+    ({"part": "b"}, "b"),
+    ({"gpus": "3"}, "a"),                              # not valid: the default, and a notice
+])
+def test_a_link_that_sets_a_planning_input_opens_part_b(query, part):
+    """Every link made before the step had parts still shows what it says: one that sets an
+    input of part B to other than its default opens part B."""
+    app = App(query={"step": "5", **query})
+    assert app.step.model.part == part
+    assert f"part={part}" in app.url_query()
+    s = app.state()
+    for name, value in query.items():
+        if "part" in query or name == "custom" or (name, value) == ("gpus", "3"):
+            continue
+        assert name in shown(s) or str(s["values"][name]) == str(
+            app.step.model.param[name].default), (name, shown(s))
+
+
+def test_an_embed_that_asks_for_a_planning_control_opens_part_b():
+    app = App(query={"step": "5", "embed": "1", "controls": "gpu,gpus"})
+    assert app.step.model.part == "b" and shown(app.state()) == ["gpu", "gpus"]
+    app = App(query={"step": "5", "embed": "1", "controls": "batch,model"})
+    assert app.step.model.part == "a" and shown(app.state()) == ["batch", "model"]
+    # a figure-only embed: part A's growth curve and its two main controls; one of part B
+    # (a link that sets the GPU) shows the planner and the context
+    app = App(query={"step": "5", "figure": "1"})
+    assert shown(app.state()) == ["context", "batch"] and app.state()["stage"]["figure"] == "bill"
+    app = App(query={"step": "5", "figure": "1", "gpu": "h100"})
+    s = app.state()
+    assert shown(s) == ["context"] and planner_blocks(s)

@@ -1,5 +1,7 @@
 """Step 5 — The memory bill: the KV cache grows with context and batch.
 
+Two parts behind the step's tabs (`?part=a|b`): A, the bill and its growth (three controls,
+the question); B, planning a server (the planner, the GPUs, the precisions, your model).
 model.py holds the numbers (every byte from `explainer.costs`, for a model preset or for your
 model read from a pasted config.json by `explainer.hfconfig`; the live model's cache measured
 on its tensors), text.py the words, view.py the step on the page (its controller); the two
@@ -18,7 +20,8 @@ TAKEAWAY = N_(
 NOTES = N_("Ask the question before touching anything. Then move the context and the batch: "
            "the cache grows in proportion to both, and at long contexts or large batches it "
            "outgrows the model's weights. Read the formula aloud once: two (keys and values) × "
-           "layers × KV heads × head dimension × bytes per number, per token.")
+           "layers × KV heads × head dimension × bytes per number, per token. Part B, the "
+           "planner, is for those who will run a server: open it if there is time.")
 MINUTES = 15            # about how long a 90-minute lecture spends here (the speaker's clock)
 HIGHLIGHT = ("cache",)
 

@@ -82,10 +82,12 @@ def _t5_numbers() -> dict:
 
 
 def _t5(tr, x):
-    return tr.n_("{model} on an {gpu}, sequences of {T} token: find the largest batch that "
-                 "fits.", "{model} on an {gpu}, sequences of {T} tokens: find the largest batch "
-                 "that fits.", x["context"], model=x["name"], T=tr.int(x["context"]),
-                 gpu=x["gpu_name"])
+    return " ".join((
+        tr.n_("{model} on an {gpu}, sequences of {T} token: find the largest batch that "
+              "fits.", "{model} on an {gpu}, sequences of {T} tokens: find the largest batch "
+              "that fits.", x["context"], model=x["name"], T=tr.int(x["context"]),
+              gpu=x["gpu_name"]),
+        tr._("The GPU is chosen in part B, “Plan a server”, the batch in part A.")))
 
 
 def _t5_check(m) -> bool:

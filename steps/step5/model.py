@@ -6,6 +6,11 @@ Every byte comes from `explainer.costs`. The model is a preset (`presets.ALL_MOD
 numbers, `hfconfig.to_query`, written `layers-32_heads-32_kv-8_hd-128_...`). GPU memory is
 counted as the vendors count it: their “80 GB” is 80 GiB (`binary_capacity`).
 
+The step is in two parts (`part`): a, the bill and its growth, with three inputs (the
+context, the batch, the model); b, planning a server, with the rest (the GPU and how many, the
+two precisions, the engine's share, your model). Every output is computed whichever part is
+shown, so the two parts always agree.
+
 The precisions are the learner's: `precision` for the cache (fp16, or fp8 as a serving
 engine's `--kv-cache-dtype fp8` keeps it) and `weights` for the weights (as released: 16-bit
 unless the config or the preset says fp8 or quantized; or 16-bit, fp8 or int4 by choice). Every
@@ -64,6 +69,9 @@ MLA_SPLIT = {"deepseek-v3": (512, 64)}
 MAX_LAYERS = 1024                    # more layers than any real model: “your model” stops there
 LAYER_FIELDS = ("num_hidden_layers", "n_layer", "num_layers")
 
+PARTS = ("a", "b")                   # a: the bill (what a newcomer meets); b: the planner
+# what a link sets only for the planner (`PARTS` b): a value other than its default opens it
+PLAN_INPUTS = ("weights", "precision", "gpu", "gpus", "share", "custom")
 GPU_COUNTS = (1, 2, 4, 8)            # the planner's GPUs (tensor parallel)
 SHARE_RANGE = (50, 95)               # the serving engine's share of GPU memory, per cent
 SHARE_DEFAULT = round(planner.ENGINE_SHARE * 100)
@@ -507,6 +515,10 @@ def live_of(lang: str) -> Live:
 class Step5Model(param.Parameterized):
     lang = param.Selector(default="en", objects=list(LANGS),
                           doc="language of the live model's prompt")
+    part = param.Selector(default=PARTS[0], objects=list(PARTS),
+                          doc="a: the bill and its growth (context, batch, model); b: plan a "
+                              "server (the GPUs, the precisions, the engine's share, your "
+                              "model)")
     context = param.Integer(default=D["context"], bounds=D["context_range"],
                             doc="tokens per sequence")
     batch = param.Integer(default=D["batch"], bounds=D["batch_range"],

@@ -13,8 +13,8 @@ from ..ui import words as w
 from ..ui import counts
 from ..ui.state import Frame, StageText, Tick, WidgetState
 from ..ui.words import Card, card_dicts, player_text, question_labels
-from .model import (CACHE_PRECISIONS, CUSTOM, GPU_COUNTS, RELEASED, Bill, Curve, Custom,
-                    LayerMap, Live, Parsed, Problem, Spec, round_sig)
+from .model import (CACHE_PRECISIONS, CUSTOM, GPU_COUNTS, PARTS, RELEASED, Bill, Curve,
+                    Custom, LayerMap, Live, Parsed, Problem, Spec, round_sig)
 
 GB = presets.GB
 X_TICKS = (0, 8192, 16384, 24576, 32768)        # the curve's context axis
@@ -43,6 +43,13 @@ MORE = (
     Card("live_measured", N_("Live cache, measured"), "measured", more=True),
     Card("live_formula", N_("Live cache, formula"), more=True),
     Card("live_weights", N_("Live model weights (fp32)"), "measured", more=True),
+)
+
+# part B's cards: what the two precisions and the GPU set, beside the planner's table
+PLAN_CARDS = (
+    Card("per_token", N_("KV cache per token ({exact})")),
+    Card("weights", N_("Weights: {format}")),
+    Card("gpu_memory", N_("Memory of the chosen GPU"), None),
 )
 
 # how the bill counts the weights (Spec.weight_format): in the card, then in the figure
@@ -413,11 +420,18 @@ def weights_info(spec: Spec, tr: Translator) -> str:
     return out
 
 
-def notices(spec: Spec, bill: Bill, tr: Translator, waiting: bool = False) -> list[str]:
+def notices(spec: Spec, bill: Bill, tr: Translator, waiting: bool = False,
+            box: bool = True) -> list[str]:
+    """The bill's notices; `waiting`: “your model” is chosen and there is none yet (`box`:
+    its box is on this part's page, else it is part B's)."""
     out = []
-    if waiting:
+    if waiting and box:
         out.append(tr._("No model of yours yet: paste its config.json below and read it. "
                         "Until then the numbers are those of {model}.", model=spec.name))
+    elif waiting:
+        out.append(tr._("No model of yours yet: paste its config.json in part B, “Plan a "
+                        "server”, and read it. Until then the numbers are those of {model}.",
+                        model=spec.name))
     total, memory = bytes_dec(bill.total, tr), gib(bill.gpu_gib, tr)
     model = name(spec, tr)
     if bill.free <= 0:
@@ -972,6 +986,45 @@ def layers_tail(lmap: LayerMap, batch: int, total: str, tr: Translator) -> str:
                 sequences=seqs, total=total)
 
 
+# -- the parts: A, the bill; B, planning a server --------------------------------------------
+
+def part_titles(tr: Translator) -> list[str]:
+    """The tabs' titles, in the order of `PARTS`."""
+    return [tr._("A. The bill"), tr._("B. Plan a server")]
+
+
+def part_options(tr: Translator) -> dict:
+    """The parts as the tabs name them: {title: part}."""
+    return dict(zip(part_titles(tr), PARTS))
+
+
+def parts_label(tr: Translator) -> str:
+    """The accessible name of the row of tabs (the step's title)."""
+    return tr._("The memory bill")
+
+
+def part_b_heading(tr: Translator) -> str:
+    """Part B's title (projected, it stands for the step's lead)."""
+    return tr._("B. Plan a server: the longest context and the largest batch that fit")
+
+
+def part_b_words(tr: Translator) -> dict[str, list[str]]:
+    """Part B's visible words: its one idea, and what to press and read."""
+    return dict(
+        idea=[tr._("The planner turns the bill around: instead of adding up what a batch "
+                   "costs, it asks what fits next to the weights. How long can one sequence "
+                   "be, and how many sequences of this context fit at once?")],
+        look=[tr._("Choose the GPU, how many of them, and the precisions of the weights and "
+                   "of the cache. The table answers twice: ideally, and as a serving engine "
+                   "such as vLLM would share out the memory.")])
+
+
+def part_b_cards(spec: Spec, bill: Bill, live: Live, tr: Translator) -> list:
+    """Part B's cards (`PLAN_CARDS`): the cache per token and the weights, as the two
+    precisions make them, and the chosen GPU's memory."""
+    return card_dicts(PLAN_CARDS, values(spec, bill, live, tr), tr, labels(bill, tr, spec))
+
+
 # -- the planner's questions -----------------------------------------------------------------
 
 # a longest context that is not a number of tokens: what the cell says, and why (its note)
@@ -1071,10 +1124,13 @@ def plan_deeper(plan, bill: Bill, tr: Translator) -> list[str]:
 
 # -- controls --------------------------------------------------------------------------------
 
-def model_options(tr: Translator) -> dict:
+def model_options(tr: Translator, custom: bool = True) -> dict:
+    """The presets, and “your model” (`custom`: part A lists it only while it is chosen;
+    it is pasted in part B)."""
     opts = {tr._("{model} ({kind})", model=p.name, kind=p.attention_kind): k
             for k, p in presets.ALL_MODELS.items()}
-    opts[tr._("Your model: paste a config.json")] = CUSTOM
+    if custom:
+        opts[tr._("Your model: paste a config.json")] = CUSTOM
     return opts
 
 

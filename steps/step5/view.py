@@ -1,8 +1,21 @@
-"""Step 5 on the page: the memory bill of a model preset (or of your model, read from a pasted
-config.json) against a GPU; two still charts drawn in the browser (js/draw/bill.js) from one
-frame built once per process. The “your model” box is the step's own widget group
-(js/draw/config.js): its Read button sends the text and the parameter count together, as one
-message (`custom`)."""
+"""Step 5 on the page, in two parts behind the step's tabs (`?part=a|b`), as step 6's: only
+the part shown is in the state, and only its controls are drawn.
+
+- Part A, the bill (what a newcomer meets): the memory bill of a model preset (or of your
+  model) against a GPU, two still charts drawn in the browser (js/draw/bill.js) from one frame
+  built once per process, four cards, the formula; three controls (context, batch, model) and
+  the step's question.
+- Part B, planning a server: the planner's table, its cards, and the rest of the controls (the
+  GPU and how many, the two precisions, the engine's share; the model and the context again),
+  with the “your model” box, the step's own widget group (js/draw/config.js): its Read button
+  sends the text and the parameter count together, as one message (`custom`). “Your model” is
+  in part B's list of models; part A lists it only while it is the model shown (chosen there,
+  it opens part B, where its box is).
+
+A link that names no part but sets an input of part B to other than its default (a link
+made before the step had parts: `?step=5&gpu=h100&gpus=2`) opens part B (`linked`), and so
+does an embed's `controls=` list that asks for one of its controls: nothing a link says is
+hidden."""
 from __future__ import annotations
 
 import math
@@ -14,7 +27,7 @@ from ..ui.controls import choice, segments, slider
 from ..ui.frames import shared_frames
 from ..ui.step import Step
 from . import text
-from .model import CUSTOM, GPU_KEYS, Step5Model, parse
+from .model import CUSTOM, GPU_KEYS, PARTS, PLAN_INPUTS, Step5Model, parse
 
 
 def one_frame(spec, curve, bill, live, lmap, tr, revealed=True) -> list:
@@ -24,6 +37,9 @@ def one_frame(spec, curve, bill, live, lmap, tr, revealed=True) -> list:
 
 
 FRAMES = shared_frames(one_frame)    # built once per process, for every session
+# the controls each part draws (the tabs are drawn by the page); the others are hidden
+PART_CONTROLS = {"a": ("context", "batch", "model"),
+                 "b": ("context", "model", "weights", "precision", "gpu", "gpus", "share")}
 
 
 def gpu_options(tr) -> dict:
@@ -34,10 +50,9 @@ class Step5(Step):
     number = 5
     figure_controls = ("context", "batch")  # a figure-only embed's two controls
     model_class = Step5Model
-    url_names = ("context", "batch", "model", "weights", "precision", "gpu", "gpus", "share",
-                 "custom")
+    url_names = ("part", "context", "batch", "model", "weights", "precision", "gpu", "gpus",
+                 "share", "custom")
     kept = ("config", "params_b")     # a pasted config is never in the link
-    figure = "bill"
     player = False                    # one still frame
 
     def __init__(self, lang: str = "en", saved: dict | None = None):
@@ -46,11 +61,17 @@ class Step5(Step):
         if m.config:                  # a visit again: what the config said, as it was read
             m.parsed = parse(m.config, m.params_b)
 
+    @property
+    def figure(self) -> str:
+        """Part A has the stage (the bill's charts); part B's planner is drawn once."""
+        return "bill" if self.model.part == "a" else ""
+
     def controls(self):
         return [
+            segments("part", text.parts_label, text.part_options, hidden=True),  # the tabs
             slider("context", step=256),
             slider("batch"),
-            choice("model", options=text.model_options),
+            choice("model", options=text.model_options, on_change=self._choose_model),
             choice("weights", options=text.weight_options),
             segments("precision", options=text.precision_options),
             choice("gpu", options=gpu_options),
@@ -58,30 +79,94 @@ class Step5(Step):
             slider("share", step=5),
         ]
 
-    def page(self, tr) -> dict:
+    def _choose_model(self, value) -> None:
+        """“Your model” chosen in part A opens part B, where its box is."""
+        self.model.param.update(model=value, **({"part": "b"} if value == CUSTOM else {}))
+
+    def control_spec(self, c, tr) -> dict:
+        """A control that belongs to another part than the one shown is not drawn; part A's
+        models are the presets (and “your model” while it is the one shown: it is pasted in
+        part B)."""
+        spec = super().control_spec(c, tr)
         m = self.model
-        spec, bill, lmap, plan = m.spec, m.bill, m.layers, m.plan
+        if c.name != "part" and c.name not in PART_CONTROLS[m.part]:
+            spec["hidden"] = True
+        if c.name == "model" and m.part == "a" and m.model != CUSTOM:
+            spec["options"] = [[v, label] for label, v in
+                               text.model_options(tr, custom=False).items()]
+        return spec
+
+    def linked(self, names) -> None:
+        """A link that names no part opens part B when it sets one of part B's inputs to
+        other than its default, or your model: what it says is then on screen."""
+        m = self.model
+        if "part" in names:
+            return
+        if m.model == CUSTOM or any(getattr(m, n) != m.param[n].default
+                                    for n in PLAN_INPUTS if n in names):
+            m.part = "b"
+
+    def choose_controls(self, asked, figure):
+        """An embed's `controls=` list that asks for a control of part B only (the GPU, a
+        precision…) opens part B, where it is drawn."""
+        unknown = super().choose_controls(asked, figure)
+        if asked is not None and set(self.only_controls or ()) - set(PART_CONTROLS["a"]):
+            self.model.part = "b"
+        return unknown
+
+    def page(self, tr) -> dict:
+        part = self._part_a(tr) if self.model.part == "a" else self._part_b(tr)
+        return {
+            **part,
+            "lead": w.lead(text.lead(tr)),
+            "tabs": {"name": "part", "label": text.parts_label(tr), "active": self.model.part,
+                     "items": [[p, t] for p, t in zip(PARTS, text.part_titles(tr))]},
+        }
+
+    def _notices(self, tr) -> dict:
+        m = self.model
         waiting = m.model == CUSTOM and m.custom_model.preset is None
+        return w.notices(text.notices(m.spec, m.bill, tr, waiting=waiting, box=m.part == "b"))
+
+    # -- Part A: the bill and its growth -------------------------------------------------------
+    def _part_a(self, tr) -> dict:
+        m = self.model
+        spec, bill, lmap = m.spec, m.bill, m.layers
         words = text.layers(spec, bill, tr)
         return {
-            "lead": w.lead(text.lead(tr)),
             "look": w.paragraphs(words["visible"], cls="narration"),   # look, press, idea
             "facts": w.paragraphs([text.model_info(spec, tr)], cls="live-facts"),
-            "notices": w.notices(text.notices(spec, bill, tr, waiting=waiting)),
-            "deeper": w.deeper(tr, why=[*words["why"], *text.precision_lines(tr),
-                                        *text.plan_deeper(plan, bill, tr)],
+            "notices": self._notices(tr),
+            "deeper": w.deeper(tr, why=words["why"],
                                live=[w.paragraphs(text.live_lines(m.live, tr),
                                                   heading=text.headings(tr)["live"],
                                                   cls="live-facts live-cache")]),
             "legend": w.legend(text.legend(spec, tr)),
             "extras": [w.paragraphs(list(text.bill_formula(spec, bill, tr, lmap)),
-                                    heading=text.headings(tr)["formula"], cls="formula-headline"),
-                       w.html("step5/planner.html.j2", cls="planner",
-                              **text.planner(plan, bill, lmap, tr, spec))],
+                                    heading=text.headings(tr)["formula"], cls="formula-headline")],
             "question": text.question(spec, tr),
             "frames": FRAMES(spec, m.curve, bill, m.live, lmap, tr, self.revealed),
             "stage": text.stage_text(tr),
+        }
+
+    # -- Part B: planning a server ---------------------------------------------------------------
+    def _part_b(self, tr) -> dict:
+        m = self.model
+        spec, bill, lmap, plan = m.spec, m.bill, m.layers, m.plan
+        words = text.part_b_words(tr)
+        return {
+            "part": w.part_title(text.part_b_heading(tr)),
+            "idea": w.paragraphs(words["idea"], cls="narration"),
+            "look": w.paragraphs(words["look"], cls="narration"),
+            "facts": w.paragraphs([text.model_info(spec, tr)], cls="live-facts"),
+            "notices": self._notices(tr),
+            "deeper": w.deeper(tr, why=[*text.precision_lines(tr),
+                                        *text.plan_deeper(plan, bill, tr)]),
+            "figure": w.html("step5/planner.html.j2", cls="planner",
+                             **text.planner(plan, bill, lmap, tr, spec)),
+            "cards": w.metrics(text.part_b_cards(spec, bill, m.live, tr)),
             "custom": self.your_model(tr) if m.model == CUSTOM else None,
+            "classes": ["part-b"],
         }
 
     def your_model(self, tr) -> text.ConfigCustom:

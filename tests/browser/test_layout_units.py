@@ -9,7 +9,8 @@ import pytest
 from steps.shell import App
 from steps.ui.state import REGIONS, layout_table, placed
 
-PAGES = [{"step": "1"}, {"step": "4"}, {"step": "5"}, {"step": "6", "part": "a"},
+PAGES = [{"step": "1"}, {"step": "4"}, {"step": "5"}, {"step": "5", "part": "b"},
+         {"step": "6", "part": "a"},
          {"step": "6", "part": "c"}, {"step": "6", "part": "d"}, {"step": "end"}]
 
 

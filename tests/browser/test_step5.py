@@ -1,7 +1,9 @@
-"""Step 5 in a real browser: the reference figures of the memory bill, the slider moving the
-bill and the plot's point, the answer waiting for the question, Polish numbers, and your model:
-the native box (a config.json, a parameter count, Read: one message), bad input as translated
-sentences drawn as text, a good config and its link, a bad link and the model's limit."""
+"""Step 5 in a real browser: a newcomer's page (part A: three controls, four cards, the bill
+and its growth) and the planner's (part B, a tab away, opened by a link that sets one of its
+inputs), the reference figures of the memory bill, the slider moving the bill and the plot's
+point, the answer waiting for the question, Polish numbers, and your model: the native box (a
+config.json, a parameter count, Read: one message), bad input as translated sentences drawn as
+text, a good config and its link, a bad link and the model's limit."""
 import pytest
 from helpers import metric, nudge_slider, wait_url
 from playwright.sync_api import expect
@@ -32,6 +34,63 @@ def test_step5_reference_figures_batch_and_slider(app):
     expect(metric(page, "kv_cache")).not_to_contain_text(f"16{NBSP}GiB")
     expect(dot).not_to_have_attribute("cx", before)         # the plot's point moved too
     wait_url(page, "context=")
+
+
+VISIBLE = "els => els.filter((e) => e.checkVisibility()).length"
+
+
+def visible(page, selector):
+    """How many elements match `selector` and are shown (inside the component's shadow root
+    too: Playwright's locators pierce it); a card under the collapsed “All numbers” is not."""
+    return page.locator(selector).evaluate_all(VISIBLE)
+
+
+def test_step5_a_newcomer_meets_the_bill_three_controls_and_four_cards(app):
+    """The default page is part A: the bar and the growth curve, at most four cards (the
+    others under the collapsed “All numbers”) and three controls; the planner, the precisions,
+    the GPUs and the engine's share are part B's, one click away on its tab, and back."""
+    page = app("?step=5")
+    expect(page.locator(".bill-svg .now-dot")).to_have_count(1)
+    expect(page.locator(".ctl:visible")).to_have_count(3)
+    for label in ("Context length (tokens per sequence)", "Batch size (sequences)", "Model"):
+        expect(page.get_by_label(label, exact=True)).to_be_visible()
+    assert visible(page, "[data-metric]") <= 4
+    assert visible(page, ".planner, .ctl-gpu, .ctl-gpus, .ctl-share, .ctl-weights, "
+                         ".ctl-precision") == 0
+    options = page.get_by_label("Model", exact=True).locator("option").all_text_contents()
+    assert "Your model: paste a config.json" not in options       # pasted in part B
+    tabs = page.get_by_role("tab")
+    expect(tabs).to_have_count(2)
+    expect(tabs.first).to_have_text("A. The bill")
+    expect(tabs.first).to_have_attribute("aria-selected", "true")
+    # one click: the planner, its table and its controls
+    page.get_by_role("tab", name="B. Plan a server").click()
+    wait_url(page, "part=b")
+    expect(page.locator(".planner-table")).to_be_visible()
+    expect(metric(page, "plan_batch")).to_contain_text("sequences")
+    for label in ("GPU for “how many fit”", "Weight precision", "Cache precision",
+                  "GPUs for the planner", "Serving engine's share of GPU memory (%)"):
+        expect(page.get_by_text(label, exact=True).first).to_be_visible()
+    expect(page.get_by_label("GPU for “how many fit”")).to_be_visible()
+    expect(page.locator(".ctl-batch")).to_have_count(0)
+    expect(page.locator(".bill-svg")).to_have_count(0)
+    page.get_by_role("tab", name="A. The bill").click()
+    wait_url(page, "part=a")
+    expect(page.locator(".bill-svg .now-dot")).to_have_count(1)
+    expect(page.locator(".ctl:visible")).to_have_count(3)
+
+
+def test_step5_a_deep_link_that_sets_the_gpus_opens_the_planner(app):
+    """A link made before the step had parts still shows all it says: its GPUs open part B."""
+    page = app("?step=5&gpu=h100&gpus=2")
+    expect(page.get_by_role("tab", name="B. Plan a server")).to_have_attribute(
+        "aria-selected", "true")
+    expect(page.locator(".planner-heading")).to_contain_text("2 × H100")
+    expect(page.get_by_role("radio", name="2", exact=True)).to_be_checked()
+    wait_url(page, "part=b")
+    page = app("?step=5&part=a&gpu=h100")                     # a link that names its part
+    expect(page.locator(".ctl:visible")).to_have_count(3)
+    expect(page.locator(".bill-svg .gpu-label.chosen")).to_contain_text(f"80{NBSP}GiB")
 
 
 def test_step5_answer_is_concealed_until_answered(app):
@@ -72,6 +131,7 @@ def read_config(page, value, params=None):
 def test_step5_your_model_box_is_there_when_chosen(app):
     page = app("?step=5")
     expect(page.locator("textarea.config-text")).to_be_hidden()
+    page.get_by_role("tab", name="B. Plan a server").click()           # where it is pasted
     page.get_by_label("Model", exact=True).select_option(label="Your model: paste a config.json")
     area = page.get_by_label("config.json of your model")        # labelled native elements
     expect(area).to_be_visible()
@@ -110,9 +170,9 @@ def test_step5_your_model_bad_input_then_a_good_config_and_its_link(app):
     # far too much text
     read_config(page, "x" * 250_000)
     expect(problems).to_contain_text("too long")
-    before = metric(page, "kv_cache").inner_text()
+    before = metric(page, "plan_batch").inner_text()
     nudge_slider(page, 0, "ArrowRight", 2)                  # the page still works
-    expect(metric(page, "kv_cache")).not_to_have_text(before)
+    expect(metric(page, "plan_batch")).not_to_have_text(before)
     # a good config: your model, its fields, the formula with their values, and the link
     read_config(page, LLAMA)
     expect(metric(page, "per_token")).to_have_text(f"128{NBSP}KiB")
@@ -122,10 +182,10 @@ def test_step5_your_model_bad_input_then_a_good_config_and_its_link(app):
     wait_url(page, "custom=layers-32_heads-32_kv-8_hd-128")
     url = page.evaluate("() => location.search")
     assert "num_hidden_layers" not in url                  # the config itself is not in it
-    kv = metric(page, "kv_cache").inner_text()
+    kv = metric(page, "plan_batch").inner_text()
     page = app(url)                                         # the link alone: the same model
     expect(metric(page, "per_token")).to_have_text(f"128{NBSP}KiB")
-    expect(metric(page, "kv_cache")).to_have_text(kv)
+    expect(metric(page, "plan_batch")).to_have_text(kv)
     expect(page.locator(".config-fields")).to_contain_text("From the link: layers = 32")
     expect(page.locator(".notice")).to_have_count(0)
 
@@ -140,7 +200,7 @@ def test_step5_bad_link_and_the_model_limit(app):
     expect(page.locator(".bill-svg .limit-line")).to_have_count(1)
     expect(metric(page, "gpu_memory")).to_have_text(f"80{NBSP}GiB = 85.9{NBSP}GB")
     expect(page.locator(".bill-svg .gpu-label.chosen")).to_contain_text(f"80{NBSP}GiB")
-    page = app("?step=5&model=deepseek-v3&gpu=h200")
+    page = app("?step=5&part=a&model=deepseek-v3&gpu=h200")
     expect(page.locator(".formula-headline p").first).to_contain_text(
         "(latent 512 + rotary key 64)")
     page = app("?step=5&model=gemma3-27b&context=32768")
@@ -204,7 +264,7 @@ def test_step5_read_is_one_message_each_way(app, page):
 # -- the planner's questions and the layer map (issue 28) ------------------------------------
 
 def test_step5_layer_map_and_planner_cards_follow_the_controls(app):
-    page = app("?step=5&model=gemma3-27b&context=32768&gpu=h200")
+    page = app("?step=5&part=a&model=gemma3-27b&context=32768&gpu=h200")
     strip = page.locator(".layers-svg")
     expect(strip).to_have_count(1)
     expect(strip.locator("rect.layer-sliding")).to_have_count(52)     # keep 1,024 tokens
@@ -220,6 +280,7 @@ def test_step5_layer_map_and_planner_cards_follow_the_controls(app):
     expect(page.locator(".step-visual > table, .step-visual > div > table.layer-table")).to_have_count(0)
     expect(page.locator(".formula-headline p").nth(1)).to_contain_text(
         "10 full-attention layers × 32,768 tokens + 52 sliding-window layers × 1,024 tokens")
+    page.get_by_role("tab", name="B. Plan a server").click()          # the planner's part
     expect(metric(page, "plan_context")).to_have_text("131,072 tokens")
     expect(page.locator('[data-metric="plan_context"] .metric-note')).to_have_text("the model's limit")
     expect(metric(page, "plan_batch")).to_contain_text("sequences")
@@ -236,6 +297,9 @@ def test_step5_layer_map_and_planner_cards_follow_the_controls(app):
     # a model whose layers all keep every token: one sentence, not 32 bars as tall as each other
     page.get_by_label("Model", exact=True).select_option(label="Llama 3.1 8B (GQA)")
     wait_url(page, "model=llama3.1-8b")
+    page.get_by_role("tab", name="A. The bill").click()
+    wait_url(page, "part=a")
+    expect(page.locator(".bill-svg .now-dot")).to_have_count(1)
     expect(strip).to_have_count(0)
     expect(page.locator(".step-visual")).to_contain_text(
         "Every layer keeps the same (32 layers in all): 32,768 tokens each (full attention).")
@@ -251,7 +315,7 @@ def test_step5_engine_estimate_deep_link_and_share(app):
     expect(page.locator(".planner-table tr.plan-illustrative .badge")).to_have_text("illustrative")
     expect(page.locator(".planner-table tr.plan-computed .badge")).to_have_text("computed")
     expect(page.locator(".planner-table tr.plan-illustrative [data-metric=engine_context]")).to_have_count(1)
-    share = page.get_by_role("slider").nth(2)
+    share = page.locator(".ctl-share input[type=range]")
     share.focus()
     share.press("ArrowLeft")                                          # 90 % -> 85 %
     wait_url(page, "share=85")
@@ -259,7 +323,7 @@ def test_step5_engine_estimate_deep_link_and_share(app):
     page = app("?step=5&model=llama3.1-8b&gpu=l4&context=32768&share=85&gpus=2")
     expect(page.get_by_role("radio", name="2", exact=True)).to_be_checked()
     expect(page.locator(".planner-heading")).to_contain_text("2 × L4")
-    page = app("?step=5&share=200&gpus=3")                           # invalid: defaults
+    page = app("?step=5&part=b&share=200&gpus=3")                    # invalid: defaults
     notices = page.locator(".notice")
     expect(notices.filter(has_text="“200” of “share”")).to_have_count(1)
     expect(notices.filter(has_text="“3” of “gpus”")).to_have_count(1)
@@ -269,10 +333,11 @@ def test_step5_engine_estimate_deep_link_and_share(app):
 def test_step5_layer_map_of_a_pasted_llama4_config(app):
     from pathlib import Path
     scout = Path("/work/shared/reference/configs/Llama-4-Scout-17B-16E-Instruct.json")
-    page = app("?step=5&context=32768")
+    page = app("?step=5&part=b&context=32768")
     page.get_by_label("Model", exact=True).select_option(label="Your model: paste a config.json")
     read_config(page, scout.read_text())
     wait_url(page, "model=custom")
+    page.get_by_role("tab", name="A. The bill").click()          # your model's bill, in A
     strip = page.locator(".layers-svg")
     expect(strip.locator("rect.layer-chunked")).to_have_count(36)     # chunks of 8,192
     expect(strip.locator("rect.layer-full")).to_have_count(12)
@@ -294,14 +359,17 @@ def test_step5_precisions_move_the_bill_and_the_planner_together(app):
     expect(metric(page, "weights")).to_have_text("335.5 GB")          # 671 B × half a byte
     page.get_by_role("radio", name="fp8", exact=True).check()
     wait_url(page, "precision=fp8")
-    expect(page.locator(".formula-headline p").first).to_contain_text("× 1 B = 34.3 KiB per token")
+    expect(metric(page, "per_token")).to_have_text(f"34.3{NBSP}KiB")
     expect(page.locator(".planner-heading")).to_contain_text("(weights: 4-bit (int4); cache: fp8)")
     expect(metric(page, "plan_batch")).not_to_have_text(ideal)
+    page.get_by_role("tab", name="A. The bill").click()          # the bill counts with both
+    expect(page.locator(".formula-headline p").first).to_contain_text("× 1 B = 34.3 KiB per token")
+    expect(metric(page, "weights")).to_have_text("335.5 GB")
     # the link brings both back; a bad value falls back with a notice
     page = app("?step=5&model=deepseek-v3&gpu=h200&gpus=8&context=8192&weights=int4&precision=fp8")
     expect(metric(page, "weights")).to_have_text("335.5 GB")
     expect(page.get_by_role("radio", name="fp8", exact=True)).to_be_checked()
-    page = app("?step=5&precision=fp4")
+    page = app("?step=5&part=b&precision=fp4")
     expect(page.locator(".notice").filter(has_text="“fp4” of “precision”")).to_have_count(1)
     expect(page.get_by_role("radio", name="fp16", exact=True)).to_be_checked()
 
