@@ -70,6 +70,24 @@ def test_the_projected_page_keeps_the_figure_and_drops_the_prose(states):
     assert c["right"][:2] == ["controls", "cards"] and "controls" not in c["left"]
 
 
+def test_the_answer_follows_its_question_and_projected_stands_over_the_figure(states):
+    """The revealed answer (the page's live element `answer`) comes right after its question on
+    the learners' page and in one column; projected, it stands over the figure it talks about
+    (so that an answer never pushes the controls off the screen), or under the question where
+    the part has no controls there (step 6's parts B and C)."""
+    for q, st in states.items():
+        if not st.get("question"):
+            continue
+        for mode in ("normal", "narrow"):
+            left = placed(st, mode)["left"]
+            assert left[left.index("question") + 1] == "answer", (q, mode, left)
+        where = placed(st, "present")
+        if "controls" in where["left"] or st.get("custom"):
+            assert where["right"][0] == "answer", (q, where)
+        else:
+            assert where["left"][where["left"].index("question") + 1] == "answer", (q, where)
+
+
 def test_the_speaker_view_is_its_panel_and_the_projected_screen_with_every_word_a_key_away(states):
     """The speaker view: its panel (talk) beside the projected screen (screen: the projected
     page itself, scaled), both the browser's own; every word of the step in the drawer."""
@@ -99,7 +117,7 @@ def test_one_column_puts_the_question_then_the_figure_after_the_lead(states):
     st = states[(("step", "3"),)]
     where = placed(st, "narrow")
     assert where["right"] == []
-    assert where["left"][:5] == ["lead", "question", "controls", "stage", "legend"]
+    assert where["left"][:6] == ["lead", "question", "answer", "controls", "stage", "legend"]
 
 
 def test_one_column_asks_the_question_before_the_cards_it_conceals(states):

@@ -57,6 +57,7 @@ def question(P: int, T: int, tr: Translator) -> dict:
                      "{T} × {P} + {T} × {T1} / 2 = {tp} + {tri} = {a}. With a cache it is "
                      "{P} + {T} − 1 = {b}.", P=tr.int(P), T=tr.int(T), T1=tr.int(T - 1),
                      tp=tr.int(T * P), tri=tr.int(T * (T - 1) // 2), a=tr.int(a), b=tr.int(b)),
+        points=["cells-u"],           # the grid without a cache: its cells (js/draw/grids.js)
         **question_labels(tr))
 
 

@@ -73,6 +73,7 @@ def question(P: int, tr: Translator) -> dict:
                       "each decode step appends exactly one more. Key rows per layer: {n} + {d} "
                       "= {m}, with as many value rows beside them. The figure now shows the "
                       "cache after decode step {d}.", P, n=tr.int(P), d=tr.int(d), m=tr.int(m)),
+        points=["keys"],                 # the key rows the answer counts (js/draw/cache.js)
         **question_labels(tr))
 
 

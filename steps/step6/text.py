@@ -326,6 +326,7 @@ def question(q: HeadsQuestion, tr: Translator) -> dict:
                       b=tr.int(q.heads_to),
                      f=tr.int(f), p=q.precision, x=bytes_bin(q.per_token_from, tr, precise=True),
                      y=bytes_bin(q.per_token_to, tr, precise=True), model=REF.name),
+        points=["groups", "bar-setting"],     # the heads' groups, the shrunk bar (templates/)
         **question_labels(tr))
 
 
@@ -650,6 +651,7 @@ def pool_question(p: Paged, tr: Translator) -> dict:
                   f.blocks_used, b=tr.int(f.blocks_used), bs=tr.int(p.block_size),
                   paged=share(f.paged_share, tr)))),
         reveal=dict(frame=i),
+        points=["used"],               # the blocks that hold tokens (js/draw/pool.js)
         **question_labels(tr))
 
 
@@ -1181,6 +1183,7 @@ def evict_question(sw: Sweep, tr: Translator) -> dict:
                      steps=steps, B=tr.int(B), a=tr.pct(a["window"], 0),
                      b=tr.pct(a["sinks"], 0), c=tr.pct(a["h2o"], 0)) + " " + why,
         reveal=dict(budget=B),
+        points=["budget"],             # each policy's point at that budget (js/draw/strip.js)
         **question_labels(tr))
 
 

@@ -174,6 +174,8 @@ class Step6(Step):
             "frames": FRAMES(p, tr) if p is not None else [],
             "stage": text.pool_stage_text(tr),
             "question": text.pool_question(p, tr) if p is not None else None,
+            # projected, the answer under the question, the pool beside it
+            "variant": "answer-left",
         }
 
     # -- Part C: the same choices on the live model ----------------------------------------------
@@ -241,6 +243,9 @@ class Step6(Step):
             "stage": text.strip_stage_text(tr),
             "question": text.evict_question(sw, tr) if sw is not None else None,
             "classes": ["part-d"],          # presenter mode lays this part out (app.css)
+            # projected, the answer (long: three measurements and why) under the question, the
+            # controls over the strip and the chart
+            "variant": "answer-left",
         }
 
 

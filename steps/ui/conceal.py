@@ -40,11 +40,13 @@ def conceal(x):
 
 def question(q: dict | None, answer: int | None, shown: bool, told: bool) -> dict | None:
     """The question as the page gets it (`state.QuestionState`) from the presenter's: its
-    `correct` and `explain` only when `told` (answered, shown, or the speaker's own view)."""
+    `correct`, `explain` and `points` (the figure's parts the answer talks about) only when
+    `told` (answered, shown, or the speaker's own view)."""
     if not q:
         return None
     out = {k: q[k] for k in ("key", "lead", "prompt", "options", "right", "wrong", "show")}
     out.update(correct=q["correct"] if told else None, explain=q["explain"] if told else "",
+               points=list(q.get("points", ())) if told else [],
                mark=q.get("mark", ""), projected=q.get("projected", ""),
                answer=answer, shown=shown)
     return out

@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Literal, NewType, NotRequired, TypedDict
 
 BLOCK_KINDS = ("paragraphs", "notices", "legend", "metrics", "table", "details", "html")
-LIVE = ("tabs", "question", "controls", "custom", "stage", "talk", "screen")   # the page's live
-                                                                            # elements
+LIVE = ("tabs", "question", "answer", "controls", "custom", "stage", "talk",
+        "screen")          # the page's live elements (`answer`: the question's revealed answer)
 CONTROL_KINDS = ("select", "radio", "range", "text")
 
 Scalar = str | int | float | bool | None
@@ -155,6 +155,9 @@ class QuestionState(TypedDict):
     options: list[str]
     correct: int | None      # the right option, once answered or shown
     explain: str             # why, once answered or shown ("" before)
+    points: list[str]        # the figure's parts the answer talks about, once answered or
+                             # shown ([] before): the page marks each element of the figure
+                             # named so (`data-point`, js/dom.js `markPoints`)
     right: str
     wrong: str
     show: str
@@ -417,7 +420,7 @@ def placed(state: dict, mode: str = "normal") -> dict[str, list[str]]:
     `drawer` (the prose, one key away) is given as a third list."""
     row = layout_table()[mode]
     v = row.get("variants", {}).get(state.get("variant") or "", {})
-    live = {"tabs": None, "question": state.get("question"),
+    live = {"tabs": None, "question": state.get("question"), "answer": state.get("question"),
             "controls": [c for c in state.get("controls", []) if not c.get("hidden")],
             "custom": state.get("custom"), "stage": state.get("stage"), "talk": None,
             "screen": None}

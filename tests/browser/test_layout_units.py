@@ -26,7 +26,8 @@ def test_the_browser_places_every_mode_as_the_table_says(kv):
         for mode in layout_table():
             cases.append([f"{q} {mode}", mode, st.get("variant", ""), placed(st, mode), {
                 "regions": {r: bool(st[r]) for r in REGIONS},
-                "live": {"question": bool(st["question"]), "custom": bool(st["custom"]),
+                "live": {"question": bool(st["question"]), "answer": bool(st["question"]),
+                         "custom": bool(st["custom"]),
                          "stage": bool(st["stage"]), "tabs": False, "talk": False,
                          "screen": False,
                          "controls": any(not c.get("hidden") for c in st["controls"])}}])

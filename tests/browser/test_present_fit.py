@@ -1,4 +1,6 @@
-"""Presenter mode (?present=1) at 16:9: steps 1–4 give the figure most of the screen, laid out
+"""Presenter mode (?present=1) at 16:9: every step and part, answered and not, fits 1280×720 and
+1920×1080 with its figure filling its column and nothing cut short; steps 1–4 give the figure
+most of the screen, laid out
 for its box (no caption or long legend under it, the cards in one row), in every language;
 each part of step 6 fits 1280×720 and 1920×1080 without scrolling (its figure, controls, lead
 and question; body text at least 24 px, chart text at least 18 px), before and after its
@@ -82,6 +84,52 @@ def test_steps_1_to_4_project_figure_first(app, page, step, lang, size):
     assert f["scales"] and all(abs(a - 1) < 0.01 for a in f["scales"]), f
     assert all(abs(dw) <= 2 and dh >= -2 for dw, dh in f["fills"]), f
     assert f["cardRows"] == 1 and f["words"] == 0, f
+
+
+# how much of its column the figure fills, and what is cut short on the screen
+SHARE = "(a) => KVT.present_fit.share(a)"
+CUT = "(a) => KVT.present_fit.cut(a)"
+EVERY = [("1", ""), ("2", ""), ("3", ""), ("4", ""), ("5", ""), ("6", "a"), ("6", "b"),
+         ("6", "c"), ("6", "d")]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["720p", "1080p"])
+@pytest.mark.parametrize("step,part", EVERY, ids=[n + p for n, p in EVERY])
+def test_every_step_and_part_fills_a_projected_screen_answered_and_not(app, page, step, part,
+                                                                       size):
+    """Every step and part, projected, before and after its question is answered: the lead, the
+    question, the controls and the figure on the screen, no scrolling, body text at least 24 px
+    and chart text at least 18 px on screen; no menu, text field or answer cut short (the answer
+    whole, never ending in “…”); and the figure fills a good share of its column.
+
+    The share: the box around what the figure draws (its marks, not the box it is given: step
+    3's rows once filled a third of a box they were given whole) is at least half the height the
+    visual column leaves it, that is the column from its top to the screen's bottom less the
+    answer's callout and the controls where they stand over the figure (step 6's parts C and
+    D). Half, not more: the column also holds the player's bar and the cards (a row of large
+    numbers that belong to the figure, several lines high with their labels); every step and
+    part meets it at both sizes (the smallest measured: about 0.55, part C's continuations with
+    their cards at 1080p, and step 4's roofline under its answer at 720p).
+    Step 5 is checked for the fit alone once answered (its words and controls on the screen, no
+    answer or menu cut short): its answered charts belong to the step's own restructuring (one
+    chart a screen, tested in its own tests)."""
+    w, hgt = size
+    query = f"?step={step}&present=1" + (f"&part={part}" if part else "")
+    wanted = ["lead", "question", "visual"] + (["controls"] if part != "b" else [])
+    m = projected(app, page, size, query, wanted, ready=".question-box .q-btn")
+    assert m["chart"] is None or m["chart"] >= 17.9, m
+    assert page.evaluate(CUT) == []
+    f = page.evaluate(SHARE)
+    assert f["figure"] >= 0.5 * (f["column"] - f["answer"] - f["controls"]), f
+    page.locator(".answers .q-btn").first.click()
+    expect(page.locator(".feedback p.right, .feedback p.wrong").first).to_be_visible()
+    page.wait_for_timeout(2500)                   # the figure moves to the answer's state
+    fits(page.evaluate(PRESENTED), hgt, wanted)
+    cut = page.evaluate(CUT)
+    assert [c for c in cut if step != "5" or c[0] != "chart text"] == [], cut
+    f = page.evaluate(SHARE)
+    if step != "5":
+        assert f["figure"] >= 0.5 * (f["column"] - f["answer"] - f["controls"]), f
 
 
 FITS = "(a) => KVT.present_fit.fits(a)"

@@ -4,6 +4,7 @@ state it talks about (step 1: the next token; step 3: decode step 3; step 6, Par
 the link follows; before the answer nothing on the page gives it away (steps 2 to 5)."""
 import re
 
+import pytest
 from conftest import ARTIFACTS
 from helpers import metric, wait_url
 from playwright.sync_api import expect
@@ -153,3 +154,44 @@ def test_the_marked_options_pass_axe(app):
     bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     assert bad == []
+
+
+# the figure's parts the answer talks about, and the answer's size against the words around it
+POINTS = "(a) => KVT.reveal_page.points(a)"
+
+
+@pytest.mark.parametrize("query,named", [
+    ("?step=2", "cells-u"), ("?step=3", "keys"), ("?step=6&part=a", "groups"),
+    ("?step=6&part=b", "used"), ("?step=6&part=d", "budget"),
+    ("?step=3&present=1", "keys"), ("?step=6&part=a&present=1", "groups")],
+    ids=["s2", "s3", "s6a", "s6b", "s6d", "s3-present", "s6a-present"])
+def test_the_answer_is_set_large_and_marks_the_part_of_the_figure_it_talks_about(app, query,
+                                                                                  named):
+    """Before the answer nothing in the figure is marked; once it is out (“Show me”), the part
+    the answer talks about (QuestionState.points) is marked, an SVG part with a highlighter's
+    band behind it that pulses, and the answer is set at the question's size or larger, and at
+    least the size of the step's words, in the learners' page and projected."""
+    page = app(query)
+    expect(page.locator(".show-me button")).to_be_visible(timeout=30_000)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(POINTS)["marked"] == []
+    page.locator(".show-me button").click()
+    expect(page.locator(".feedback p.shown")).to_be_visible(timeout=15_000)
+    page.wait_for_timeout(1500)                     # the figure moves to the answer's state
+    m = page.evaluate(POINTS)
+    assert any(named in (p["point"] or "").split() for p in m["marked"]), m
+    for p in m["marked"]:
+        assert p["glow"] or not p["svg"], m
+        assert p["animation"] in ("kv-point", "kv-point-ring"), m
+    assert m["answer"] and min(m["answer"]) >= m["question"] - 0.01, m
+    assert min(m["answer"]) >= m["body"] - 0.01, m
+
+
+def test_the_mark_does_not_pulse_under_reduced_motion(app, page):
+    page.emulate_media(reduced_motion="reduce")
+    app("?step=3")
+    page.locator(".show-me button").click()
+    expect(page.locator(".feedback p.shown")).to_be_visible(timeout=15_000)
+    page.wait_for_timeout(1500)
+    m = page.evaluate(POINTS)
+    assert m["marked"] and all(p["animation"] == "none" for p in m["marked"]), m

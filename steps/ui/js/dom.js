@@ -186,3 +186,36 @@ export function declutter(texts, { dy = -6, tries = 6, pad = 1, fixed = [] } = {
   }
   return placed;
 }
+
+// The figure's parts the answer talks about (QuestionState.points), marked: every element under
+// `root` whose `data-point` (names, separated by spaces, which a renderer or a figure's template
+// writes) names one of `points` gets the class `kv-point`; an SVG mark gets, behind it, a
+// highlighter's band around its box (`point-glow`), an HTML one an outline (app.css). `fresh`:
+// the answer has just come out, so the marks pulse a few times (`kv-point-pulse`; not under
+// reduced motion: app.css). Marks of earlier points are taken away first. Returns how many
+// elements are marked.
+export function markPoints(root, points, fresh) {
+  if (!root || !root.querySelectorAll) return 0;
+  root.querySelectorAll(".point-glow").forEach((g) => g.remove());
+  root.querySelectorAll(".kv-point").forEach((e) => e.classList.remove("kv-point", "kv-point-pulse"));
+  const want = new Set(points || []);
+  if (!want.size) return 0;
+  const hit = [...root.querySelectorAll("[data-point]")]
+    .filter((e) => e.getAttribute("data-point").split(/\s+/).some((p) => want.has(p)));
+  for (const e of hit) {
+    e.classList.add("kv-point");
+    if (fresh) e.classList.add("kv-point-pulse");
+    if (!(e instanceof SVGGraphicsElement) || e instanceof SVGSVGElement || !e.isConnected) continue;
+    let b;
+    try { b = e.getBBox(); } catch (err) { continue; }
+    if (!(b.width > 0 || b.height > 0)) continue;
+    const pad = 4;
+    const glow = svg("rect", { x: (b.x - pad).toFixed(1), y: (b.y - pad).toFixed(1),
+                               width: (b.width + 2 * pad).toFixed(1), height: (b.height + 2 * pad).toFixed(1),
+                               rx: 6, class: "point-glow" + (fresh ? " kv-point-pulse" : ""),
+                               "aria-hidden": "true" });
+    if (e.getAttribute("transform")) glow.setAttribute("transform", e.getAttribute("transform"));
+    e.parentNode.insertBefore(glow, e);
+  }
+  return hit.length;
+}

@@ -9,7 +9,9 @@
 // A row: `columns` (2: words and figure in two boxes, side by side or, figure-only, the one
 // above the other; 1: one column, everything in `left`'s box, in order), `left` and
 // `right` (region names, and the page's live elements: tabs, question, controls, custom,
-// stage, talk, screen), `tabs` (whether the step's parts are drawn as tabs), `drawer` (regions
+// stage, talk, screen; `answer`: the question's revealed answer, on the projected page a callout
+// over the figure it talks about, so that an answer never pushes the controls off the screen),
+// `tabs` (whether the step's parts are drawn as tabs), `drawer` (regions
 // placed at the end of `left` only while the drawer is open: the speaker view's prose and
 // exercises, one key away), `stage` (the stage's pieces this mode shows, of player, cards,
 // figure, caption, extra, more, twin; all when absent) and `figures` (a figure's needs in this
@@ -18,7 +20,10 @@
 // absent: one screen with every part). An entry that is a list
 // takes the first of its regions that has something in it (projected, a part's title stands
 // for the step's lead). `variants` change a row's columns for a step that names one
-// (StepState.variant; "cards-first": the cards, then a figure drawn once, as step 6's part C).
+// (StepState.variant; "cards-first": the cards, then a figure drawn once, as step 6's part C;
+// "answer-left": projected, the answer under the question and the controls over the figure,
+// for a part whose answer is long and whose figure needs the visual column's height: step 6's
+// parts B and D).
 //
 // The object below is strict JSON between the two markers: the Python tests read the same
 // table (steps/ui/state.py `layout_table`).
@@ -27,7 +32,7 @@
 export const LAYOUT = {
   "normal": {
     "columns": 2, "tabs": true,
-    "left": ["lead", "part", "idea", "question", "look", "facts", "notices", "deeper",
+    "left": ["lead", "part", "idea", "question", "answer", "look", "facts", "notices", "deeper",
              "exercises", "body"],
     "right": ["controls", "custom", "stage", "figure", "legend", "cards", "more", "extras"],
     "variants": {
@@ -36,12 +41,12 @@ export const LAYOUT = {
   },
   "narrow": {
     "columns": 1, "tabs": true,
-    "left": ["lead", "part", "question", "controls", "custom", "stage", "figure", "legend",
+    "left": ["lead", "part", "question", "answer", "controls", "custom", "stage", "figure", "legend",
              "cards", "more", "extras", "idea", "look", "facts", "notices", "deeper",
              "exercises", "body"],
     "right": [],
     "variants": {
-      "cards-first": {"left": ["lead", "part", "controls", "question", "cards", "more", "figure",
+      "cards-first": {"left": ["lead", "part", "controls", "question", "answer", "cards", "more", "figure",
                                "idea", "look", "facts", "notices", "deeper", "exercises"]}
     }
   },
@@ -59,9 +64,11 @@ export const LAYOUT = {
     "columns": 2, "tabs": true,
     "figures": {"roofline": [["roof"], ["batch"]], "bill": [["curve"], ["bar"], ["layers"]]},
     "left": [["part", "lead"], "question", "controls", "custom", "notices", "body"],
-    "right": ["stage", "figure", "cards"],
+    "right": ["answer", "stage", "figure", "cards"],
     "variants": {
-      "cards-first": {"left": [["part", "lead"], "question", "notices"],
+      "answer-left": {"left": [["part", "lead"], "question", "answer", "notices"],
+                      "right": ["controls", "stage", "figure", "cards"]},
+      "cards-first": {"left": [["part", "lead"], "question", "answer", "notices"],
                       "right": ["controls", "cards", "figure"]}
     }
   },

@@ -13,7 +13,7 @@
 // Each part arrives as its JSON text (steps/ui/page.py) and is parsed once per change
 // (`createReader`): a part that did not change is the same object as before.
 
-import { h, typingIn } from "./dom.js";
+import { h, typingIn, markPoints } from "./dom.js";
 import { buildBlocks, openSummaries } from "./blocks.js";
 import { createShell, postHeight } from "./shell.js";
 import { createControls } from "./controls.js";
@@ -28,7 +28,7 @@ import { saveBar } from "./save.js";
 
 // the page's live elements: placed by the layout table like the regions, drawn by their own
 // modules
-export const LIVE = ["tabs", "question", "controls", "custom", "stage", "talk", "screen"];
+export const LIVE = ["tabs", "question", "answer", "controls", "custom", "stage", "talk", "screen"];
 
 // the regions: every name of the layout table that is not a live element
 export const REGIONS = [...new Set(Object.values(LAYOUT)
@@ -130,11 +130,13 @@ export function render({ model }) {
   const narrowQuery = window.matchMedia ? window.matchMedia("(max-width: 699.98px)") : null;
   const isNarrow = () => !!(narrowQuery && narrowQuery.matches);
   const drawn = Object.fromEntries(REGIONS.map((r) => [r, { nodes: [], key: null }]));
-  const liveEl = () => ({ question: question.el, controls: controls.el, stage: stage.el,
+  const liveEl = () => ({ question: question.el, answer: question.answer, controls: controls.el,
+                          stage: stage.el,
                           custom: custom ? custom.el : null, talk: talk ? talk.el : null,
                           screen: screen ? screen.el : null });
   const filledLive = {
     question: () => !!read("question"),
+    answer: () => !!read("question"),     // (there, empty, before it speaks: a live region)
     controls: () => (read("controls") || []).some((c) => !c.hidden),
     custom: () => !!(custom && part("custom")),
     stage: () => !!part("stage"),
@@ -142,7 +144,7 @@ export function render({ model }) {
     screen: () => !!screen,
     tabs: () => false,                    // drawn above the columns (the row's `tabs`)
   };
-  let lastMode = null, tabsKey = null;
+  let lastMode = null, tabsKey = null, pointsSeen = null;
   // the speaker view draws the projected page's regions, stage and frames as that page sends
   // them (present.js connect); its own session gives the shell (the notes) and the question
   // (with its answer)
@@ -183,8 +185,10 @@ export function render({ model }) {
       talk.update(s.talk, read("question"), part("tabs"), part("number"));
     if (has("controls", "values", "acks", "shell"))
       controls.update(read("controls"), read("values") || {}, s.lang, read("acks"));
-    if ((has("stage", "frames", "frame", "concealed", "number") || modeChanged) && rowHas(row, "stage"))
-      stage.update(part("stage"), part("frames"), read("frame"), part("concealed"), mode, row);
+    if ((has("stage", "frames", "frame", "concealed", "number", "question") || modeChanged) &&
+        rowHas(row, "stage"))
+      stage.update(part("stage"), part("frames"), read("frame"), part("concealed"), mode, row,
+                   question.points());
     if (has("custom")) {
       const c = part("custom");
       if (c && c.widget !== customName) {
@@ -226,6 +230,14 @@ export function render({ model }) {
                                saved((part("stage") || {}).figure || "figure"), s.save);
     if (s.save) drawn.figure.nodes.filter((n) => n.nodeType === 1).forEach((n, i) =>
       saveBar(n, () => n, saved(`figure-${i + 1}`), s.save, { inside: true, html: !n.querySelector("svg") }));
+    // the figure's parts the answer talks about, marked in a figure drawn once (the stage
+    // marks its own at every drawing)
+    const pts = JSON.stringify([question.points(), drawn.figure.key]);
+    if (pts !== pointsSeen) {
+      const fresh = JSON.stringify(question.points()) !== JSON.stringify(JSON.parse(pointsSeen || "[[]]")[0]);
+      pointsSeen = pts;
+      for (const n of drawn.figure.nodes) if (n.nodeType === 1) markPoints(n, question.points(), fresh);
+    }
     if (redrawn || has("question", "glossary")) {
       // the glossary: a term's first use shows its definition; the badges' legend goes next
       // to the first cards (not when projecting: the lecturer says it)

@@ -6,6 +6,12 @@
 // as they are: the pick marked right (✓) or wrong (✗), and the right option marked too, by a
 // sign and by words for a screen reader (`mark`), not by colour alone; a new question
 // (another key) asks again.
+//
+// The feedback (the verdict and the explanation) is an element of its own, `answer`, which the
+// layout table places like the question (layout.js: after the question; on the projected page
+// over the figure it talks about). It is set at the question's size or larger in every mode
+// (app.css). `points()`: the figure's parts the answer talks about (QuestionState.points, []
+// until the answer is out), which the page marks in the figure (dom.js markPoints).
 
 import { h } from "./dom.js";
 
@@ -16,13 +22,13 @@ export function createQuestion(send) {
   const show = h("span", "show-me", box);
   const showBtn = h("button", "q-btn q-text", show);
   showBtn.type = "button";
-  const feedback = h("div", "feedback", box);
+  const feedback = h("div", "feedback answer-box");
   const said = h("p", "", feedback, null, { role: "status", "aria-live": "polite" });
   let v = null, answer = null, shown = false, key;
   const revealed = () => (answer !== null && answer !== undefined) || shown;
 
   const draw = () => {
-    box.hidden = !v;
+    box.hidden = feedback.hidden = !v;     // (the feedback is there before it speaks: live region)
     if (!v) return;
     const opts = v.options || [];
     const lead = document.createElement("strong");
@@ -62,6 +68,7 @@ export function createQuestion(send) {
       b.classList.toggle("q-right", right);
       b.classList.toggle("q-wrong", chosen && known && i !== v.correct);
     });
+    box.classList.toggle("told", known);             // (projected, app.css: the prompt gives way)
     showBtn.textContent = v.show || "";
     show.hidden = answered || shown;
     let state = "", head = "";
@@ -88,5 +95,7 @@ export function createQuestion(send) {
     key = k;
     draw();
   };
-  return { el: box, update };
+  const told = () => !!(v && revealed() && Number.isInteger(v.correct));
+  const points = () => (told() && Array.isArray(v.points) ? v.points : []);
+  return { el: box, answer: feedback, told, points, update };
 }

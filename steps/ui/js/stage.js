@@ -15,7 +15,7 @@
 // where it stands among them (“Chart 1 of 2”, with buttons) and, projected, PageDown/PageUp
 // move to the next or previous screen once the player has no frame left that way.
 
-import { h, icon } from "./dom.js";
+import { h, icon, markPoints } from "./dom.js";
 import { drawCards, drawTable } from "./blocks.js";
 import { createPlayer, browserClock } from "./player.js";
 import { FIGURES } from "./figures.js";
@@ -48,10 +48,15 @@ export function figureBox(holder, mode) {
 // Draw `fig` with the renderer `r` in `holder` for the box the holder has now. A projected box
 // is noted on the holder (`data-box`): present.js fitChartText asks for the figure again when
 // the holder's box is no longer the one the figure was laid out for.
+//
+// Then the figure's parts the answer talks about (`ctx.points`, the question's `points`) are
+// marked (dom.js markPoints: the elements the renderer named with `data-point`), pulsing when
+// `ctx.fresh` (the answer has just come out).
 export function drawFigure(r, holder, fig, ctx, mode) {
   const box = figureBox(holder, mode);
   if (box.projected) holder.dataset.box = `${box.width}x${box.height}`;
   r.draw(holder, fig || {}, { ...ctx, mode, box });
+  markPoints(holder, ctx.points, ctx.fresh);
 }
 
 // a figure wider than its column scrolls sideways (its text keeps its size): then it takes
@@ -105,6 +110,15 @@ export function createStage(send, options) {
   if (reduced) root.classList.add("reduced-motion");
 
   let S = null, F = [], framesSeen = null, concealed = false, mode = "normal";
+  // the figure's parts the answer talks about; they pulse in the drawings of the first seconds
+  // after the answer came out (the figure may be drawn again as it moves to the answer's state)
+  let points = [], pulsed = "[]", pulsedAt = 0;
+  const PULSE_MS = 2400;
+  const pulse = () => {
+    const k = JSON.stringify(points);
+    if (k !== pulsed) { pulsed = k; pulsedAt = Date.now(); }
+    return points.length > 0 && Date.now() - pulsedAt < PULSE_MS;
+  };
   const presenting = () => PRESENTING.includes(mode);
   let pendingDraw = false;
   const renderer = () => (S && FIGURES[S.figure]) || null;
@@ -113,7 +127,7 @@ export function createStage(send, options) {
   const context = (i) => {
     const text = (S && S.text) || {};
     return { text, index: i, count: F.length, reduced, badges: text.badges,
-             parts: screens[screenAt] || null };
+             parts: screens[screenAt] || null, points, fresh: pulse() };
   };
   // whether the mode shows a piece of the stage (row.stage; all when it names none)
   const shows = (piece) => !pieces || pieces.includes(piece);
@@ -247,8 +261,9 @@ export function createStage(send, options) {
   // modeOf). The figure is drawn once, and only when something it shows changed: the server's
   // echo of a frame the player already shows (after Step or Pause) draws nothing.
   let drawnKey = null;
-  const update = (stage, frames, frame, isConcealed, pageMode, row) => {
+  const update = (stage, frames, frame, isConcealed, pageMode, row, answerPoints) => {
     S = stage;
+    points = Array.isArray(answerPoints) ? answerPoints : [];
     concealed = !!isConcealed;
     mode = pageMode || "normal";
     const need = stage && row && row.figures ? row.figures[stage.figure] : null;
@@ -267,7 +282,7 @@ export function createStage(send, options) {
       player.setCount(F.length);
       moved = true;
     }
-    const key = JSON.stringify([stage, concealed, mode, screens, pieces]);
+    const key = JSON.stringify([stage, concealed, mode, screens, pieces, points]);
     const changed = moved || key !== drawnKey;
     drawnKey = key;
     if (!player.playing && frame !== player.index) { player.moveTo(frame); moved = true; }

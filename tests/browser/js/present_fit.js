@@ -39,6 +39,74 @@ KVT.present_fit = {
              words: all('.stage-caption, .step-visual .legend').filter(shown).length };
   },
 
+  // how much of the visual column (.step-visual, from its top to the screen's bottom) the figure
+  // fills: the box around what it draws (the marks of the stage's charts, a figure drawn once
+  // in HTML or SVG), not the box it is given; and the answer's callout and the controls, where
+  // they stand there
+  share: () => {
+    const all = KVT.deep.all;
+    const col = all('.step-visual')[0];
+    const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 &&
+      getComputedStyle(e).visibility !== 'hidden' && e.getAttribute('display') !== 'none' &&
+      !e.closest('[display=none], defs, .player, button, .save-bar'); };
+    const c = col.getBoundingClientRect();
+    const marks = [...col.querySelectorAll('.stage-svg > svg')].flatMap((s) =>
+      [...s.querySelectorAll('rect, path, line, polyline, polygon, circle, text')])
+      // a figure drawn once: what the column holds besides the stage, the controls, the
+      // answer, the cards, a legend and words
+      // (a part with no stage, cards first: its cards are the figure's numbers, drawn large)
+      .concat([...col.children].filter((e) => !e.matches('.stage, .controls, .ctl-row, .answer-box, ' +
+        '.legend, .notices, .notice, .more-numbers, .narration, .custom, details') &&
+        (!e.matches('.metrics') || !col.querySelector(':scope > .stage:not([hidden])'))))
+      .filter(shown).map((e) => e.getBoundingClientRect());
+    const top = Math.min(...marks.map((r) => r.top)), bottom = Math.max(...marks.map((r) => r.bottom));
+    const answer = [...col.children].filter((e) => e.matches('.answer-box') && shown(e))
+      .map((e) => Math.round(e.getBoundingClientRect().height));
+    const controls = [...col.children].filter((e) => e.matches('.controls, .ctl-row') && shown(e))
+      .map((e) => Math.round(e.getBoundingClientRect().height));
+    return { column: Math.round(Math.min(innerHeight, c.bottom) - c.top),
+             figure: marks.length ? Math.round(bottom - top) : 0, answer: answer[0] || 0,
+             controls: controls[0] || 0,
+             children: [...col.children].filter(shown).map((e) => e.className) };
+  },
+
+  // what is cut short on the screen: a menu whose choice, or a text field whose placeholder,
+  // is wider than its box; an answer that does not show whole (clipped, or ending in “…”)
+  cut: () => {
+    const all = KVT.deep.all;
+    const shown = (e) => e.getClientRects().length > 0;
+    const width = (el, text) => {
+      const c = document.createElement('canvas').getContext('2d');
+      const s = getComputedStyle(el);
+      c.font = `${s.fontStyle} ${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+      return c.measureText(text).width;
+    };
+    const inner = (el) => { const s = getComputedStyle(el);
+      return el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight); };
+    const out = [];
+    for (const sel of all('select').filter(shown)) {
+      const text = sel.options[sel.selectedIndex] ? sel.options[sel.selectedIndex].text : '';
+      if (width(sel, text) > inner(sel) - 16) out.push(['menu', text, Math.round(inner(sel))]);
+    }
+    for (const t of all('input[type=text]').filter(shown)) {
+      const text = t.value || t.placeholder || '';
+      if (width(t, text) > inner(t)) out.push(['field', text, Math.round(inner(t))]);
+    }
+    // a figure's words past the screen's bottom or its column's side
+    for (const t of all('.step-visual svg text').filter((t) => shown(t) && t.textContent.trim() &&
+        t.getAttribute('display') !== 'none' && !t.closest('[display=none], .player'))) {
+      const r = t.getBoundingClientRect(), col = t.closest('.step-visual').getBoundingClientRect();
+      if (r.bottom > innerHeight + 1 || r.right > Math.min(innerWidth, col.right) + 1)
+        out.push(['chart text', t.textContent.slice(0, 30), Math.round(r.bottom), Math.round(r.right)]);
+    }
+    for (const p of all('.feedback p').filter((p) => shown(p) && p.textContent.trim())) {
+      const r = p.getBoundingClientRect();
+      if (p.scrollHeight > p.clientHeight + 1 || r.bottom > innerHeight + 0.5 ||
+          /…\s*$/.test(p.textContent)) out.push(['answer', p.textContent.slice(-40), Math.round(r.bottom)]);
+    }
+    return out;
+  },
+
   fits: () => {
     const grid = KVT.deep.first('.step-grid');
     const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';

@@ -73,10 +73,10 @@ function draw(holder, fig, ctx) {
   const rows = fig.rows || [], n = rows.length;
   if (!n) { holder.replaceChildren(); return; }
   const t = ctx.text || {};
-  // projected (ctx.box, dom.js projectedBox): laid out for the whole box, the rows as tall as the
-  // box allows for the most rows the player reaches (the prompt and one a decode step), so
-  // that they keep their size from frame to frame; where they are lower than the chart text,
-  // every k-th row keeps its labels (the twin has them all)
+  // projected (ctx.box, dom.js projectedBox): laid out for the whole box, the rows of this frame
+  // as tall as the box allows (up to three lines of chart text), so that the cache fills the
+  // screen at every step and its rows grow thinner as decode steps add rows; where they are
+  // lower than the chart text, every k-th row keeps its labels (the twin has them all)
   const box = projectedBox(holder, ctx, "cache-svg", "row-label");
   const em = box ? box.em : 13;
   const dims = (fig.k[0] || []).length, GAP = 14;
@@ -101,9 +101,11 @@ function draw(holder, fig, ctx) {
   let rh = 26, ch = 20, Y0 = 44, every = 1;
   if (box) {
     Y0 = Math.round((meet ? 2.4 : 1.2) * em + 4);
-    const most = Math.max(n, (fig.prompt_len || n) + Math.max(0, (ctx.count || 1) - 1));
-    const below = 8 + 2.35 * em + 6;                // the output row and the line under it
-    rh = Math.max(4, Math.min(2 * em, (box.height - Y0 - below) / most));
+    // under the rows: the output row (as high as a row's cells, 0.8 of it), its name and,
+    // when it does not stand beside the output, the line of numbers per row
+    const beside = dimsW <= dims * cw + GAP - 8;
+    const below = 8 + Math.round(1.1 * em) + 0.4 * em + (beside ? 0 : Math.round(1.3 * em)) + 6;
+    rh = Math.max(4, Math.min(3 * em, (box.height - Y0 - below) / (n + 0.8)));
     ch = Math.max(3, Math.round(rh * 0.8 * 10) / 10);
     every = Math.max(1, Math.ceil(1.2 * em / rh));   // (a text's box is ~1.17 em high)
   }
@@ -135,14 +137,16 @@ function draw(holder, fig, ctx) {
     const y = yRow(fig.prompt_len) - pad;
     svg("line", { x1: KX, x2: BX + BW, y1: y, y2: y, class: "prefill-line" }, s);
   }
-  for (const x0 of [KX, VX])
+  // (the answer's points, dom.js markPoints: the key rows, the value rows, the newest row)
+  for (const [x0, point] of [[KX, "keys"], [VX, "values"]])
     svg("rect", { x: x0 - 0.5, y: Y0 - 0.5, width: strip + 1, height: n * rh - rh + ch + 1,
-                  class: "strip-frame" }, s);
+                  class: "strip-frame", "data-point": point }, s);
   const wmax = Math.max(...fig.weights, 1e-9);
   for (let i = 0; i < n; i++) {
     const y = yRow(i);
     const g = svg("g", { class: "cache-row" + (fig.gen[i] ? " is-gen" : " is-prompt") +
                          (i >= nf ? " is-new" : "") }, s);
+    if (i === n - 1) g.setAttribute("data-point", "newest");
     svg("title", {}, g).textContent = fig.titles[i];
     // labelled: every `every`-th row counted from the newest, which is always labelled
     const named = (n - 1 - i) % every === 0;

@@ -140,7 +140,7 @@ function draw(holder, fig, ctx) {
     yl.setAttribute("transform", `translate(${yx},${GY + GH / 2}) rotate(-90)`);     // beside the whole grid
     for (const [v, lab] of yt)
       label(g, GX - (box ? 6 : 4), GY + (v - 0.5) * ch + (box ? 0.35 * em : 4), "tick", lab, "end");
-    const cells = svg("g", { class: "cells" }, g);
+    const cells = svg("g", { class: "cells", "data-point": "cells-" + id }, g);   // (markPoints)
     const unit = Math.min(cw, ch);
     rows.forEach(([context, , earlier], r) => {     // [positions needed, new, earlier]
       const newest = r === rows.length - 1 && ctx.index > 0;   // the row this frame adds

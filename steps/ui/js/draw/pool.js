@@ -119,22 +119,38 @@ function draw(holder, fig, ctx) {
   // as many blocks a row as fit (a block as wide as the longest name it shows; projected, as
   // wide as the box allows), each table's blocks after its name, or under it when they do not
   // fit there
-  let cw = L.cw, cols;
-  if (L.cwMin) {
-    cols = Math.max(1, Math.min(fig.cols || 8, Math.floor((W0 - 2 * pad + gap) / (L.cwMin + gap))));
-    cw = Math.max(L.cwMin, Math.floor((W0 - 2 * pad - (cols - 1) * gap) / cols));
-  } else {
-    cols = Math.max(1, Math.min(fig.cols || 8, Math.floor((W0 - 2 * pad + gap) / (cw + gap))));
-  }
-  const ch = L.ch;
-  const rows = Math.ceil(blocks.length / cols);
   const longest = Math.max(0, ...tables.map((t) => t.blocks.length));
   const inline = L.nameW + longest * chipW + pad <= W0;
   const perLine = inline ? longest : Math.max(1, Math.floor((W0 - pad - L.nameX) / chipW));
   const lines = (t) => inline ? 1 : 1 + Math.max(1, Math.ceil(t.blocks.length / perLine));
+  const nLines = Math.max(1, tables.reduce((a, t) => a + lines(t), 0));
+  let ch = L.ch;
+  let cw = L.cw, cols;
+  if (L.cwMin) {
+    // projected: more blocks a row where the box is too low for the pool's rows and the
+    // tables (an answer over the figure takes its height), so that the figure stays in its box
+    // at scale 1, never drawn smaller than its text
+    const most = Math.max(1, Math.min(blocks.length, Math.floor((W0 - 2 * pad + gap) / (L.cwMin + gap))));
+    const need = (c) => pad + Math.ceil(blocks.length / c) * (ch + gap) + L.headH +
+      nLines * Math.round(1.25 * L.em) + L.bottom;
+    cols = Math.min(most, fig.cols || 8);
+    while (cols < most && need(cols) > L.H) cols += 1;
+    cw = Math.max(L.cwMin, Math.floor((W0 - 2 * pad - (cols - 1) * gap) / cols));
+  } else {
+    cols = Math.max(1, Math.min(fig.cols || 8, Math.floor((W0 - 2 * pad + gap) / (cw + gap))));
+  }
+  const rows = Math.ceil(blocks.length / cols);
+  if (L.cwMin && L.H) {
+    // projected, a box higher than the pool needs: taller blocks (their slots too), up to
+    // 1.6 times, so that the pool fills the screen
+    const f = Math.max(1, Math.min(1.6, ((L.H - pad - L.headH - nLines * L.rowH - L.bottom) / rows - gap) / ch));
+    const grown = Math.floor(ch * f);
+    L.whoY += grown - ch;
+    L.slotH = Math.round(L.slotH * f);
+    ch = grown;
+  }
   const W = Math.max(W0, pad * 2 + cols * (cw + gap) - gap);
   const top = pad + rows * (ch + gap) + L.headH;
-  const nLines = Math.max(1, tables.reduce((a, t) => a + lines(t), 0));
   // projected: the tables' rows close up (to a text's height) where they would leave the box
   let rowH = L.rowH;
   if (L.H && top + nLines * rowH + L.bottom > L.H)
@@ -151,7 +167,8 @@ function draw(holder, fig, ctx) {
   blocks.forEach((b, k) => {
     const x = pad + (k % cols) * (cw + gap), y = pad + Math.floor(k / cols) * (ch + gap);
     const changed = b.changed && ctx.index > 0;
-    const g = svg("g", { class: "blk " + b.cls + (changed ? " changed" : "") }, s);
+    const g = svg("g", { class: "blk " + b.cls + (changed ? " changed" : ""),
+                         "data-point": b.owners.length ? "used" : "free" }, s);   // (markPoints)
     const tip = svg("title", {}, g);
     tip.textContent = `${ctx.text.block} ${b.id}: ${b.owners.length ? b.who : ctx.text.free}`;
     svg("rect", { x, y, width: cw, height: ch, rx: 6, class: "blk-bg" }, g);

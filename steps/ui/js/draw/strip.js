@@ -91,11 +91,12 @@ const stripIn = (e, tight) => ({ pad: 5, gapX: Math.round(0.3 * e),
 
 const ROLE = { s: "tok-sink", h: "tok-heavy", r: "tok-recent", x: "tok-gone" };
 const ROLE_KEY = { s: "sink", h: "heavy", r: "recent", x: "gone" };
-function tokenStrip(holder, fig, ctx, W, P) {
+function tokenStrip(holder, fig, ctx, W, P, large) {
+  const cls = "strip-svg" + (large ? ` strip-x${Math.round(large * 100)}` : "");
   const words = fig.words || [], roles = fig.roles || "";
   const mark = fig.agree === true ? " ✓" : fig.agree === false ? " ✗" : "";
   const nextText = `${ctx.text.next_token || ""}: ${fig.next || ""}${mark}`;
-  const widths = textWidths(holder, "strip-svg", [
+  const widths = textWidths(holder, cls, [
     ...words.map((w) => ["tok-text", w]), ["tok-text", nextText]]);
   const { pad, gapX, rowH, cellH, arrowW, base } = P || STRIP;
   const padX = (P || STRIP).padX, nextX = (P || STRIP).nextX;
@@ -116,7 +117,7 @@ function tokenStrip(holder, fig, ctx, W, P) {
   const next = { x, row, w: nextW };
   const top = 4;
   const H = top + (row + 1) * rowH + 4;
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "strip-svg", "aria-hidden": "true",
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: cls, "aria-hidden": "true",
                          focusable: "false", preserveAspectRatio: "xMinYMin meet" });
   s.style.minWidth = W + "px";
   const y = (r) => top + r * rowH;
@@ -163,8 +164,19 @@ function sweepTop(lines, m, W, P) {
   lines.forEach((l, i) => {
     const w = P.swatch + Math.ceil(m[i]) + 16;
     if (lx > P.pad && lx + w > W - P.pad) { lx = P.pad; lrow += 1; }
-    legend.push({ x: lx, row: lrow });
+    // a name longer than the chart is wide: on two lines, broken at a space (after a comma
+    // where there is one) that keeps the first line inside
+    let parts = null;
+    if (lx + w > W - P.pad && m[i] > 0) {
+      const fits = Math.floor(l.name.length * (W - 2 * P.pad - P.swatch - 16) / m[i]);
+      const head = l.name.slice(0, fits + 1);
+      const at = head.lastIndexOf(", ") > 0 ? head.lastIndexOf(", ") + 1 : head.lastIndexOf(" ");
+      if (at > 0) parts = [l.name.slice(0, at), l.name.slice(at).trim()];
+    }
+    legend.push({ x: lx, row: lrow, parts });
     lx += w;
+    if (parts) { lx = W; }                      // (the next name starts a row of its own)
+    if (parts) lrow += 1;
   });
   const legendTop = P.titleH + P.legendGap;
   return { legend, legendTop, plotTop: legendTop + (lrow + 1) * P.legendRow + P.plotGap };
@@ -224,13 +236,18 @@ function sweepChart(holder, sw, ctx, W, P) {
     svg("line", { x1: e.x, x2: e.x + swatch - 6, y1: ly + mid, y2: ly + mid, class: "ln" }, g);
     marker(g, l.key, e.x + (swatch - 6) / 2, ly + mid, r);
     const name = svg("text", { x: e.x + swatch, y: ly + P.nameY, class: "legend-name" }, g);
-    name.textContent = l.name;
+    if (e.parts) e.parts.forEach((part, k) => {
+      const t = svg("tspan", { x: e.x + swatch, dy: k ? P.legendRow : 0 }, name);
+      t.textContent = part;
+    });
+    else name.textContent = l.name;
     const pts = l.points || [];
     if (!pts.length) return;
     svg("polyline", { points: pts.map((v, k) => `${X(k).toFixed(1)},${Y(v).toFixed(1)}`).join(" "),
                       class: "ln" }, g);
     pts.forEach((v, k) => {
       const mk = marker(g, l.key, X(k), Y(v), r);
+      if (k === ci) mk.setAttribute("data-point", "budget");   // (the answer's point: markPoints)
       const tip = svg("title", {}, mk);
       tip.textContent = `${l.name}, ${sw.budgets[k]}: ${Math.round(v)}%`;
     });
@@ -264,6 +281,14 @@ function drawProjected(holder, fig, ctx, box) {
   }
   let s = tokenStrip(holder, fig, ctx, W, stripIn(e, false));
   if (heightOf(s) + rest > room) s = tokenStrip(holder, fig, ctx, W, stripIn(e, true));
+  else if (!chart) {
+    // the strip alone (the chart waits for the answer): larger tokens, as large as the box
+    // lets them be (up to twice the chart text: class strip-large, app's presenter CSS)
+    for (const k of [2, 1.75, 1.5, 1.25]) {
+      const big = tokenStrip(holder, fig, ctx, W, stripIn(e * k, false), k);
+      if (heightOf(big) <= room) { s = big; break; }
+    }
+  }
   const hs = Math.min(heightOf(s), Math.max(0, room - rest));
   fixed(s, heightOf(s) <= hs ? heightOf(s) : hs);
   const parts = [s];
