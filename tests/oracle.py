@@ -176,7 +176,7 @@ def _params(model, cfg) -> int:
     """Parameters of the language model (a multimodal one's towers left out)."""
     seen = set()
     total = 0
-    skip = ("vision", "visual", "image", "audio", "multi_modal_projector", "mm_projector",
+    skip = ("vision", "visual", "image", "audio", "projector",
             "embed_vision", "embed_audio", "vpm", "resampler")
     for name, p in model.named_parameters(remove_duplicate=True):
         if any(s in name for s in skip):

@@ -39,6 +39,23 @@ KNOWN: dict[str, str] = {
         "N8: transformers caches the DSA indexer's key per layer and token (index_head_dim "
         "128, DynamicIndexedLayer) beside the 576-value MLA latent: 704 values; the reader "
         "counts 576, and step 5's MLA text names only the latent and the rotary key"),
+    "PaddlePaddle--PaddleOCR-VL": (
+        "transformers 5.25 ties PaddleOCR-VL's lm_head to embed_tokens (its config reads "
+        "tie_word_embeddings true although the file says false); the reader counts the untied "
+        "lm_head the file names (+0.11 B); the layers agree"),
+    "THUDM--chatglm2-6b": (
+        "remote code (truth from modeling_chatglm.py): the reader sizes the K/V as the truth "
+        "(2 groups of kv_channels 128) but has no parameter rule for ChatGLM's fused "
+        "query_key_value and SwiGLU dense_h_to_4h, so it asks for n_params"),
+    "bigcode--starcoder2-7b": (
+        "the reader has no parameter rule for Starcoder2 (biased q/k/v/o, a c_fc/c_proj MLP "
+        "without a gate, LayerNorms with a bias), so it asks for n_params"),
+    "bigcode--starcoderbase-7b": (
+        "the reader has no parameter rule for GPTBigCode (a fused c_attn of d + 2 x head_dim "
+        "outputs under multi_query, learned positions, a gate-less MLP), so it asks for n_params"),
+    "openai-community--gpt2": (
+        "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
+        "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
     "review--Mistral-Small-3.1-24B-Instruct-2503": (
         "the review's file has no tie_word_embeddings at the top level: transformers 5.25's "
         "Mistral3Config then ties lm_head to the embeddings (text_config says false); the "
