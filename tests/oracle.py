@@ -75,7 +75,17 @@ def load(path: Path) -> dict:
 
 
 def _out_features(module) -> int | None:
-    return getattr(module, "out_features", None)
+    # nn.Linear names it out_features; GPT-2's Conv1D (weight in x out) names it nf
+    return getattr(module, "out_features", None) or getattr(module, "nf", None)
+
+
+def _in_features(module) -> int | None:
+    if getattr(module, "in_features", None):
+        return module.in_features
+    w = getattr(module, "weight", None)
+    if getattr(module, "nf", None) and w is not None:  # Conv1D: weight is (in, out)
+        return int(w.shape[0])
+    return None
 
 
 def _text_config(cfg):
@@ -132,8 +142,8 @@ def _kv_projections(mod):
             continue
         for out in _OUT_NAMES:
             o = getattr(mod, out, None)
-            if o is not None and getattr(o, "in_features", None):
-                q = o.in_features
+            if o is not None and _in_features(o):
+                q = _in_features(o)
                 if name == "c_attn" and getattr(mod, "is_cross_attention", False):
                     continue
                 return ("kv", _out_features(fused) - q)

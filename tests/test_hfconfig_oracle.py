@@ -56,6 +56,160 @@ KNOWN: dict[str, str] = {
     "openai-community--gpt2": (
         "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
         "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
+    "deepseek-ai--DeepSeek-V3.2": (
+        "N8, as DeepSeek-V3.2-Exp: transformers caches the DSA indexer's key (index_head_dim "
+        "128) beside the 576-value MLA latent, 704 values per layer; the reader counts 576"),
+    "deepseek-ai--DeepSeek-V4-Flash": (
+        "DeepseekV4Attention has no k_proj/v_proj: one kv_proj of head_dim 512 serves as both K "
+        "and V, and compress_ratios 4/128 add compressed global entries, so the oracle finds no "
+        "K/V projection and reports no_kv_cache; the reader sizes 43 sliding layers (window "
+        "128) of separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor "
+        "its compressed cache"),
+    "MiniMaxAI--MiniMax-M2.5": (
+        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
+        "reader refuses 0 as not a positive integer"),
+    "MiniMaxAI--MiniMax-M2.7": (
+        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
+        "reader refuses 0 as not a positive integer"),
+    "Qwen--Qwen3-Coder-480B-A35B-Instruct": (
+        "shared_expert_intermediate_size 0 means no shared expert (transformers builds none);"
+        " the reader refuses 0 as not a positive integer"),
+    "RedHatAI--DeepSeek-V4-Flash-NVFP4-FP8": (
+        "DeepseekV4Attention has no k_proj/v_proj: one kv_proj of head_dim 512 serves as both"
+        " K and V, and compress_ratios 4/128 add compressed global entries, so the oracle "
+        "finds no K/V projection and reports no_kv_cache; the reader sizes sliding layers of "
+        "separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor its "
+        "compressed cache"),
+    "XiaomiMiMo--MiMo-V2-Flash": (
+        "moe_layer_freq is a per-layer list of 0/1 (which layers are MoE), as transformers "
+        "reads it; the reader accepts only an integer period and refuses it"),
+    "deepseek-ai--DeepSeek-V4-Pro": (
+        "DeepseekV4Attention has no k_proj/v_proj: one kv_proj of head_dim 512 serves as both"
+        " K and V, and compress_ratios 4/128 add compressed global entries, so the oracle "
+        "finds no K/V projection and reports no_kv_cache; the reader sizes sliding layers of "
+        "separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor its "
+        "compressed cache"),
+    "google--gemma-4-26B-A4B": (
+        "Gemma 4's MoE names its routed experts per token top_k_experts (8 of num_experts "
+        "128); the reader looks for num_experts_per_tok and refuses (missing)"),
+    "meta-models--Muse-Glimmer-30B": (
+        "MuseGlimmer's attention has a gate_proj as wide as q_proj (an output gate, 1.42 B "
+        "over the model) that the reader does not count: 26.44 B vs 27.85 B"),
+    "nvidia--DeepSeek-V3.2-NVFP4": (
+        "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
+        "576-value MLA latent, 704 values per layer; the reader counts 576"),
+    "nvidia--DeepSeek-V4-Flash-NVFP4": (
+        "DeepseekV4Attention has no k_proj/v_proj: one kv_proj of head_dim 512 serves as both"
+        " K and V, and compress_ratios 4/128 add compressed global entries, so the oracle "
+        "finds no K/V projection and reports no_kv_cache; the reader sizes sliding layers of "
+        "separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor its "
+        "compressed cache"),
+    "nvidia--DeepSeek-V4-Pro-NVFP4": (
+        "DeepseekV4Attention has no k_proj/v_proj: one kv_proj of head_dim 512 serves as both"
+        " K and V, and compress_ratios 4/128 add compressed global entries, so the oracle "
+        "finds no K/V projection and reports no_kv_cache; the reader sizes sliding layers of "
+        "separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor its "
+        "compressed cache"),
+    "nvidia--GLM-5-NVFP4": (
+        "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
+        "576-value MLA latent, 704 values per layer; the reader counts 576"),
+    "nvidia--GLM-5.1-NVFP4": (
+        "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
+        "576-value MLA latent, 704 values per layer; the reader counts 576"),
+    "nvidia--GLM-5.2-NVFP4": (
+        "layer_types names deepseek_sparse_attention on every layer, a kind the reader does "
+        "not know, so it refuses (unsupported); transformers builds MLA layers with the DSA "
+        "indexer key"),
+    "nvidia--GLM-5.3-NVFP4": (
+        "layer_types names deepseek_sparse_attention on every layer, a kind the reader does "
+        "not know, so it refuses (unsupported); transformers builds MLA layers with the DSA "
+        "indexer key"),
+    "nvidia--Gemma-4-26B-A4B-NVFP4": (
+        "Gemma 4's MoE names its routed experts per token top_k_experts (8 of num_experts "
+        "128); the reader looks for num_experts_per_tok and refuses (missing)"),
+    "nvidia--Gemma-4-31B-IT-NVFP4": (
+        "Gemma 4's full-attention layers set attention_k_eq_v (K doubles as V: a k_proj and "
+        "no v_proj), so the oracle finds no K/V projection on those 10 layers and records "
+        "'none'; the reader sizes them as full layers of K and V"),
+    "nvidia--MiniMax-M2.5-NVFP4": (
+        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
+        "reader refuses 0 as not a positive integer"),
+    "nvidia--MiniMax-M2.7-NVFP4": (
+        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
+        "reader refuses 0 as not a positive integer"),
+    "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": (
+        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
+        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
+        " it asks for n_params"),
+    "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4": (
+        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
+        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
+        " it asks for n_params"),
+    "nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8": (
+        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
+        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
+        " it asks for n_params"),
+    "nvidia--NVIDIA-Nemotron-3-Super-120B-NVFP4-FP8KV": (
+        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
+        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
+        " it asks for n_params"),
+    "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-FP8": (
+        "the file has no num_hidden_layers and no hybrid_override_pattern: its 108 layers are"
+        " listed in layers_block_type, which transformers 5.25 reads; the reader asks for "
+        "num_hidden_layers (missing)"),
+    "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4": (
+        "the file has no num_hidden_layers and no hybrid_override_pattern: its 108 layers are"
+        " listed in layers_block_type, which transformers 5.25 reads; the reader asks for "
+        "num_hidden_layers (missing)"),
+    "nvidia--NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4": (
+        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
+        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
+        " it asks for n_params"),
+    "nvidia--Nemotron-3-Nano": (
+        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
+        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
+        " it asks for n_params"),
+    "nvidia--Nemotron-H-56B-Base-8K": (
+        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
+        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
+        " it asks for n_params"),
+    "poolside--Laguna-XS.2-FP8": (
+        "transformers builds Laguna's layer 0 with a dense MLP (intermediate_size 8192) and "
+        "39 MoE layers, a per-head output gate g_proj, and q_proj/o_proj 7,680 wide on "
+        "average (more query heads than num_attention_heads' 48 on some layers); the reader "
+        "counts 40 MoE layers of 48 heads without the gate: 33.94 B vs 33.44 B"),
+    "zai-org--GLM-5": (
+        "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
+        "576-value MLA latent, 704 values per layer; the reader counts 576"),
+    "zai-org--GLM-5-FP8": (
+        "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
+        "576-value MLA latent, 704 values per layer; the reader counts 576"),
+    "zai-org--GLM-5.1": (
+        "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
+        "576-value MLA latent, 704 values per layer; the reader counts 576"),
+    "zai-org--GLM-5.1-FP8": (
+        "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
+        "576-value MLA latent, 704 values per layer; the reader counts 576"),
+    "zai-org--GLM-5.2": (
+        "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
+        "another layer's indexer and cache none): transformers caches the indexer's key "
+        "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
+        "576 on every layer"),
+    "zai-org--GLM-5.2-FP8": (
+        "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
+        "another layer's indexer and cache none): transformers caches the indexer's key "
+        "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
+        "576 on every layer"),
+    "zai-org--GLM-5.3": (
+        "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
+        "another layer's indexer and cache none): transformers caches the indexer's key "
+        "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
+        "576 on every layer"),
+    "zai-org--GLM-5.3-FP8": (
+        "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
+        "another layer's indexer and cache none): transformers caches the indexer's key "
+        "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
+        "576 on every layer"),
     "review--Mistral-Small-3.1-24B-Instruct-2503": (
         "the review's file has no tie_word_embeddings at the top level: transformers 5.25's "
         "Mistral3Config then ties lm_head to the embeddings (text_config says false); the "
