@@ -48,8 +48,9 @@ their sum, :func:`explainer.costs.layer_map`). The first rule that applies:
 - ``cross_attention_layers`` (Llama 3.2 Vision): those layers attend to the
   image: their K/V do not grow with the text;
 - ``attention_chunk_size`` (Llama 4): chunked where ``no_rope_layers[i]`` is
-  1, full on the NoPE layers (default: every 4th). A chunked layer keeps at
-  most C tokens (the current chunk), counted as min(context, C);
+  1, full on the NoPE layers (default, also for an empty list: every 4th).
+  A chunked layer keeps at most C tokens (the current chunk), counted as
+  min(context, C);
 - otherwise the sliding-window rules: ``use_sliding_window: false`` turns
   the window off (Qwen's default, also over ``layer_types``); Gemma 2
   alternates, layer i local when i is even; Gemma 3 and Cohere2
@@ -621,12 +622,13 @@ def _chunked_kinds(r: _Reader, n_layers: int) -> list[str] | None:
     transformers' ``Llama4TextConfig`` builds ``layer_types`` as
     ``chunked_attention`` where ``no_rope_layers[i]`` is 1 (the layer uses
     RoPE) and ``full_attention`` where it is 0; without ``no_rope_layers``
-    every 4th layer (``no_rope_layer_interval``) is a NoPE layer.
+    every 4th layer (``no_rope_layer_interval``) is a NoPE layer; an empty
+    ``no_rope_layers`` (RedHat's FP8 Scout) counts as none, as transformers reads it.
     """
     if r.find("attention_chunk_size")[0] is None:
         return None
     name, values = r.find("no_rope_layers")
-    if name is None:
+    if name is None or values == []:  # transformers: an empty list means the default
         every = r.int("no_rope_layer_interval", kind="layers", use_default=False)
         if every is None:
             every = 4
