@@ -56,6 +56,9 @@ KNOWN: dict[str, str] = {
     "openai-community--gpt2": (
         "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
         "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
+    "openai-community--gpt2-large": (
+        "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
+        "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
     "deepseek-ai--DeepSeek-V3.2": (
         "N8, as DeepSeek-V3.2-Exp: transformers caches the DSA indexer's key (index_head_dim "
         "128) beside the 576-value MLA latent, 704 values per layer; the reader counts 576"),
