@@ -53,6 +53,10 @@ KNOWN: dict[str, str] = {
     "bigcode--starcoderbase-7b": (
         "the reader has no parameter rule for GPTBigCode (a fused c_attn of d + 2 x head_dim "
         "outputs under multi_query, learned positions, a gate-less MLP), so it asks for n_params"),
+    "distilbert--distilgpt2": (
+        "no model_type (truth: transformers' gpt2 from the same dict); the reader has no "
+        "parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned positions, a "
+        "gate-less MLP), so it asks for n_params"),
     "openai-community--gpt2": (
         "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
         "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
