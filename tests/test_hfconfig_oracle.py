@@ -72,6 +72,9 @@ KNOWN: dict[str, str] = {
         "K/V projection and reports no_kv_cache; the reader sizes 43 sliding layers (window "
         "128) of separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor "
         "its compressed cache"),
+    "MiniMaxAI--MiniMax-M2": (
+        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
+        "reader refuses 0 as not a positive integer"),
     "MiniMaxAI--MiniMax-M2.5": (
         "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
         "reader refuses 0 as not a positive integer"),
