@@ -98,7 +98,8 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
     MoE layer              E * 3 * d * I_e + d * E (router)
                            + shared experts 3 * d * I_s (+ d for Qwen's gate;
                              I_s: ``shared_expert_intermediate_size``, Granite's
-                             ``shared_intermediate_size``)
+                             ``shared_intermediate_size``; 0 means none, as in
+                             MiniMax-M2 and Qwen3-Coder-480B)
     norms                  2 * d per layer (4 * d for Gemma 2/3 and for
                            Nemotron's biased LayerNorms, d for Cohere's one
                            LayerNorm) + d (2 * d for Nemotron)
@@ -1047,7 +1048,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         if llama4:  # Llama4TextMoe: one shared expert as wide as the routed ones
             n_shared = 1
         shared_name, _ = r.find("shared_expert_intermediate_size", "shared_intermediate_size")
-        shared_width = shared_name and r.int(shared_name, kind="intermediate")
+        shared_width = shared_name and r.int(shared_name, kind="intermediate", minimum=0)
         per_layer_shared = d * n_experts  # router
         per_layer_shared += n_shared * per_expert
         if shared_width:  # Qwen-MoE: + its gate; Granite's shared_mlp has none

@@ -72,18 +72,6 @@ KNOWN: dict[str, str] = {
         "K/V projection and reports no_kv_cache; the reader sizes 43 sliding layers (window "
         "128) of separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor "
         "its compressed cache"),
-    "MiniMaxAI--MiniMax-M2": (
-        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
-        "reader refuses 0 as not a positive integer"),
-    "MiniMaxAI--MiniMax-M2.5": (
-        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
-        "reader refuses 0 as not a positive integer"),
-    "MiniMaxAI--MiniMax-M2.7": (
-        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
-        "reader refuses 0 as not a positive integer"),
-    "Qwen--Qwen3-Coder-480B-A35B-Instruct": (
-        "shared_expert_intermediate_size 0 means no shared expert (transformers builds none);"
-        " the reader refuses 0 as not a positive integer"),
     "RedHatAI--DeepSeek-V4-Flash-NVFP4-FP8": (
         "DeepseekV4Attention has no k_proj/v_proj: one kv_proj of head_dim 512 serves as both"
         " K and V, and compress_ratios 4/128 add compressed global entries, so the oracle "
@@ -141,12 +129,6 @@ KNOWN: dict[str, str] = {
         "Gemma 4's full-attention layers set attention_k_eq_v (K doubles as V: a k_proj and "
         "no v_proj), so the oracle finds no K/V projection on those 10 layers and records "
         "'none'; the reader sizes them as full layers of K and V"),
-    "nvidia--MiniMax-M2.5-NVFP4": (
-        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
-        "reader refuses 0 as not a positive integer"),
-    "nvidia--MiniMax-M2.7-NVFP4": (
-        "shared_intermediate_size 0 means no shared expert (transformers builds none); the "
-        "reader refuses 0 as not a positive integer"),
     "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": (
         "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
         "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
