@@ -78,9 +78,6 @@ KNOWN: dict[str, str] = {
         "finds no K/V projection and reports no_kv_cache; the reader sizes sliding layers of "
         "separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor its "
         "compressed cache"),
-    "XiaomiMiMo--MiMo-V2-Flash": (
-        "moe_layer_freq is a per-layer list of 0/1 (which layers are MoE), as transformers "
-        "reads it; the reader accepts only an integer period and refuses it"),
     "deepseek-ai--DeepSeek-V4-Pro": (
         "DeepseekV4Attention has no k_proj/v_proj: one kv_proj of head_dim 512 serves as both"
         " K and V, and compress_ratios 4/128 add compressed global entries, so the oracle "
