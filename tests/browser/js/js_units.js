@@ -103,16 +103,16 @@ KVT.js_units = {
   questionMarksThePickAndSendsIt: () => {
     const { sent, q, state, told } = KVT.js_units.question();
     q.update(state);
-    const before = q.el.querySelector(".feedback").textContent;
+    const before = q.answer.textContent;
     q.el.querySelectorAll(".answer button")[1].click();
-    const waiting = q.el.querySelector(".feedback").textContent;
+    const waiting = q.answer.textContent;
     const picked = q.el.querySelector(".answer-1 button").getAttribute("aria-pressed");
     q.update(told({ answer: 1 }));                  // the server's verdict
-    const after = q.el.querySelector(".feedback").textContent;
+    const after = q.answer.textContent;
     const wrong = q.el.querySelector(".answer-1 button").className;
     q.update({ ...state, key: ["k", 2] });          // a new question asks again
     return { sent, before, waiting, picked, after, wrong,
-             again: q.el.querySelector(".feedback").textContent };
+             again: q.answer.textContent };
   },
 
   questionKeepsThePick: () => {
@@ -145,7 +145,7 @@ KVT.js_units = {
     const shown = [...q2.el.querySelectorAll(".answer button")].map((b) => ({
       cls: b.className, text: b.textContent, pressed: b.getAttribute("aria-pressed") }));
     return { sent, before, picked, kept, early, told: told0, echoed, waiting, shown,
-             feedback: q2.el.querySelector(".feedback").textContent };
+             feedback: q2.answer.textContent };
   },
 
   overlaps: ([stage, frames, width]) => {
