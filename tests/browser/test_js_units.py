@@ -288,6 +288,34 @@ def test_figures_projected_have_no_overlapping_labels_at_18_px(readable, n, lang
         assert bad == [], "\n".join(bad[:16])
 
 
+PATH_RUNS = "(a) => KVT.js_units.pathRuns(a)"
+
+
+def test_the_points_of_a_path_are_read_from_its_data_as_the_browser_draws_it(kv):
+    """draw/path.js reads a path's points from its data (labels.js keeps labels clear of
+    them, the crossings check samples them): straight pieces exactly, curves (Q, T, C, S,
+    relative or not) within a quarter pixel of Chromium's own points, one run per piece (a
+    move or a close starts one), and an arc (`A`) left to the browser."""
+    paths = ["M 10 10 L 100 10 L 100 80 Z",
+             "M 10 300 v 4 H 200 v -4",
+             "M 20 200 Q 150 20 280 200",
+             "M 20 200 q 130 -180 260 0 t 100 0",
+             "M 10 390 C 60 300 140 300 190 390 S 320 480 390 390",
+             "M 50 50 l 10 10 m 40 0 l 10 -10 m -4 -5 l 4 5 l 4 -5",
+             "M 5 5 A 20 20 0 0 1 45 5"]
+    got = dict(map(tuple, kv.evaluate(PATH_RUNS, [paths, 0.25])))
+    assert got["M 5 5 A 20 20 0 0 1 45 5"] is None
+    for d in paths[:-1]:
+        assert got[d]["off"], d
+    assert got[paths[0]]["runs"] == 1 and got[paths[0]]["points"] == 4     # closed: back to the start
+    assert got[paths[0]]["last"] == [10, 10]
+    assert got[paths[1]] == {"runs": 1, "points": 4, "off": True, "first": [10, 300],
+                             "last": [200, 300]}
+    assert got[paths[5]]["runs"] == 3                                    # two moves: three pieces
+    assert got[paths[2]]["points"] > 100                                  # a curve, every ~2 px
+    assert got[paths[3]]["last"] == [380, 200]                            # t: the reflected control
+
+
 HTML_FIGURE = "(a) => KVT.js_units.htmlFigure(a)"
 
 

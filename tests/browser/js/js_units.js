@@ -206,7 +206,7 @@ KVT.js_units = {
   // the texts of `holder` that a drawn line, outline or point runs through, said as
   // `where: “text” crossed by <tag class>`. A text is its box on screen, 1 px in from each
   // edge; a line is its stroke (a <line>'s ends, a <rect>'s edges, any other shape sampled
-  // every 2 px along it with getTotalLength/getPointAtLength, a path's pieces apart), its half
+  // every 2 px along it from its own data: steps/ui/js/draw/path.js, a path's pieces apart), its half
   // width beyond its middle less half a pixel; a point is a filled circle or ellipse, or a filled shape at
   // most 24 px each way (a diamond, a marker): its box. Not lines: the light grid (class
   // `grid`, under a text's halo), white strokes (the gaps between cells and a point's rim),
@@ -278,31 +278,55 @@ KVT.js_units = {
       if (stroked) {
         const P = (x, y) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f];
         const num = (k) => parseFloat(e.getAttribute(k)) || 0;
-        let pts;
-        if (tag === "line") pts = [P(num("x1"), num("y1")), P(num("x2"), num("y2"))];
+        let runs;                  // one run of points per piece (no segment across a move)
+        if (tag === "line") runs = [[[num("x1"), num("y1")], [num("x2"), num("y2")]]];
         else if (tag === "rect") {
           const [x, y, w, h] = ["x", "y", "width", "height"].map(num);
-          pts = [P(x, y), P(x + w, y), P(x + w, y + h), P(x, y + h), P(x, y)];
-        } else {
-          let len = 0;
-          try { len = e.getTotalLength(); } catch (err) { len = 0; }
-          const n = Math.min(2000, Math.max(2, Math.ceil(len * scale / 2)));
-          pts = [];
-          for (let k = 0; k <= n; k++) { const q = e.getPointAtLength(len * k / n); pts.push(P(q.x, q.y)); }
-          // (a path of several pieces: no segment across a move from one to the next)
-          const gap = 2 * len * scale / n + 0.5;
-          pts = pts.map((q, k) => (k && Math.hypot(q[0] - pts[k - 1][0], q[1] - pts[k - 1][1]) > gap ? [...q, true] : q));
-        }
+          runs = [[[x, y], [x + w, y], [x + w, y + h], [x, y + h], [x, y]]];
+        } else if (tag === "circle" || tag === "ellipse") {
+          const cx = num("cx"), cy = num("cy"), rx = num(tag === "circle" ? "r" : "rx"),
+                ry = num(tag === "circle" ? "r" : "ry");
+          const n = Math.max(8, Math.ceil(2 * Math.PI * Math.max(rx, ry) * scale / 2));
+          runs = [Array.from({ length: n + 1 }, (_, k) => [cx + rx * Math.cos(2 * Math.PI * k / n),
+                                                          cy + ry * Math.sin(2 * Math.PI * k / n)])];
+        } else runs = KV["draw/path.js"].shapeRuns(e, 2 / scale);   // curves every 2 px on screen
+        runs = runs.map((run) => run.map(([x, y]) => P(x, y)));
         const r = Math.max(0, sw / 2 - 0.5);
         for (const b of mine) {
           if (bad.has(b)) continue;
-          for (let k = 1; k < pts.length; k++) {
-            if (pts[k][2]) continue;
-            if (hits(pts[k - 1][0], pts[k - 1][1], pts[k][0], pts[k][1], r, b)) { bad.add(b); break; }
+          found: for (const pts of runs) {
+            for (let k = 1; k < pts.length; k++) {
+              if (hits(pts[k - 1][0], pts[k - 1][1], pts[k][0], pts[k][1], r, b)) { bad.add(b); break found; }
+            }
           }
         }
       }
       for (const b of bad) out.push(`${where}: “${b.t.textContent}” crossed by ${name(e)}`);
+    }
+    return out;
+  },
+
+  // draw/path.js against the browser: every point pathRuns gives lies on the path as Chromium
+  // measures it (within `tol` px of its nearest sample every 0.25 px), the runs' ends are the
+  // pieces' ends, and a path with an arc is left to the browser (null)
+  pathRuns: ([paths, tol]) => {
+    const { pathRuns } = KV["draw/path.js"];
+    const s = KV["dom.js"].svg("svg", { width: 400, height: 400 });
+    document.getElementById("root").replaceChildren(s);
+    const out = [];
+    for (const d of paths) {
+      const runs = pathRuns(d, 2);
+      if (runs === null) { out.push([d, null]); continue; }
+      const e = KV["dom.js"].svg("path", { d }, s);
+      const len = e.getTotalLength(), n = Math.ceil(len / 0.25);
+      const on = [];
+      for (let k = 0; k <= n; k++) { const q = e.getPointAtLength(len * k / n); on.push([q.x, q.y]); }
+      let worst = 0;
+      for (const run of runs) for (const [x, y] of run) {
+        worst = Math.max(worst, Math.min(...on.map(([a, b]) => Math.hypot(a - x, b - y))));
+      }
+      out.push([d, { runs: runs.length, points: runs.reduce((a, r) => a + r.length, 0), off: worst <= tol,
+                     first: runs[0][0], last: runs[runs.length - 1].slice(-1)[0] }]);
     }
     return out;
   },

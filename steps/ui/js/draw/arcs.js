@@ -181,7 +181,7 @@ function draw(holder, fig, ctx) {
     { t: own, near: [x(q), top - 14, rr + rw / 2], split: true,
       spots: around(x(q), top - 14, rr + rw / 2 + 3, ["above", "above-right", "right", "above-left", "left"]) },
     ...pcts.map(([, t, spots, apex]) => ({ t, spots, near: apex, far: far(apex[0]), rings: false,
-                                             scan: false, optional: true })),
+                                             scan: false, across: true, optional: true })),
   ], { bounds: above, pad: 2 });
 }
 

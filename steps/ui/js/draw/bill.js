@@ -303,8 +303,9 @@ function drawCurve(s, fig, ctx, W, H) {
   const items = [];
   if (fig.cross) {
     const t = svg("text", { class: "bar-label cross-label" }, s);
-    svg("tspan", { x: 0, dy: 0 }, t).textContent = fig.cross.label;
-    svg("tspan", { x: 0, dy: r.toFixed(1) }, t).textContent = " " + fig.cross.tokens;
+    // (the first line ends in a space: the text reads as two words, not one)
+    svg("tspan", { x: 0, dy: 0 }, t).textContent = fig.cross.label + " ";
+    svg("tspan", { x: 0, dy: r.toFixed(1) }, t).textContent = fig.cross.tokens;
     const away = nx > cx ? ["below-left", "above-left", "left", "below-right", "above-right", "right"]
                          : ["below-right", "above-right", "right", "below-left", "above-left", "left"];
     items.push({ t, near: [cx, wy, 7], spots: around(cx, wy, 7 + 4, [...away, "below", "above"]) });

@@ -7,10 +7,11 @@
 // inside its bounds. A label with no such place is set on two or three lines (`split`),
 // turned to read upwards (`turn`) or said shorter (`alts`) and tried again; then in a gap of
 // its own reference line (`inline`: the line is interrupted behind it); then farther from
-// what it names, with a leader line to it (`near`, `far`); an `optional` one is then left out
-// (the figure's table twin has every number). Where some labels find no place, the placing
-// starts again with those first. A label that still has none takes the place it covers least
-// on, where a reference line that may be interrupted (`soft`) is interrupted behind it.
+// what it names, with a leader line to it (`near`, `far`); then at any of these places where
+// only reference lines that may be interrupted (`soft`) cross it, and those are interrupted
+// behind it; an `optional` one is then left out (the figure's table twin has every number).
+// Where some labels find no place, the placing starts again with those first. A label that
+// still has none takes the place it covers least on.
 //
 // What a label keeps clear of is read from the drawing (`obstacles`): a stroked <line>,
 // <polyline>, <path>, <circle>, <rect>... is its stroke (sampled along it), half its width each
@@ -23,6 +24,7 @@
 // on screen, independently of this.
 
 import { svg } from "../dom.js";
+import { shapeRuns } from "./path.js";
 
 const WHITE = /^rgba?\(255, 255, 255(, 1)?\)$/i;     // white, as computed styles give it
 
@@ -88,33 +90,21 @@ function obstacles(s, { except = new Set(), soft = null } = {}) {
     }
     if (!stroked) continue;
     const num = (a) => parseFloat(e.getAttribute(a)) || 0;
-    let pts;
-    if (tag === "line") pts = [[num("x1"), num("y1")], [num("x2"), num("y2")]];
+    let own;                                  // one run of points per piece, in e's units
+    if (tag === "line") own = [[[num("x1"), num("y1")], [num("x2"), num("y2")]]];
     else if (tag === "rect") {
       const [x, y, w, h] = ["x", "y", "width", "height"].map(num);
-      pts = [[x, y], [x + w, y], [x + w, y + h], [x, y + h], [x, y]];
-    } else {
-      let len = 0;
-      try { len = e.getTotalLength(); } catch (err) { len = 0; }
-      const n = Math.min(400, Math.max(2, Math.ceil(len * k / 3)));
-      pts = [];
-      for (let i = 0; i <= n; i++) { const q = e.getPointAtLength(len * i / n); pts.push([q.x, q.y]); }
-    }
-    pts = pts.map(([x, y]) => apply(m, x, y));
-    // a path of several pieces (a move between them): one run of points each
-    const runs = [[]];
-    const apart = tag === "path" && pts.length > 2 ? e.getTotalLength() * k / (pts.length - 1) : 0;
-    pts.forEach((q, i) => {
-      if (i && apart && Math.hypot(q[0] - pts[i - 1][0], q[1] - pts[i - 1][1]) > 2 * apart + 0.5) runs.push([]);
-      runs[runs.length - 1].push(q);
-    });
+      own = [[[x, y], [x + w, y], [x + w, y + h], [x, y + h], [x, y]]];
+    } else if (tag === "circle" || tag === "ellipse") {
+      const cx = num("cx"), cy = num("cy"), rx = num(tag === "circle" ? "r" : "rx"),
+            ry = num(tag === "circle" ? "r" : "ry");
+      const n = Math.max(8, Math.min(64, Math.ceil(2 * Math.PI * Math.max(rx, ry) * k / 3)));
+      own = [Array.from({ length: n + 1 }, (_, i) => [cx + rx * Math.cos(2 * Math.PI * i / n),
+                                                      cy + ry * Math.sin(2 * Math.PI * i / n)])];
+    } else own = shapeRuns(e, 3 / k);
+    const runs = own.map((run) => run.map(([x, y]) => apply(m, x, y)));
     const isSoft = !!soft && (tag === "line" || tag === "path") && e.matches(soft);
-    for (const run of runs) {
-      const xs = run.map((q) => q[0]), ys = run.map((q) => q[1]);
-      const x0 = Math.min(...xs), y0 = Math.min(...ys);
-      lines.push({ pts: run, r: sw / 2, el: e, soft: isSoft,
-                   box: { x: x0 - sw, y: y0 - sw, width: Math.max(...xs) - x0 + 2 * sw, height: Math.max(...ys) - y0 + 2 * sw } });
-    }
+    for (const run of runs) lines.push(lineOf(run, sw / 2, e, isSoft, sw));
   }
   for (const t of s.querySelectorAll("text")) {
     if (except.has(t) || !t.textContent.trim() || !shown(t, s)) continue;
@@ -122,6 +112,45 @@ function obstacles(s, { except = new Set(), soft = null } = {}) {
     if (b && b.width) texts.push(b);
   }
   return { lines, points, texts };
+}
+
+const CHUNK = 16;
+
+// the box of the points run[i..j), grown by `g` each way
+function boxOf(run, i, j, g) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let k = i; k < j; k++) {
+    const [x, y] = run[k];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  return { x: x0 - g, y: y0 - g, width: x1 - x0 + 2 * g, height: y1 - y0 + 2 * g };
+}
+
+// A line labels keep clear of: its points `pts` in order, its half width `r`, its element, whether
+// it may be interrupted (`soft`), its box grown by `grow`, and that box per piece of CHUNK
+// segments (`chunks`: a label near one end of a long curve is checked against that end only)
+function lineOf(pts, r, el, soft, grow) {
+  const chunks = [];
+  for (let i = 0; i < pts.length - 1; i += CHUNK) {
+    const j = Math.min(pts.length, i + CHUNK + 1);
+    chunks.push({ i, j, box: boxOf(pts, i, j, grow) });
+  }
+  return { pts, r, el, soft, box: boxOf(pts, 0, pts.length, grow), chunks };
+}
+
+// whether a segment of the line `ln` (with `r` around it) meets the box `box` (with `pad`)
+function lineHits(ln, box, r, pad) {
+  const { pts } = ln;
+  for (const c of ln.chunks) {
+    if (!overlap(box, c.box, pad)) continue;
+    for (let k = c.i + 1; k < c.j; k++) {
+      if (segmentHits(pts[k - 1][0], pts[k - 1][1], pts[k][0], pts[k][1], r, box)) return true;
+    }
+  }
+  return false;
 }
 
 function overlap(a, b, pad) {
@@ -133,34 +162,33 @@ function overlap(a, b, pad) {
 // whether the segment a–b passes within `r` of the box `b`
 function segmentHits(ax, ay, bx, by, r, b) {
   const x0 = b.x - r, x1 = b.x + b.width + r, y0 = b.y - r, y1 = b.y + b.height + r;
-  let t0 = 0, t1 = 1;
   const dx = bx - ax, dy = by - ay;
-  for (const [p, q] of [[-dx, ax - x0], [dx, x1 - ax], [-dy, ay - y0], [dy, y1 - ay]]) {
-    if (p === 0) { if (q < 0) return false; continue; }
+  // (Liang–Barsky, one side of the box at a time, written out: this runs millions of times)
+  let t0 = 0, t1 = 1;
+  const clip = (p, q) => {
+    if (p === 0) return q >= 0;
     const u = q / p;
     if (p < 0) { if (u > t1) return false; if (u > t0) t0 = u; }
     else { if (u < t0) return false; if (u < t1) t1 = u; }
-  }
-  return t0 <= t1;
+    return true;
+  };
+  return clip(-dx, ax - x0) && clip(dx, x1 - ax) && clip(-dy, ay - y0) && clip(dy, y1 - ay) &&
+    t0 <= t1;
 }
 
 // what the box (with `pad` around it) covers in `ob`, weighed: a text or a point 10, a line
-// 3, a line that may be interrupted (`soft`) 1; and the soft lines it crosses (not counting
-// the lines of `mine`, a set of elements)
+// 3, a line that may be interrupted (`soft`) 1 (0 where `softFree`); and the soft lines it
+// crosses (not counting the lines of `mine`, a set of elements)
 const TEXT = 10, LINE = 3, SOFT = 1;
-function hits(box, ob, pad, mine) {
+function hits(box, ob, pad, mine, softFree) {
   let n = 0;
   const soft = [];
   for (const p of ob.points) if (overlap(box, p, pad)) n += TEXT;
   for (const t of ob.texts) if (overlap(box, t, pad)) n += TEXT;
   for (const ln of ob.lines) {
     if ((mine && mine.has(ln.el)) || !overlap(box, ln.box, pad)) continue;
-    const { pts } = ln, r = ln.r + pad;
-    for (let k = 1; k < pts.length; k++) {
-      if (segmentHits(pts[k - 1][0], pts[k - 1][1], pts[k][0], pts[k][1], r, box)) {
-        if (ln.soft) { n += SOFT; soft.push(ln); } else n += LINE;
-        break;
-      }
+    if (lineHits(ln, box, ln.r + pad, 0)) {
+      if (ln.soft) { n += softFree ? 0 : SOFT; soft.push(ln); } else n += LINE;
     }
   }
   return { n, soft };
@@ -293,7 +321,8 @@ function inLines(t, n) {
 //            which is interrupted behind it (a reference line named in its gap), tried after
 //            its spots
 //   scan     false: not any place in its bounds (else tried last, the nearest `near` first,
-//            its leader first crossing no line, then any)
+//            its leader first crossing no line, then only reference lines: `soft`)
+//   across   its leader may cross any line (the arcs' labels over the arcs), after none
 //   optional may be left out where it finds no clear place
 //   bounds   the box it stays in (else `bounds`)
 // `pad`: the room kept around a label (its halo); `soft`: a selector of straight reference
@@ -310,7 +339,9 @@ export function placeLabels(s, items, opts = {}) {
   for (let round = 0; round < 3; round++) {
     const run = placeOnce(s, order, opts);
     if (!run.failed.length) return [];
-    if (!best || run.failed.length < best.failed) best = { failed: run.failed.length, order };
+    // (fewest without a place first, then the least they cover)
+    const score = run.failed.length * 1e4 + run.cover;
+    if (!best || score < best.score) best = { score, order };
     run.undo();
     order = [...run.failed, ...order.filter((it) => !run.failed.includes(it))];
   }
@@ -319,6 +350,7 @@ export function placeLabels(s, items, opts = {}) {
 
 function placeOnce(s, items, { bounds = null, pad = 2, step = 10, soft = null } = {}) {
   const failed = [], made = [], swapped = [];
+  let cover = 0;
   const undo = () => {
     made.forEach((e) => e.remove());
     swapped.reverse().forEach((e) => { if (e.isConnected) e.replaceWith(e.__was); });
@@ -345,7 +377,7 @@ function placeOnce(s, items, { bounds = null, pad = 2, step = 10, soft = null } 
     let best = null;
     // the first of `spots` where the label, in form `f`, covers nothing and its leader from
     // `leader` crosses no text or point (and, unless `lax`, no line)
-    const tryAll = (spots, leader, f, lax) => {
+    const tryAll = (spots, leader, f, lax, softFree) => {
       let own;
       try { own = t.getBBox(); } catch (err) { return null; }
       if (!own.width) return null;
@@ -359,7 +391,7 @@ function placeOnce(s, items, { bounds = null, pad = 2, step = 10, soft = null } 
           if (own.width > b.width + 0.01 || own.height > b.height + 0.01) k += TEXT;
         }
         const box = { x: left, y: top, width: own.width, height: own.height };
-        const h = hits(box, ob, pad, mineSet);
+        const h = hits(box, ob, pad, mineSet, softFree);
         k += h.n;
         let line = null;
         if (leader && (k === 0 || !best || k < best.k)) {   // from what it names to the box
@@ -374,17 +406,22 @@ function placeOnce(s, items, { bounds = null, pad = 2, step = 10, soft = null } 
               const mine = x >= q.x && x <= q.x + q.width && y >= q.y && y <= q.y + q.height;
               if (!mine && segmentHits(...line, 0.5, q)) k += TEXT;
             }
-            if (!lax) {
-              for (const ln of ob.lines) {
-                for (let j = 1; j < ln.pts.length; j++) {
-                  if (crosses(line, ln.pts[j - 1], ln.pts[j])) { k += SOFT; break; }
+            // (lax: across reference lines, and across any line where the item allows it)
+            const lb = { x: Math.min(line[0], line[2]), y: Math.min(line[1], line[3]),
+                         width: Math.abs(line[2] - line[0]), height: Math.abs(line[3] - line[1]) };
+            for (const ln of ob.lines) {
+              if ((lax && (ln.soft || it.across)) || !overlap(lb, ln.box, 0)) continue;
+              found: for (const c of ln.chunks) {
+                if (!overlap(lb, c.box, 0)) continue;
+                for (let j = c.i + 1; j < c.j; j++) {
+                  if (crosses(line, ln.pts[j - 1], ln.pts[j])) { k += SOFT; break found; }
                 }
               }
             }
           }
         }
         if (!best || k < best.k) best = { k, box, own, line, f, soft: h.soft, inline: !!mineSet };
-        if (k === 0) return { box, own, line, f };
+        if (k === 0) return { box, own, line, f, soft: softFree ? h.soft : [] };
       }
       return null;
     };
@@ -422,24 +459,27 @@ function placeOnce(s, items, { bounds = null, pad = 2, step = 10, soft = null } 
                    [scan, it.near, F(v, 2), true]);
       }
     }
+    // last, all of these again where only reference lines (`soft`) cross it: they are
+    // interrupted behind it
+    if (soft) tries.push(...tries.map(([where, leader, f, , inline]) => [where, leader, f, true, inline, true]));
     let got = null, mineSet = null;
-    for (const [where, leader, f, lax, inline] of tries) {
+    for (const [where, leader, f, lax, inline, softFree] of tries) {
       if ((f.n > 1 && !it.split) || !where.length || !lines(f)) continue;
       mineSet = inline ? new Set([it.line]) : null;
-      got = tryAll(where, leader, f, lax);
+      got = tryAll(where, leader, f, lax, softFree);
       if (got) { got.inline = inline; break; }
     }
     mineSet = null;
     if (!got && it.optional) { lines(F(0, 1)); t.setAttribute("display", "none"); continue; }
-    let cut = got && got.inline ? ob.lines.filter((ln) => ln.el === it.line) : [];
+    let cut = got ? got.soft.concat(got.inline ? ob.lines.filter((ln) => ln.el === it.line) : []) : [];
     if (!got) {
-      if (!best) { lines(F(0, 1)); failed.push(it); continue; }
+      if (!best) { lines(F(0, 1)); failed.push(it); cover += 100; continue; }
       lines(best.f);
       got = best;
       // covering nothing but soft lines: those are interrupted behind it; else a failure
       if (best.k === best.soft.length * SOFT) {
         cut = best.soft.concat(best.inline ? ob.lines.filter((ln) => ln.el === it.line) : []);
-      } else failed.push(it);
+      } else { failed.push(it); cover += best.k; }
     }
     const { box, own, line } = got;
     const o = own.turned;
@@ -454,10 +494,7 @@ function placeOnce(s, items, { bounds = null, pad = 2, step = 10, soft = null } 
       const pieces = interrupt([el], [mine], pad + r + 1);
       if (pieces.length) swapped.push(pieces[0].el);
       ob.lines = ob.lines.filter((ln) => ln.el !== el).concat(
-        pieces.map((q) => ({
-          r, soft: was[0].soft, el: q.el, pts: [[q.x1, q.y1], [q.x2, q.y2]],
-          box: { x: Math.min(q.x1, q.x2) - r - 1, y: Math.min(q.y1, q.y2) - r - 1,
-                 width: Math.abs(q.x2 - q.x1) + 2 * r + 2, height: Math.abs(q.y2 - q.y1) + 2 * r + 2 } })));
+        pieces.map((q) => lineOf([[q.x1, q.y1], [q.x2, q.y2]], r, q.el, was[0].soft, r + 1)));
     }
     if (line) {
       const l = svg("line", { x1: line[0].toFixed(1), y1: line[1].toFixed(1), x2: line[2].toFixed(1),
@@ -465,19 +502,17 @@ function placeOnce(s, items, { bounds = null, pad = 2, step = 10, soft = null } 
       if (t.parentNode === s) s.insertBefore(l, t);
       else s.appendChild(l);
       made.push(l);
-      ob.lines.push({ pts: [[line[0], line[1]], [line[2], line[3]]], r: 0.75, el: l, soft: false,
-                      box: { x: Math.min(line[0], line[2]) - 1, y: Math.min(line[1], line[3]) - 1,
-                             width: Math.abs(line[2] - line[0]) + 2, height: Math.abs(line[3] - line[1]) + 2 } });
+      ob.lines.push(lineOf([[line[0], line[1]], [line[2], line[3]]], 0.75, l, false, 1));
     }
   }
-  return { failed, undo };
+  return { failed, cover, undo };
 }
 
 // whether the segment `l` ([x1, y1, x2, y2]) crosses the segment p–q
 function crosses(l, p, q) {
-  const d = (ax, ay, bx, by, cx, cy) => (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-  const d1 = d(l[0], l[1], l[2], l[3], p[0], p[1]), d2 = d(l[0], l[1], l[2], l[3], q[0], q[1]);
-  const d3 = d(p[0], p[1], q[0], q[1], l[0], l[1]), d4 = d(p[0], p[1], q[0], q[1], l[2], l[3]);
+  const ex = l[2] - l[0], ey = l[3] - l[1], fx = q[0] - p[0], fy = q[1] - p[1];
+  const d1 = ex * (p[1] - l[1]) - ey * (p[0] - l[0]), d2 = ex * (q[1] - l[1]) - ey * (q[0] - l[0]);
+  const d3 = fx * (l[1] - p[1]) - fy * (l[0] - p[0]), d4 = fx * (l[3] - p[1]) - fy * (l[2] - p[0]);
   return d1 * d2 < 0 && d3 * d4 < 0;
 }
 

@@ -176,7 +176,7 @@ function drawRoof(s, fig, ctx, box) {
   const Hbox = sBox && sBox.height > 100 ? Math.floor(sBox.height) : 0;
   const R = W - (Hbox ? Math.round(Math.max(12, 0.7 * em)) : 20);
   const xWide = measure(s, "axis-title", [fig.xaxis]).widest;
-  const xLines = Hbox && xWide > W - 8 ? split(fig.xaxis) : [fig.xaxis];
+  const xLines = xWide > W - 8 ? split(fig.xaxis) : [fig.xaxis];     // (on two lines on a phone)
   const below = 6 + 1.3 * em + xLines.length * 1.3 * em + 0.35 * em + 4;   // ticks, x title
   const B0 = Hbox ? Math.max(120, Hbox - below) : 318 + Math.max(0, Math.round((em - 12) * 2));
   // the y axis's title turned beside the ticks where it fits their height; else (large text,
@@ -187,7 +187,7 @@ function drawRoof(s, fig, ctx, box) {
   const T = T0 + (yLines.length ? Math.round((yLines.length * 1.25 + 0.6) * em) : 0);
   const B = Hbox ? B0 : B0 + T - 16;
   const L = Math.max(66, Math.ceil(widest + (yLines.length ? 12 : 1.3 * em + 16)));
-  const H = Hbox || B + Math.max(62, Math.round(2.6 * em + 22));
+  const H = Hbox || B + Math.max(62, Math.round(2.6 * em + 22)) + (xLines.length - 1) * Math.round(1.3 * em);
   s.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const sx = (v) => L + (R - L) * (lg(v) - lg(fig.x0)) / (lg(fig.x1) - lg(fig.x0));
   const sy = (v) => B - (B - T) * (lg(v) - lg(fig.y0)) / (lg(fig.y1) - lg(fig.y0));
@@ -217,6 +217,9 @@ function drawRoof(s, fig, ctx, box) {
   svg("line", { x1: L, x2: L, y1: T, y2: B }, grid);
   if (Hbox) {                                      // centred under the plot, inside the drawing
     xLines.forEach((line, j) => svgText(s, W / 2, B + 6 + (2.6 + 1.3 * j) * em, line,
+                                        { "text-anchor": "middle", class: "axis-title" }));
+  } else if (xLines.length > 1) {                 // centred in the drawing, on two lines
+    xLines.forEach((line, j) => svgText(s, W / 2, H - 8 - (xLines.length - 1 - j) * Math.round(1.3 * em), line,
                                         { "text-anchor": "middle", class: "axis-title" }));
   } else {
     svgText(s, (L + R) / 2, H - 8, fig.xaxis, { "text-anchor": "middle", class: "axis-title" });
@@ -294,13 +297,13 @@ function drawBatch(s, fig, W, laidOut, Hbox) {
   // wide; the batch axis's title likewise
   const tWide = Math.max(...fig.panels.map((p) => measure(s, "panel-title", [p.title]).widest));
   const tLines = Hbox && tWide > W - 8 ? 2 : 1;
-  const xLines = Hbox && measure(s, "axis-title", [fig.xaxis]).widest > W - 8 ? split(fig.xaxis) : [fig.xaxis];
+  const xLines = measure(s, "axis-title", [fig.xaxis]).widest > W - 8 ? split(fig.xaxis) : [fig.xaxis];
   // (projected, a title clear of the top tick label, which reaches above the panel)
   const GAP = Hbox ? Math.round((tLines * 1.25 + 1.05) * em + 6) : Math.max(34, Math.round(em * 1.2 + 18));
   const tY = Hbox ? Math.round(0.9 * em) + 2 : 8;     // a title's baseline above its panel
   const T0 = Hbox ? GAP : Math.max(24, Math.round(em + 10));
   const bottom = Hbox ? Math.round(6 + 1.3 * em + xLines.length * 1.3 * em + 0.35 * em + 4)
-    : Math.max(44, Math.round(2.4 * em + 14));
+    : Math.max(44, Math.round(2.4 * em + 14)) + (xLines.length - 1) * Math.round(1.3 * em);
   const PH = Hbox ? Math.max(2.4 * em, (Hbox - bottom - T0 - (n - 1) * GAP) / n)
     : 84 + Math.max(0, Math.round((em - 12) * 1.5));
   const B0 = T0 + n * (PH + GAP) - GAP, H = Hbox ? Math.max(Hbox, B0 + bottom) : B0 + bottom;
@@ -363,7 +366,9 @@ function drawBatch(s, fig, W, laidOut, Hbox) {
     xLines.forEach((line, j) => svgText(s, W / 2, B0 + 6 + (2.6 + 1.3 * j) * em, line,
                                         { "text-anchor": "middle", class: "axis-title" }));
   } else {
-    svgText(s, (L + R) / 2, H - 6, fig.xaxis, { "text-anchor": "middle", class: "axis-title" });
+    xLines.forEach((line, j) => svgText(s, xLines.length > 1 ? W / 2 : (L + R) / 2,
+                                        H - 6 - (xLines.length - 1 - j) * Math.round(1.3 * em), line,
+                                        { "text-anchor": "middle", class: "axis-title" }));
   }
   if (!laidOut) return;
   // per panel, most important first: the batch's value beside its dot, the limits' names
