@@ -147,10 +147,27 @@ def kvt_scripts() -> list[str]:
             f"//# sourceURL=tests/browser/js/{p.name}\n" for p in sorted(TEST_JS.glob("*.js"))]
 
 
+def path_script() -> str:
+    """steps/ui/js/draw/path.js as `KV["draw/path.js"]` in a page that has not loaded the
+    modules one by one (the served app joins them into one bundle that names none): the
+    tests' check of a drawing (js_units.js `crossings`) reads a line's points with it. The
+    module imports nothing; its `export`s become the object's functions."""
+    import re
+    src = (ROOT / "steps" / "ui" / "js" / "draw" / "path.js").read_text(encoding="utf-8")
+    names = re.findall(r"^export function (\w+)", src, flags=re.M)
+    assert names and "import " not in src, "path.js: expected functions that import nothing"
+    body = re.sub(r"^export ", "", src, flags=re.M)
+    return ("globalThis.KV = globalThis.KV || {};\n"
+            f"globalThis.KV['draw/path.js'] = globalThis.KV['draw/path.js'] || (() => {{\n{body}\n"
+            f"return {{ {', '.join(names)} }};\n}})();\n//# sourceURL=steps/ui/js/draw/path.js\n")
+
+
 @pytest.fixture
 def context(context):
     """pytest-playwright's browser context, with the tests' JavaScript in every page it opens
-    (the served app, a course page that embeds it, a speaker view's second window)."""
+    (the served app, a course page that embeds it, a speaker view's second window) and the
+    module it borrows from the page's (path_script)."""
+    context.add_init_script(script=path_script())
     for script in kvt_scripts():
         context.add_init_script(script=script)
     yield context

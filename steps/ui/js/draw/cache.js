@@ -105,8 +105,12 @@ function draw(holder, fig, ctx) {
     // when it does not stand beside the output, the line of numbers per row
     const beside = dimsW <= dims * cw + GAP - 8;
     const below = 8 + Math.round(1.1 * em) + 0.4 * em + (beside ? 0 : Math.round(1.3 * em)) + 6;
-    rh = Math.max(4, Math.min(3 * em, (box.height - Y0 - below) / (n + 0.8)));
+    // (n rows, the output 0.8 of one, and the half-gap above the first row: 0.1 of one)
+    rh = Math.max(4, Math.min(3 * em, (box.height - Y0 - below) / (n + 0.9)));
     ch = Math.max(3, Math.round(rh * 0.8 * 10) / 10);
+    // the first row's cells a half-gap lower, so that the new rows' outline (which starts a
+    // half-gap above them) stays under the heads
+    Y0 += (rh - ch) / 2;
     every = Math.max(1, Math.ceil(1.2 * em / rh));   // (a text's box is ~1.17 em high)
   }
   const pad = (rh - ch) / 2;
@@ -123,7 +127,7 @@ function draw(holder, fig, ctx) {
   s.style.minWidth = W + "px";
   holder.replaceChildren(s);
   // the three heads; one that would cover another goes up a line
-  const hy = box ? Y0 - Math.round(0.45 * em) : Y0 - 10;
+  const hy = box ? Y0 - pad - Math.round(0.45 * em) : Y0 - 10;
   const kh = svgText(s, mid(KX), hy, t.k, { class: "strip-head", "text-anchor": "middle" });
   const vh = svgText(s, mid(VX), hy, t.v, { class: "strip-head", "text-anchor": "middle" });
   const wh = svgText(s, BX, hy, t.weights, { class: "strip-head", "text-anchor": "start" });
