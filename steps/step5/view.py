@@ -147,6 +147,11 @@ class Step5(Step):
             "question": text.question(spec, tr),
             "frames": FRAMES(spec, m.curve, bill, m.live, lmap, tr, self.revealed),
             "stage": text.stage_text(tr),
+            # projected, once it is out, the answer (several lines: the arithmetic and the
+            # model's own limit) under the question and the controls over the cards and the
+            # charts, which keep the visual column's height; before, the controls under the
+            # question and the curve as tall as the column allows
+            "variant": "answer-left" if self.revealed else "",
         }
 
     # -- Part B: planning a server ---------------------------------------------------------------

@@ -109,10 +109,7 @@ def test_every_step_and_part_fills_a_projected_screen_answered_and_not(app, page
     D). Half, not more: the column also holds the player's bar and the cards (a row of large
     numbers that belong to the figure, several lines high with their labels); every step and
     part meets it at both sizes (the smallest measured: about 0.55, part C's continuations with
-    their cards at 1080p, and step 4's roofline under its answer at 720p).
-    Step 5 is checked for the fit alone once answered (its words and controls on the screen, no
-    answer or menu cut short): its answered charts belong to the step's own restructuring (one
-    chart a screen, tested in its own tests)."""
+    their cards at 1080p, and step 4's roofline under its answer at 720p)."""
     w, hgt = size
     query = f"?step={step}&present=1" + (f"&part={part}" if part else "")
     wanted = ["lead", "question", "visual"] + (["controls"] if part != "b" else [])
@@ -126,10 +123,9 @@ def test_every_step_and_part_fills_a_projected_screen_answered_and_not(app, page
     page.wait_for_timeout(2500)                   # the figure moves to the answer's state
     fits(page.evaluate(PRESENTED), hgt, wanted)
     cut = page.evaluate(CUT)
-    assert [c for c in cut if step != "5" or c[0] != "chart text"] == [], cut
+    assert cut == [], cut
     f = page.evaluate(SHARE)
-    if step != "5":
-        assert f["figure"] >= 0.5 * (f["column"] - f["answer"] - f["controls"]), f
+    assert f["figure"] >= 0.5 * (f["column"] - f["answer"] - f["controls"]), f
 
 
 FITS = "(a) => KVT.present_fit.fits(a)"
