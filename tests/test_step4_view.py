@@ -68,8 +68,8 @@ def test_the_state_names_its_regions(fresh):
     step = Step4("en")
     s = check_step(step.state())
     assert s["number"] == 4 and "step-4" in s["classes"]
-    assert blocks(s, "left") == ["step-lead", "narration", "question", "narration", "notices",
-                                 "notices", "deeper deeper-why", "deeper deeper-live",
+    assert blocks(s, "left") == ["step-lead", "narration", "question", "answer", "narration",
+                                 "notices", "notices", "deeper deeper-why", "deeper deeper-live",
                                  "exercises"]
     assert blocks(s, "right") == ["controls", "stage", "legend"]     # the figure and its controls
     assert s["lead"][0]["items"] == [text.lead(step.tr)]
@@ -135,8 +135,8 @@ def test_the_answer_waits_for_the_learner(fresh):
     assert s["question"]["options"][s["question"]["correct"]] == "One decode step"
     assert "memory-bound" in said(s, "narration")
     assert "continuous batching" in " ".join(section(s, "literature")[0]["items"])
-    assert blocks(s, "left") == ["step-lead", "narration", "question", "narration", "notices",
-                                 "notices", "deeper deeper-why", "deeper deeper-live",
+    assert blocks(s, "left") == ["step-lead", "narration", "question", "answer", "narration",
+                                 "notices", "notices", "deeper deeper-why", "deeper deeper-live",
                                  "deeper deeper-literature", "exercises"]
     links = next(b for b in section(s, "why") if b.get("cls") == "narration shrink")
     assert links["kind"] == "html" and 'class="shrink-links"' in links["html"]

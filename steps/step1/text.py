@@ -55,6 +55,7 @@ def question(P: int, tr: Translator) -> dict:
                       "(q·k scores: {m}).",
                       "It reads the {n} cached keys of the earlier tokens and its own new key "
                       "(q·k scores: {m}).", P, n=tr.int(P), m=tr.int(P + 1)),
+        points=["arcs", "own"],        # the arcs to the cached keys, its own key's ring (js/draw/arcs.js)
         **question_labels(tr))
 
 

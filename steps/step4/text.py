@@ -246,7 +246,12 @@ def question(r: Roofline, tr: Translator) -> dict:
         key=("step4", r.gpu.key, pre, dec), prompt=prompt,
         options=[tr._("Prefill"), tr._("One decode step"), tr._("Both equally"),
                  tr._("Neither")],
-        correct=correct, explain=explain, **question_labels(tr))
+        correct=correct, explain=explain,
+        # the memory-bound phase's dot (both where both are; both where neither is, above the
+        # ridge) and the ridge the answer measures them against (js/draw/roofline.js)
+        points=[phase for phase, bound in (("prefill", pre), ("decode", dec))
+                if bound == "memory" or correct == 3] + ["ridge"],
+        **question_labels(tr))
 
 
 MOE_VERDICTS = {0: N_("Only the prefill is memory-bound."),

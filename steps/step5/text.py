@@ -355,7 +355,10 @@ def question(spec: Spec, tr: Translator) -> dict:
     return dict(
         key=("step5", spec.key, spec.per_token, spec.weights, spec.window),
         prompt=tr._(QUESTION_PROMPTS[spec.weight_format], model=model, weights=weights),
-        options=options, correct=correct, explain=explain, **question_labels(tr))
+        options=options, correct=correct, explain=explain,
+        # the crossing on the curve, or (a sliding window: never) the weights' line it stays under
+        points=["crossover"] if spec.crossover is not None else ["weights"],   # js/draw/bill.js
+        **question_labels(tr))
 
 
 # -- sentences -------------------------------------------------------------------------------

@@ -163,8 +163,12 @@ POINTS = "(a) => KVT.reveal_page.points(a)"
 @pytest.mark.parametrize("query,named", [
     ("?step=2", "cells-u"), ("?step=3", "keys"), ("?step=6&part=a", "groups"),
     ("?step=6&part=b", "used"), ("?step=6&part=d", "budget"),
-    ("?step=3&present=1", "keys"), ("?step=6&part=a&present=1", "groups")],
-    ids=["s2", "s3", "s6a", "s6b", "s6d", "s3-present", "s6a-present"])
+    ("?step=3&present=1", "keys"), ("?step=6&part=a&present=1", "groups"),
+    ("?step=1", "arcs"), ("?step=1", "own"), ("?step=1&present=1", "arcs"),
+    ("?step=4", "ridge"), ("?step=4&present=1", "ridge"),
+    ("?step=4", "decode"), ("?step=5", "crossover"), ("?step=5&present=1", "crossover")],
+    ids=["s2", "s3", "s6a", "s6b", "s6d", "s3-present", "s6a-present", "s1-arcs", "s1-own",
+         "s1-present", "s4", "s4-present", "s4-decode", "s5", "s5-present"])
 def test_the_answer_is_set_large_and_marks_the_part_of_the_figure_it_talks_about(app, query,
                                                                                   named):
     """Before the answer nothing in the figure is marked; once it is out (“Show me”), the part

@@ -99,7 +99,8 @@ function draw(holder, fig, ctx) {
                          focusable: "false", preserveAspectRatio: "xMinYMid meet" });
   s.style.minWidth = W + "px";
   const wmax = Math.max(...w, 1e-9);
-  const arcs = svg("g", { class: "arcs" }, s);
+  // (the answer's points, dom.js markPoints: the arcs to the cached keys, the own key's ring)
+  const arcs = svg("g", { class: "arcs", "data-point": "arcs" }, s);
   const labels = svg("g", { class: "arc-labels" }, s);
   const pcts = [];
   for (let k = 0; k < q; k++) {
@@ -117,7 +118,7 @@ function draw(holder, fig, ctx) {
   // the query's score with its own key: a ring above the newest token
   const rq = w[q] / wmax, rr = 5 + 7 * rq, rw = 1 + 3 * rq;
   svg("circle", { cx: x(q), cy: top - 14, r: rr.toFixed(1), class: "self-key",
-                  "stroke-width": rw.toFixed(1) }, s);
+                  "stroke-width": rw.toFixed(1), "data-point": "own" }, s);
   const own = svg("text", { class: "arc-pct" }, labels);
   own.textContent = `${fig.pct[q]} (${ctx.text.own})`;
   const word = (g, k, str) => {

@@ -284,7 +284,8 @@ function drawCurve(s, fig, ctx, W, H) {
   for (let k = 0; k < n; k++) line += (k ? " L " : "M ") + sx(fig.ctx[k]).toFixed(1) + " " + sy(fig.kv[k]).toFixed(1);
   svg("path", { d: line, class: "kv-line" }, s);
   const wy = sy(fig.weights);
-  const wline = svg("line", { x1: L, x2: R, y1: wy, y2: wy, class: "weights-line" }, s);
+  // (the answer's points, dom.js markPoints: where the cache crosses the weights, else the weights)
+  const wline = svg("line", { x1: L, x2: R, y1: wy, y2: wy, class: "weights-line", "data-point": "weights" }, s);
   const nx = sx(fig.now.x), ny = sy(fig.now.y);
   svg("line", { x1: nx, x2: nx, y1: T, y2: B, class: "now-line" }, s);
   const lx = fig.limit ? sx(fig.limit.x) : null;
@@ -295,7 +296,7 @@ function drawCurve(s, fig, ctx, W, H) {
   const cx = fig.cross ? sx(fig.cross.x) : null;
   if (fig.cross) {
     svg("path", { d: `M ${cx} ${wy - 7} L ${cx + 7} ${wy} L ${cx} ${wy + 7} L ${cx - 7} ${wy} Z`,
-                  class: "cross-mark" }, s);
+                  class: "cross-mark", "data-point": "crossover" }, s);
   }
   // the labels, placed once the drawing has its size (`labelCurve`), most important first:
   // where the cache reaches the weights (its two lines together), this context's size, the

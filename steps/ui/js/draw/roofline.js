@@ -230,7 +230,7 @@ function drawRoof(s, fig, ctx, box) {
   }
   yLines.forEach((line, k) => svgText(s, 4, em + 2 + k * Math.round(1.25 * em), line, { class: "axis-title" }));
 
-  svg("line", { x1: rx, x2: rx, y1: T, y2: B, class: "ridge-line" }, s);
+  svg("line", { x1: rx, x2: rx, y1: T, y2: B, class: "ridge-line", "data-point": "ridge" }, s);
   const d = fig.roof.map(([x, y], k) => (k ? "L " : "M ") + sx(x).toFixed(1) + " " + sy(y).toFixed(1)).join(" ");
   svg("path", { d, class: "roof", "clip-path": "url(#roof-plot)" }, s);
   for (const [x, y] of fig.trail || []) {         // the decode step at batch 1 .. 256
@@ -241,7 +241,9 @@ function drawRoof(s, fig, ctx, box) {
     svg("line", { x1: cx, x2: cx, y1: T, y2: B, class: "ceiling-line" }, s);
   }
   const dots = fig.points.map((p) => [p, sx(p.x), sy(p.y)]);
-  for (const [p, px, py] of dots) svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls }, s);
+  // (the answer's points, dom.js markPoints: each phase's dot, "prefill" or "decode", and the ridge)
+  for (const [p, px, py] of dots) svg("circle", { cx: px, cy: py, r: 7.5, class: "pt pt-" + p.cls,
+                                                 "data-point": p.cls }, s);
   // the labels, most important first, each where it touches no line, point or other text
   // (draw/labels.js): a point's name beside it, the ridge's and the ceiling's beside their
   // lines (the ridge's from the bottom up, the ceiling's from the top down; shorter, as the
