@@ -213,21 +213,7 @@ KVT.js_units = {
   // a shape the text is drawn inside (a token's box, a block: it holds its label) and a
   // strike-through (class `*strike*`: an evicted token's mark, meant to run through it)
   crossings: (holder, where) => {
-    // a path's points: from its data where the bundle's modules are loaded (draw/path.js,
-    // checked against the browser's own points by the path test), else (a served page) the
-    // browser's points every `step`, a new run where two are farther apart than a step allows
-    const pathPoints = globalThis.KV ? KV["draw/path.js"].shapeRuns : (e, step) => {
-      let len = 0;
-      try { len = e.getTotalLength(); } catch (err) { return []; }
-      const n = Math.min(2000, Math.max(2, Math.ceil(len / step)));
-      const runs = [[]], gap = 2 * len / n + 0.5;
-      for (let k = 0; k <= n; k++) {
-        const q = e.getPointAtLength(len * k / n), run = runs[runs.length - 1], p = run[run.length - 1];
-        if (p && Math.hypot(q.x - p[0], q.y - p[1]) > gap) runs.push([]);
-        runs[runs.length - 1].push([q.x, q.y]);
-      }
-      return runs;
-    };
+    const pathPoints = KV["draw/path.js"].shapeRuns;   // (checked by the path test)
     const shown = (e) => {
       for (let a = e; a && a !== holder && a.nodeType === 1; a = a.parentNode) {
         if (a.getAttribute("display") === "none") return false;
