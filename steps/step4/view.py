@@ -91,6 +91,9 @@ class Step4(Step):
             "question": text.question(r, tr),
             "frames": FRAMES(r, b, live.status, live.value, tr, shown),
             "stage": text.stage_text(tr),
+            # (projected, once answered: the answer over the roofline, without the cards whose
+            # numbers it says, so that the roofline keeps its height at 1280×720)
+            "variant": "answer-over" if shown else "",
         }
 
     def close(self) -> None:

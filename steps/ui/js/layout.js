@@ -23,7 +23,9 @@
 // (StepState.variant; "cards-first": the cards, then a figure drawn once, as step 6's part C;
 // "answer-left": projected, the answer under the question and the controls over the figure,
 // for a part whose answer is long and whose figure needs the visual column's height: step 6's
-// parts B and D).
+// parts B and D; "answer-over": projected, the answer over the figure and the stage's cards
+// left out, whose numbers the answer says, for a figure that needs the column's height: step 4
+// once answered). A variant may name the stage's pieces too (`stage`).
 //
 // The object below is strict JSON between the two markers: the Python tests read the same
 // table (steps/ui/state.py `layout_table`).
@@ -68,6 +70,8 @@ export const LAYOUT = {
     "variants": {
       "answer-left": {"left": [["part", "lead"], "question", "answer", "notices"],
                       "right": ["controls", "stage", "figure", "cards"]},
+      "answer-over": {"right": ["answer", "stage", "figure"],
+                      "stage": ["player", "figure", "caption", "extra", "more", "twin"]},
       "cards-first": {"left": [["part", "lead"], "question", "answer", "notices"],
                       "right": ["controls", "cards", "figure"]}
     }
@@ -99,7 +103,7 @@ export function rowOf(mode, variant) {
   const row = LAYOUT[mode] || LAYOUT.normal;
   const v = (variant && row.variants && row.variants[variant]) || {};
   return { columns: row.columns, tabs: row.tabs, left: v.left || row.left,
-           right: v.right || row.right, drawer: row.drawer || [], stage: row.stage || null,
+           right: v.right || row.right, drawer: row.drawer || [], stage: v.stage || row.stage || null,
            figures: row.figures || {} };
 }
 
