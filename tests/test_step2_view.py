@@ -43,7 +43,7 @@ def test_state_is_well_formed(step):
     assert step.url_state() == {"tokens": 16, "prompt": 5}
     kinds = [(b["kind"], b.get("name") or b.get("cls")) for b in columns(st)["left"]]
     assert kinds == [("paragraphs", "step-lead"), ("paragraphs", "narration"),
-                     ("slot", "question"), ("paragraphs", "narration"),
+                     ("slot", "question"), ("slot", "answer"), ("paragraphs", "narration"),
                      ("details", "deeper deeper-why"), ("details", "deeper deeper-live"),
                      ("details", "exercises")]                 # the step's exercises end it
     live = columns(st)["left"][-2]["blocks"]

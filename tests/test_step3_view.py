@@ -27,7 +27,7 @@ def test_the_state_names_its_regions():
     step = Step3("en")
     s = check_step(step.state())
     assert s["number"] == 3 and "step-3" in s["classes"]
-    assert blocks(s, "left") == ["step-lead", "question", "narration", "notices",
+    assert blocks(s, "left") == ["step-lead", "question", "answer", "narration", "notices",
                                  "deeper deeper-why", "deeper deeper-live", "exercises"]
     assert blocks(s, "right") == ["controls", "stage", "legend"]     # the figure and its controls
     assert s["lead"][0]["items"] == [text.lead(step.tr)]

@@ -88,7 +88,7 @@ def test_part_a_state(step):
                                     ["b", "B. Paged memory"], ["c", "C. On the live model"],
                                     ["d", "D. Dropping tokens"]]}
     assert st["stage"] is None and st["frames"] == ""          # no stage outside Part B
-    assert slots(st, "left") == ["question"] and slots(st, "right") == ["controls"]
+    assert slots(st, "left") == ["question", "answer"] and slots(st, "right") == ["controls"]
     assert columns(st)["left"][0]["cls"] == "step-lead"
     assert set(cards(st)) == PART_A | MORE_A and details_cards(st) == MORE_A
     details = [b for b in columns(st)["right"] if b["kind"] == "details"]
@@ -161,7 +161,7 @@ def test_tabs_switch_the_part_and_keep_the_answer(step):
 def test_part_b_stage_frames_and_player(step):
     step.handle({"set": "part", "value": "b"})
     st = check_step(step.state())
-    assert slots(st, "right") == ["stage"] and slots(st, "left") == ["question"]
+    assert slots(st, "right") == ["stage"] and slots(st, "left") == ["question", "answer"]
     assert st["stage"]["figure"] == "pool" and st["stage"]["interval"] == 1100
     text = st["stage"]["text"]
     assert text["block"] == "Block" and text["tables"] == "Block tables" and text["play"]
@@ -188,7 +188,7 @@ def test_part_b_stage_frames_and_player(step):
 def test_part_c_keys_and_escaped_texts(step):
     step.handle({"set": "part", "value": "c"})
     st = check_step(step.state())
-    assert slots(st, "left") == ["question"] and slots(st, "right") == ["controls"]
+    assert slots(st, "left") == ["question", "answer"] and slots(st, "right") == ["controls"]
     assert st["stage"] is None
     assert set(cards(st)) == PART_C | MORE_C and details_cards(st) == MORE_C
     assert "continuations" in html(st) and "<script" not in html(st)
