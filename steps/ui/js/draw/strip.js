@@ -134,7 +134,8 @@ function tokenStrip(holder, fig, ctx, W, P, large) {
       svg("line", { x1: c.x + 3, x2: c.x + c.w - 3, y1: y(c.row) + cellH / 2 + 1,
                     y2: y(c.row) + cellH / 2 + 1, class: "tok-strike" }, g);
     if (i === fig.query)
-      svg("rect", { x: c.x - 2.5, y: y(c.row) - 2.5, width: c.w + 5, height: cellH + 5, rx: 6,
+      // (on the cell's own edge, its stroke half inside: clear of the neighbours' words)
+      svg("rect", { x: c.x + 0.5, y: y(c.row) + 0.5, width: c.w - 1, height: cellH - 1, rx: 4,
                     class: "query-ring is-query" }, g);
   });
   const ay = y(next.row) + cellH / 2;
