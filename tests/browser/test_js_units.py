@@ -61,6 +61,16 @@ def test_player_plays_steps_and_settles_only_when_it_stops(kv):
     assert log["last"] == 1
 
 
+def test_the_stage_keeps_steps_the_server_has_not_said_back(kv):
+    """Step forward clicked faster than the round trip: the server's `frame` of an earlier
+    click (its echo) does not move the player back; a frame the page never told is the
+    server's own move and is followed."""
+    got = kv.evaluate("(a) => KVT.js_units.stageKeepsStepsTheServerHasNotSaidBack(a)")
+    assert got["sent"] == [2, 3, 4]
+    assert got["afterEcho"] == 4 and got["afterLast"] == 4
+    assert got["moved"] == 0 and got["pos"] == "Token 0"
+
+
 def test_the_stage_reads_the_frames_the_server_writes(kv):
     frames = [{"pos": f"Token {i}", "cards": [{"key": "a", "label": "Sequence length",
                                                "value": str(i)}], "fig": {"rows": [[j] for j in range(i)]}}

@@ -227,10 +227,15 @@ export function createStage(send, options) {
     const f = F[player.index];
     if (f) say.textContent = [f.pos, f.say || f.desc].filter(Boolean).join(". ");
   };
+  // the frames the page has told the server it stopped at, oldest first, until the server's
+  // state says each back: a learner who clicks Step forward faster than the round trip has
+  // moved on by the time the server's `frame` of an earlier click arrives, and that echo must
+  // not move the player back (a click would be lost)
+  let told = [];
   const player = createPlayer({
     count: 0, index: 0, interval: 900, show,
     every: (ms, fn) => clock((S && S.interval) || ms, fn),
-    settle: (i) => { announce(); send({ frame: i }); },
+    settle: (i) => { announce(); told = [...told.slice(-63), i]; send({ frame: i }); },
   });
 
   bReset.addEventListener("click", () => player.reset());
@@ -281,11 +286,16 @@ export function createStage(send, options) {
       F = parseFrames(frames);
       player.setCount(F.length);
       moved = true;
+      told = [];                            // new frames: where the server puts the player holds
     }
     const key = JSON.stringify([stage, concealed, mode, screens, pieces, points]);
     const changed = moved || key !== drawnKey;
     drawnKey = key;
-    if (!player.playing && frame !== player.index) { player.moveTo(frame); moved = true; }
+    // the server's frame: one the page told it (its echo: the player may have moved on since)
+    // is dropped with those told before it; any other is the server's move (a link, a reset)
+    const echo = told.indexOf(frame);
+    if (echo >= 0) told = told.slice(echo + 1);
+    if (echo < 0 && !player.playing && frame !== player.index) { player.moveTo(frame); moved = true; }
     else if (changed) show();
     if (moved && !player.playing) announce();
   };

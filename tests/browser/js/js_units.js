@@ -21,6 +21,24 @@ KVT.js_units = {
     return { out, settled, mid, playingAtEnd, restarted, last: p.index };
   },
 
+  stageKeepsStepsTheServerHasNotSaidBack: () => {
+    const sent = [];
+    const st = KV["stage.js"].createStage((m) => sent.push(m));
+    document.getElementById("root").replaceChildren(st.el);
+    const stage = { figure: "none", interval: 900, player: true, text: {} };
+    const frames = JSON.stringify([0, 1, 2, 3, 4, 5].map((i) => ({ pos: `Token ${i}` })));
+    st.update(stage, frames, 1, false, "normal", null, []);
+    const next = st.el.querySelector(".player-next button");
+    next.click(); next.click(); next.click();              // 2, 3, 4: three stops told
+    st.update(stage, frames, 2, false, "normal", null, []);   // the first stop said back
+    const afterEcho = st.player.index;
+    st.update(stage, frames, 4, false, "normal", null, []);   // the last (the 3 in between skipped)
+    const afterLast = st.player.index;
+    st.update(stage, frames, 0, false, "normal", null, []);   // the server's own move (a reset)
+    return { sent: sent.map((m) => m.frame), afterEcho, afterLast,
+             moved: st.player.index, pos: st.el.querySelector(".player-pos").textContent };
+  },
+
   blocksEscapeText: () => {
     const root = document.getElementById("root");
     root.replaceChildren(...KV["blocks.js"].buildBlocks([
