@@ -10,7 +10,9 @@ same time) it starts `python -m panel serve SCRIPT --address 127.0.0.1 --port P
 --allow-websocket-origin 127.0.0.1:P --num-threads 4 --websocket-compression-level 1` (plus
 `--setup warmup.py` for app.py when that file exists), output to
 test-artifacts/classroom/<app>-server.log, times its start until /liveness answers (the
---setup warm-up included), and then:
+--setup warm-up included: with it, a first start with an empty warm-up cache, cold, which is
+stopped, then a second that reads the cache, as a restart would: steps/warmcache.py; the
+class runs on the second), and then:
 
 1. warm-up: one visit per step (sequential), so that first-visit caches are not counted
    per session; the first visit's time is reported as the first page after server start;
@@ -87,6 +89,7 @@ import math
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -1511,13 +1514,28 @@ def measure(spec: AppSpec, args) -> dict:
     log_path = Path(args.log_dir) / f"{spec.key}-server.log"
     rng = random.Random(args.seed)          # the same arrivals and pauses for every app
     print(f"[{spec.label}] serving {spec.script} (log: {log_path})", file=sys.stderr, flush=True)
-    server = (ProxiedServers(spec, log_path, args.processes) if args.processes > 1 else
-              PanelServer(spec, log_path))
+    make = lambda: (ProxiedServers(spec, log_path, args.processes) if args.processes > 1 else
+                    PanelServer(spec, log_path))
+    # with a warm-up: its cache (steps/warmcache.py) in a fresh directory, so that the first
+    # start is cold (it computes everything and writes the cache); that server is stopped and
+    # a second start, which reads the cache, serves the class (a restart as a lecturer's)
+    ready_cold = None
+    if spec.setup_script and (ROOT / spec.setup_script).exists():
+        folder = Path(args.log_dir) / f"{spec.key}-warm-cache"
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ["KV_EXPLAINER_CACHE"] = str(folder.resolve())
+        with make() as cold:
+            ready_cold = cold.ready_s
+        print(f"[{spec.label}] cold start {ready_cold:.1f} s; starting again from the warm-up "
+              "cache", file=sys.stderr, flush=True)
+    server = make()
     with server:
         run = run_soak if args.soak else run_classroom
         result = asyncio.run(run(server, args, rng))
         result["setup_used"] = server.setup_used
         result["ready_s"] = server.ready_s
+        result["ready_cold_s"] = ready_cold
+        result["processes"] = args.processes
         result["server_log_errors"] = server.log_errors()
     result["app"] = spec.key
     result["script"] = spec.script
@@ -1575,6 +1593,8 @@ def summarize(r: dict) -> dict:
         "pull_max_s": max(r.get("pull_s") or [None]),
         "cold_page_s": r["warm_up"]["cold_page_s"],
         "ready_s": r.get("ready_s"),
+        "ready_cold_s": r.get("ready_cold_s"),
+        "processes": r.get("processes", 1),
         "interactions": len(moves),
         "no_reply": sum(1 for m in moves if m["first_s"] is None),
         "rtt_p50_ms": percentile(first_ms, 50), "rtt_p95_ms": percentile(first_ms, 95),
@@ -1665,6 +1685,14 @@ def _vs_minimal(key: str, limit: float, factor: float) -> Callable[[dict, dict],
     return check
 
 
+def _ready(a, m) -> bool | None:
+    """The start that read the warm-up cache (the class's server): within 5 s for one
+    process, 8 s for several started together (issue 37)."""
+    if a.get("ready_s") is None or a.get("ready_cold_s") is None:
+        return None
+    return a["ready_s"] <= (5.0 if a.get("processes", 1) == 1 else 8.0)
+
+
 def _all_pages(a, m) -> bool:
     return a["pages_ok"] == a["students"]
 
@@ -1685,7 +1713,9 @@ CLASSROOM_ROWS = [
     ("session: websocket pull p50 (s)", "pull_p50_s", 2, "", None),
     ("session: websocket pull p95 (s)", "pull_p95_s", 2, "", None),
     ("session: websocket pull max (s)", "pull_max_s", 2, "", None),
-    ("server start until it answers (s)", "ready_s", 1, "", None),
+    ("server start until it answers, cold (s)", "ready_cold_s", 1, "", None),
+    ("server start until it answers (cached warm-up) (s)", "ready_s", 1,
+     "<= 5 s (1 process), <= 8 s (2)", _ready),
     ("first page after server start, cold (s)", "cold_page_s", 2, "", None),
     ("models per session (pulled document) p50", "models_p50", 0, "", None),
     ("document pulled per session p50 (KiB)", "doc_kib_p50", 0, "", None),

@@ -36,6 +36,7 @@ def _separators(locale: Locale) -> dict:
 
 
 _QUANTUM = [decimal.Decimal(1).scaleb(-d) for d in range(12)]
+_INTS = 4096        # whole numbers a translator keeps written (Translator.int)
 
 
 def fixed(x, digits: int, locale: Locale, percent: bool = False) -> str:
@@ -145,6 +146,7 @@ class Translator:
         self._cat = catalog(self.lang)
         self._plural = _plural_index(self.lang)
         self.locale = Locale.parse(self.lang)
+        self._ints: list = [None] * _INTS       # int(k) for 0 <= k < _INTS, as written
 
     # -- messages ------------------------------------------------------------------------
     def gettext(self, msg: str) -> str:
@@ -187,7 +189,15 @@ class Translator:
         return fixed(x, max(0, digits), self.locale)
 
     def int(self, n) -> str:
-        return self.num(round(n), 0)
+        """A whole number, grouped: 12.345 / 12,345. The small ones a frame's grid repeats
+        thousands of times are written once per translator (`_INTS`)."""
+        k = n if type(n) is int else round(n)
+        if 0 <= k < _INTS:
+            text = self._ints[k]
+            if text is None:
+                text = self._ints[k] = self.num(k, 0)
+            return text
+        return self.num(k, 0)
 
     def sig(self, x: float, digits: int = 3) -> str:
         """About `digits` significant figures: 0,00012 / 1,23 / 502 / 13.900."""

@@ -10,6 +10,11 @@ caches here behave the same (bounded, least recently used out first) and add two
   so the memory a class made it use goes back (`steps.release`), and the next class computes
   again what it asks for.
 
+A cache made with `disk=True` holds results that depend only on their inputs, the code, the
+weights and the library versions (never on the machine's speed): the server's warm-up cache
+(`steps/warmcache.py`) writes its kept entries to disk (`saved`) and a later start puts them
+back (`restore`) before the warm-up asks for them. `caches()` lists every cache by `name`.
+
     @memo(maxsize=256)
     def generate(variant, ids, n_new): ...
 
@@ -31,10 +36,11 @@ _KWD_MARK = object()
 class Memo:
     """A bounded LRU cache of `fn`'s results, with entries that can be kept for good."""
 
-    def __init__(self, fn, maxsize: int):
+    def __init__(self, fn, maxsize: int, disk: bool = False):
         if maxsize < 1:
             raise ValueError("maxsize must be at least 1")
-        self.fn, self.maxsize = fn, maxsize
+        self.fn, self.maxsize, self.disk = fn, maxsize, disk
+        self.name = f"{fn.__module__}.{fn.__qualname__}"
         self._cache: OrderedDict = OrderedDict()
         self._kept: set = set()
         self._lock = threading.Lock()
@@ -90,6 +96,28 @@ class Memo:
                 self._drop(k)
             return len(gone)
 
+    def saved(self) -> list:
+        """Every entry as a ((args, kwargs), value) pair, for the warm-up cache (which takes
+        them at the end of the warm-up: all of them are the warm-up's)."""
+        with self._lock:
+            return [(self._call_of(k), v) for k, v in self._cache.items()]
+
+    def restore(self, pairs) -> int:
+        """Put back entries `saved` returned (another process's), kept for good; how many."""
+        n = 0
+        with self._lock:
+            for (args, kwargs), value in pairs:
+                key = self._key(tuple(args), dict(kwargs))
+                self._cache[key] = value
+                self._kept.add(key)
+                n += 1
+        return n
+
+    @staticmethod
+    def _call_of(key) -> tuple:
+        i = next((i for i, part in enumerate(key) if part is _KWD_MARK), None)
+        return (key, {}) if i is None else (key[:i], dict(key[i + 1:]))
+
     def cache_info(self) -> CacheInfo:
         return CacheInfo(self.hits, self.misses, self.maxsize, len(self._cache))
 
@@ -100,9 +128,15 @@ class Memo:
             self.hits = self.misses = 0
 
 
-def memo(maxsize: int = 128):
-    """`functools.lru_cache(maxsize)` whose entries `release_all` hands back (module doc)."""
-    return lambda fn: Memo(fn, maxsize)
+def memo(maxsize: int = 128, disk: bool = False):
+    """`functools.lru_cache(maxsize)` whose entries `release_all` hands back; with `disk`, the
+    warm-up cache keeps them between starts (module doc)."""
+    return lambda fn: Memo(fn, maxsize, disk)
+
+
+def caches() -> list:
+    """Every cache of this process (those of modules imported so far)."""
+    return list(_CACHES)
 
 
 def keep_all() -> int:

@@ -95,6 +95,29 @@ class LiveJobs:
         with self._cv:
             return self._futures.get(key)
 
+    def unfinished(self) -> int:
+        """Jobs submitted that have not finished (waiting or running)."""
+        with self._cv:
+            return sum(not f.done() for f in self._futures.values())
+
+    def finished(self) -> list:
+        """(key, result) of every job that has finished with a result."""
+        with self._cv:
+            futures = list(self._futures.items())
+        return [(key, fut.result()) for key, fut in futures
+                if fut.done() and not fut.cancelled() and fut.exception() is None]
+
+    def put(self, key, value) -> Future:
+        """A job's result known already (the warm-up cache, `steps.warmcache`): its future,
+        done, unless the job was submitted before."""
+        with self._cv:
+            fut = self._futures.get(key)
+            if fut is None:
+                fut = Future()
+                fut.set_result(value)
+                self._futures[key] = fut
+            return fut
+
     def stop(self, timeout: float = 60.0):
         """Drop the waiting jobs and let the running one finish (at interpreter exit: torch
         must not be torn down under a running forward pass)."""

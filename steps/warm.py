@@ -268,11 +268,30 @@ def warm_numbers(verbose: bool = True, progress: Progress | None = None) -> floa
     return p.finish()
 
 
-def precompute(verbose: bool = True, progress: Progress | None = None) -> float:
-    """Run every live measurement on the shared queue (each once per process); seconds."""
+def submit_live(speed_later: bool = False) -> tuple[list, list, int]:
+    """Queue every live measurement on the shared queue (each once per process: a job asked
+    for twice shares one future); they run on its thread while the caller goes on. Returns the
+    futures to wait for, the keys of this machine's speed left to run in the background
+    (`speed_later`: a start whose other results came from the cache, so that the page answers
+    at once; a page that shows one before it is done says it is being measured) and how many
+    were already done (from the warm-up cache)."""
     from .live import JOBS
+    from .warmcache import speed_job
+    jobs = live_jobs()
+    kept = {key for key, _ in jobs if (f := JOBS.get(key)) is not None and f.done()}
+    later = [key for key, _ in jobs if speed_later and speed_job(key)]
+    for key, fn in jobs:
+        if key in later:
+            JOBS.submit(key, fn)
+    futures = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in jobs
+                                 if key not in later))                          # shared
+    return futures, later, len(kept)
+
+
+def wait_live(futures: list, later: list, kept: int, verbose: bool = True,
+              progress: Progress | None = None) -> float:
+    """Wait for the measurements `submit_live` queued (not those left for later); seconds."""
     p = _progress(progress, verbose)
-    futures = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in live_jobs()))  # shared
     p.start("live measurements", len(futures))
     for fut in as_completed(futures):
         try:
@@ -280,27 +299,77 @@ def precompute(verbose: bool = True, progress: Progress | None = None) -> float:
         except Exception:            # the view shows a failed measurement as such
             p.failed += 1
         p.advance()
-    return p.finish()
+    said = [f"{kept} from the warm-up cache"] if kept else []
+    if later:
+        said.append(f"{len(later)} of this machine's speed measured in the background")
+    return p.finish(", ".join(said))
 
 
-def warm_frames(verbose: bool = True, progress: Progress | None = None) -> float:
+def precompute(verbose: bool = True, progress: Progress | None = None,
+               speed_later: bool = False) -> float:
+    """Run every live measurement on the shared queue and wait for them; seconds."""
+    return wait_live(*submit_live(speed_later), verbose, progress)
+
+
+def warm_frames(verbose: bool = True, progress: Progress | None = None,
+                steps: tuple | None = None) -> float:
     """Build the played frames of every state a control reaches, in every language
     (each view's `warm`), as sessions would on first sight, for the steps whose
     StepInfo.warm_frames is set (today step 1's example, layer and head, step 2's prompt
-    length with its measurement, step 3's example, layer and head). A class moving these
-    controls then only looks them up, and the process holds them from the start, compressed
-    (`steps.ui.frames.Frames`), instead of growing while the class
-    works (their size: docs/performance.md). Seconds."""
+    length with its measurement, step 3's example, layer and head), or those of them in
+    `steps`. A class moving these controls then only looks them up, and the process holds
+    them from the start, compressed (`steps.ui.frames.Frames`), instead of growing while the
+    class works (their size: docs/performance.md). Seconds."""
     p = _progress(progress, verbose)
-    steps = frame_steps()
+    steps = frame_steps() if steps is None else steps
     p.start("frames", len(steps) * len(LANGS))
-    sets = 0
+    sets, built = 0, _frames_held()
     for n in steps:
         view = importlib.import_module(module_of(n) + ".view")
         for lang in LANGS:
             sets += view.warm(lang)
             p.advance()
-    return p.finish(f"{sets} sets")
+    built = _frames_held() - built
+    kept = f", {sets - built} from the warm-up cache" if built < sets else ""
+    return p.finish(f"{sets} sets{kept}")
+
+
+def _frames_held() -> int:
+    """Sets of frames the shared caches hold now."""
+    from .ui.shared import _Shared
+    return sum(c.cache_info().currsize for c in memo.caches() if isinstance(c, _Shared))
+
+
+def restore_cache(cache, verbose: bool = True, progress: Progress | None = None) -> bool:
+    """Put back what an earlier start with the same code kept on disk (`steps.warmcache`),
+    after importing every page's modules (their caches must exist first). Whether it did."""
+    from . import warmcache
+    p = _progress(progress, verbose)
+    p.start("warm-up cache", 1)
+    for n in warmed_pages():
+        try:
+            step_view(module_of(n))
+        except Exception:            # the step reports its own error when warmed
+            pass
+    data = cache.load()
+    p.advance()
+    if data is None:
+        p.finish(f"none yet in {cache.folder}: made by this start")
+        return False
+    entries, jobs = warmcache.restore(data)
+    p.finish(f"{entries} results and {jobs} measurements from {cache.path}")
+    return True
+
+
+def save_cache(cache, verbose: bool = True, progress: Progress | None = None) -> float:
+    """Write what this start computed for the next one (`steps.warmcache`); seconds."""
+    from . import warmcache
+    p = _progress(progress, verbose)
+    p.start("warm-up cache written", 1)
+    path = cache.save(warmcache.snapshot())
+    p.advance()
+    size = f"{path.stat().st_size / 2**20:.1f} MiB" if path is not None else ""
+    return p.finish(f"{path}, {size}" if path is not None else "not written")
 
 
 def freeze_shared() -> int:
@@ -324,19 +393,60 @@ def measure_at_start() -> bool:
                                                                                "false")
 
 
+def warm_threads() -> int:
+    """The threads torch uses in a served process: `KV_EXPLAINER_THREADS`, else 1. The live
+    model is small: one forward pass gains nothing from a second thread, and with two its
+    threads wait on each other while the server's other work holds a core (the warm-up on
+    this 2-core machine: docs/performance.md, "A restart in seconds")."""
+    raw = os.environ.get("KV_EXPLAINER_THREADS", "").strip()
+    return int(raw) if raw.isdigit() and int(raw) > 0 else 1
+
+
 def warm_all(verbose: bool = True, live: bool | None = None,
-             progress: Progress | None = None) -> float:
-    """Every phase in turn, each reported as n of N (`Progress`): models and catalogs, step
-    numbers, and unless turned off (`measure_at_start`) the live measurements and the frames.
-    Returns the seconds it took; the caller says when the page is ready (`ready_line`)."""
+             progress: Progress | None = None, cache=None) -> float:
+    """Every phase in turn, each reported as n of N (`Progress`): models and catalogs, the
+    warm-up cache (`steps.warmcache`, unless off), step numbers, and unless turned off
+    (`measure_at_start`) the live measurements and the frames; then, when the cache had
+    nothing for this code, it is written. Returns the seconds it took; the caller says when
+    the page is ready (`ready_line`)."""
+    import gc
+    import torch
+    from .warmcache import WarmCache
+    torch.set_num_threads(warm_threads())
+    # the warm-up makes objects that live as long as the process (runs, measurements, frames):
+    # the garbage collector would walk all of them again and again as they pile up (a third
+    # of the warm-up's time). It waits until the end, when `freeze_shared` moves them out of
+    # its sight.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _warm_all(verbose, live, progress, cache)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _warm_all(verbose, live, progress, cache) -> float:
+    from .warmcache import WarmCache
     live = measure_at_start() if live is None else live
-    p = _progress(progress, verbose, phases=4 if live else 2)
+    cache = WarmCache() if cache is None and live else cache
+    on = cache is not None and cache.on
+    p = _progress(progress, verbose, phases=(4 if live else 2) + (2 if on else 0))
     load_shared(verbose, p)
+    restored = restore_cache(cache, verbose, p) if on else False
     warm_numbers(verbose, p)
     if live:
-        precompute(verbose, p)
+        # one after the other: frames built while the queue's thread runs the live model
+        # hold the interpreter's lock in turns with it, and both go slower than in a row
+        precompute(verbose, p, speed_later=restored)
         warm_frames(verbose, p)
     elif verbose:
         print(f"{PREFIX}: live measurements and frames not made at start: each is made when "
               "a page first shows it (KV_EXPLAINER_MEASURE_AT_START=0)", flush=True)
+    if on and not restored:
+        save_cache(cache, verbose, p)
+    elif on:
+        p.start("warm-up cache written", 1)
+        p.advance()
+        p.finish("not needed: read from there")
     return p.seconds()

@@ -54,3 +54,20 @@ def test_shared_frames_are_concealed_once_when_built(monkeypatch):
     assert frames.frames_text(shared, True) == shared.text(True)
     assert plain.text(True) is plain.text(False)            # nothing to conceal: one text
     assert frames.frames_text(None, True) == ""
+
+
+def test_concealing_the_text_gives_what_concealing_the_frames_gives():
+    """Shared frames are concealed from their JSON text (`conceal.conceal_text`): the same
+    text, character for character, as concealing the frames and writing them, on step 2's
+    real frames before the answer (hidden cards in every frame) and on nested cases."""
+    from steps.common import translator
+    from steps.step2 import model as m2, text as t2
+    from steps.ui.conceal import conceal, conceal_text
+    m = m2.Step2Model(lang="pl")
+    frames = t2.frames(m.run, None, "pending", "", translator("pl"), False)
+    nested = [{"a": [[1, 2.5, None], {"key": "k", "value": "7", "hidden": True, "x": [0]}],
+               "b": {"key": "j", "value": "8", "hidden": False}, "c": "ż\u2009≈", "d": float("nan")}]
+    for f in (frames, nested, [{"no": "cards"}]):
+        text = frames_json(f)
+        assert conceal_text(text) == frames_json(conceal(list(f)))
+    assert '"value":"?"' in conceal_text(frames_json(frames))

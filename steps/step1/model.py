@@ -89,7 +89,7 @@ class Step1Model(param.Parameterized):
         return self.run.frames[self.frame]
 
 
-@memo(maxsize=512)
+@memo(maxsize=512, disk=True)
 def _run(ids: tuple, notices: tuple, unknown: tuple, layer: int, head: int) -> Run:
     """Shared by every session: a Run is immutable."""
     tr = rt.generate(VARIANT, ids, N_NEW)

@@ -188,6 +188,13 @@ def live_jobs(lang: str) -> list:
     return [live_job(lang, P) for P in range(P_MIN, P_MAX + 1)]
 
 
+def speed_job(key) -> bool:
+    """Whether a live job's result holds this server's speed (`steps.warmcache` never keeps
+    one: it is measured again at every start): every measurement of this step does (its wall
+    times)."""
+    return isinstance(key, tuple) and key[:1] == ("step2",)
+
+
 def warm_jobs() -> list:
     """What the warm-up measures for this step before serving (`steps.registry.live_jobs`):
     every (language, P) the P slider can reach, the defaults of every language first (the

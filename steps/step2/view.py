@@ -16,7 +16,8 @@ from . import model as mdl
 from . import text
 from .model import Step2Model
 
-FRAMES = shared_frames(text.frames)    # built once per process, for every session
+# built once per process, for every session; never kept on disk (they show wall times)
+FRAMES = shared_frames(text.frames, disk=False)
 
 
 def warm(lang: str) -> int:

@@ -106,7 +106,7 @@ def query_heads(head: int) -> tuple[int, int]:
     return (head - 1) * g + 1, head * g
 
 
-@memo(maxsize=512)
+@memo(maxsize=512, disk=True)
 def _run(ids: tuple, layer: int, head: int) -> Run:
     """Shared by every session: a Run is immutable."""
     t = rt.generate(VARIANT, ids, N_NEW, "fp32")

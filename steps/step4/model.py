@@ -212,6 +212,12 @@ def warm_jobs() -> list:
     return live_jobs()
 
 
+def speed_job(key) -> bool:
+    """Whether a live job's result is this server's speed (`steps.warmcache` never keeps one:
+    it is measured again at every start): every job of this step is."""
+    return isinstance(key, tuple) and key[:1] == ("step4",)
+
+
 def _point(c: costs.BatchDecodeCost, g: GPUPreset) -> costs.RooflinePoint:
     return costs.roofline_point(c.flops, c.bytes, g, tokens=c.batch)
 

@@ -22,6 +22,8 @@ the first state of every step, part and language for its answer.
 """
 from __future__ import annotations
 
+import json
+
 
 CONCEALED = "?"               # what an answer-bearing card shows until the answer is out
 
@@ -36,6 +38,24 @@ def conceal(x):
     if isinstance(x, list):
         return [conceal(v) for v in x]
     return x
+
+
+def _hide(obj: dict) -> dict:
+    if obj.get("hidden") is True and "key" in obj and "value" in obj:
+        return {**obj, "value": CONCEALED}
+    return obj
+
+
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def conceal_text(text: str) -> str:
+    """`conceal` of a compact JSON text (shared frames: `frames.Frames`), as compact JSON text:
+    the text is parsed with a hook on each object only (the lists of numbers a frame's grid
+    holds are read in C, not walked in Python), and a text with no hidden card is itself."""
+    if '"hidden":true' not in text:
+        return text
+    return _encode(json.loads(text, object_hook=_hide))
 
 
 def question(q: dict | None, answer: int | None, shown: bool, told: bool) -> dict | None:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from explainer.memo import memo
 
-from .conceal import conceal
+from .conceal import conceal, conceal_text
 from .shared import shared
 
 _encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -51,7 +51,8 @@ class Frames(Sequence):
     __slots__ = ("_compressed", "_concealed")
 
     def __init__(self, frames: list):
-        text, hidden = frames_json(frames), frames_json(conceal(list(frames)))
+        text = frames_json(frames)
+        hidden = conceal_text(text)
         self._compressed = _pack(text)
         self._concealed = self._compressed if hidden == text else _pack(hidden)
 
@@ -76,13 +77,15 @@ class Frames(Sequence):
         return iter(self.frames())
 
 
-def shared_frames(fn, maxsize: int = 256):
+def shared_frames(fn, maxsize: int = 256, disk: bool = True):
     """`fn` (a text layer's frames) built and kept once per process for every session
-    (`shared`, by the value of its arguments), as `Frames`."""
+    (`shared`, by the value of its arguments), as `Frames`; the warm-up's are kept on disk
+    between starts (`steps.warmcache`) unless `disk` is False (frames that show a speed
+    measured by this process)."""
     @functools.wraps(fn)
     def build(*args):
         return Frames(fn(*args))
-    return shared(build, maxsize=maxsize)
+    return shared(build, maxsize=maxsize, disk=disk)
 
 
 def frames_text(frames, concealed: bool) -> str:
