@@ -15,8 +15,12 @@
 #   KV_APP_PORT       port of the first app process; app i listens on KV_APP_PORT+i-1
 #                     (default 5101)
 #   KV_RUN_DIR        run directory: rendered nginx.conf, PID files, logs (default deploy/.run)
-#   KV_START_TIMEOUT  seconds to wait for every process to answer (default 600: each
-#                     measures the live model at start, about 1-2 minutes on 2 cores)
+#   KV_START_TIMEOUT  seconds to wait for every process to answer (default 600: a first
+#                     start measures the live model, under a minute on 2 cores; later ones
+#                     read the warm-up cache and answer within seconds)
+#   KV_EXPLAINER_CACHE  the warm-up cache's directory, shared by every process (default
+#                     ~/.cache/kv-cache-explainer; steps/warmcache.py); prebuild it with
+#                     `.venv/bin/python -m steps.warmcache`
 #   KV_APP_SCRIPT     the Panel script to serve, relative to the repository (default app.py;
 #                     the classroom benchmark serves benchmarks/minimal_app.py the same way);
 #                     warmup.py is the --setup of app.py only
