@@ -43,7 +43,13 @@ The cache is taken to split evenly over the GPUs.
   full-attention layer: 4,112 token slots);
 - tensor parallelism splits the KV heads over the GPUs; with fewer KV heads than GPUs,
   each GPU keeps one head (vLLM replicates them), and an MLA latent is kept whole on
-  every GPU (it has no heads to split);
+  every GPU (it has no heads to split). vLLM accepts only whole heads per GPU: its
+  ``QKVParallelLinear`` (``vllm/model_executor/layers/linear.py``) splits the KV heads
+  when ``kv_heads % gpus == 0`` and replicates them when ``gpus % kv_heads == 0``, and
+  otherwise stops at start-up. The planner refuses the same splits (:func:`kv_fraction`
+  is None, ``engine_bound`` is ``"split"`` and the engine's answers are 0): phi-4's 10 KV
+  heads go on 2 GPUs (5 each) but not on 4 or 8, where a floor would have kept 2 or 1
+  of 10 heads per GPU as 0.2 or 0.1 of the cache and dropped the rest;
 - pool tokens: the tokens the pool holds with every token stored in every layer that
   grows (``floor(pool / block of all such layers) x 16``: vLLM's "GPU KV cache size: N
   tokens" line for a model whose layers all keep every token);
@@ -75,8 +81,9 @@ ENGINE_SHARE = 0.9
 SEARCH_CAP = 2**30
 """The longest context searched when the model does not say its maximum (~1 billion)."""
 
-BOUNDS = ("memory", "model", "weights", "unbounded")
-"""What limits the longest context: see the module docstring."""
+BOUNDS = ("memory", "model", "weights", "unbounded", "split")
+"""What limits the longest context: see the module docstring (``"split"``: the engine
+refuses to split the KV heads over the GPUs; the engine's answers only)."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +120,7 @@ class Plan:
     block_tokens: int
     usable: float                # gpus x what the driver gives programs
     pool: float                  # cache pool per GPU: share x usable - weights / gpus
-    kv_fraction: float           # share of the cache each GPU keeps
+    kv_fraction: float | None    # share of the cache each GPU keeps (None: vLLM refuses)
     block_bytes: float           # per GPU: one block of every layer that grows
     pool_blocks: int
     pool_tokens: int
@@ -130,6 +137,11 @@ class Plan:
     @property
     def engine_fits_one(self) -> bool:
         return self.engine_batch >= 1
+
+    @property
+    def split_refused(self) -> bool:
+        """The engine refuses to split the KV heads over ``gpus`` (:func:`kv_fraction`)."""
+        return self.kv_fraction is None
 
 
 def growth(model: costs.ModelLike, precision: costs.PrecisionLike = DEFAULT_PRECISION
@@ -184,14 +196,21 @@ def longest(need, budget: float, cap: int | None) -> tuple[int, str]:
     return lo, "memory"
 
 
-def kv_fraction(model: costs.ModelLike, gpus: int) -> float:
+def kv_fraction(model: costs.ModelLike, gpus: int) -> float | None:
     """The share of the cache each of ``gpus`` GPUs keeps under tensor parallelism:
-    ``max(1, kv_heads // gpus) / kv_heads`` (fewer heads than GPUs: one each,
-    replicated); an MLA latent is kept whole on every GPU."""
+    ``(kv_heads / gpus) / kv_heads`` when the heads split evenly, ``1 / kv_heads`` when
+    the GPUs are a multiple of the heads (one each, replicated), None when neither holds
+    (vLLM refuses the split: module docstring); an MLA latent is kept whole on every
+    GPU."""
     m = costs.get_model(model)
     if m.is_mla:
         return 1.0
-    return max(1, m.n_kv_heads // gpus) / m.n_kv_heads
+    heads = m.n_kv_heads
+    if heads % gpus == 0:
+        return (heads // gpus) / heads
+    if gpus % heads == 0:
+        return 1 / heads
+    return None
 
 
 def plan(model: costs.ModelLike, gpu: costs.GPULike, context: int, gpus: int = 1,
@@ -225,12 +244,16 @@ def plan(model: costs.ModelLike, gpu: costs.GPULike, context: int, gpus: int = 1
     frac = kv_fraction(m, gpus)
     usable = gpus * g.usable_gib * GiB
     pool = share * g.usable_gib * GiB - weights / gpus
-    block_bytes = block * sum(x.per_token for x in grow) * frac
-    pool_blocks = math.floor(pool / block_bytes) if pool > 0 and block_bytes else 0
-    engine_seq = engine_sequence_bytes(m, context, p, block, grow) * frac
-    engine_batch = (math.floor(pool / engine_seq) if pool > 0 and engine_seq else 0)
-    engine_context, engine_bound = longest(
-        lambda t: engine_sequence_bytes(m, t, p, block, grow) * frac, pool, cap)
+    if frac is None:                 # the engine refuses the split: it answers nothing
+        block_bytes, pool_blocks, engine_seq, engine_batch = 0.0, 0, 0.0, 0
+        engine_context, engine_bound = 0, "split"
+    else:
+        block_bytes = block * sum(x.per_token for x in grow) * frac
+        pool_blocks = math.floor(pool / block_bytes) if pool > 0 and block_bytes else 0
+        engine_seq = engine_sequence_bytes(m, context, p, block, grow) * frac
+        engine_batch = (math.floor(pool / engine_seq) if pool > 0 and engine_seq else 0)
+        engine_context, engine_bound = longest(
+            lambda t: engine_sequence_bytes(m, t, p, block, grow) * frac, pool, cap)
     return Plan(
         context=context, gpus=gpus, precision=p.key,
         bytes_per_param=weights / m.n_params,

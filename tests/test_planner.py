@@ -102,6 +102,41 @@ def test_kv_fraction_replicates_heads_and_latents():
     assert planner.kv_fraction("deepseek-v3", 8) == 1.0          # the latent has no heads
 
 
+# phi-4 (microsoft/phi-4 config.json): 40 layers, 40 heads, 10 KV heads of 128, 14.66 B
+PHI4 = ModelPreset("phi4", "phi-4", 40, 40, 10, 128, 14.66e9, max_context=16384)
+
+
+def test_kv_heads_split_only_as_vllm_splits_them():
+    """vLLM's QKVParallelLinear: kv_heads % gpus == 0 (split) or gpus % kv_heads == 0
+    (replicate); otherwise it stops, and so does the planner (truth3 N11)."""
+    assert planner.kv_fraction(PHI4, 1) == 1.0
+    assert planner.kv_fraction(PHI4, 2) == 0.5                  # 5 heads each
+    assert planner.kv_fraction(PHI4, 4) is None                 # 10 / 4 = 2.5 heads: refused
+    assert planner.kv_fraction(PHI4, 8) is None                 # not 0.1 (1 of 10 heads)
+    three = ModelPreset("k3", "3 KV heads", 4, 12, 3, 64, 1e9)
+    assert planner.kv_fraction(three, 2) is None and planner.kv_fraction(three, 3) == 1 / 3
+    assert planner.kv_fraction(three, 6) == 1 / 3               # 6 % 3 == 0: replicated
+    two = ModelPreset("k2", "2 KV heads", 4, 8, 2, 64, 1e9)
+    assert planner.kv_fraction(two, 8) == 1 / 2                 # one head each, 4 copies
+
+
+def test_a_refused_split_answers_nothing_for_the_engine():
+    """phi-4 on H100s. 2 GPUs by hand: 204,800 B a token (2 x 40 x 10 x 128 x 2), half per
+    GPU; pool = 0.9 x 81,559 MiB - 29.32 GB / 2 = 76,968,728,985.6 - 14,660,000,000 =
+    62,308,728,985.6 B; a block of 16 tokens 16 x 102,400 = 1,638,400 B: 38,030 blocks;
+    4,096 tokens = 256 blocks, so 148 sequences. 4 GPUs: refused; the ideal answer stays."""
+    p = planner.plan(PHI4, "h100", 4096, gpus=2)
+    assert p.pool == pytest.approx(0.9 * 81_559 * MiB - 14.66e9)
+    assert p.block_bytes == 16 * 2 * 40 * 10 * 128 * 2 / 2 == 1_638_400
+    assert (p.pool_blocks, p.pool_tokens, p.engine_batch) == (38_030, 608_480, 148)
+    assert not p.split_refused
+    for gpus in (4, 8):
+        q = planner.plan(PHI4, "h100", 4096, gpus=gpus)
+        assert q.split_refused and q.kv_fraction is None and q.engine_bound == "split"
+        assert (q.pool_blocks, q.pool_tokens, q.engine_batch, q.engine_context) == (0, 0, 0, 0)
+        assert q.max_batch > 0 and q.context_bound == "model"   # the ideal split is even
+
+
 def test_cache_precision_and_weight_bytes():
     p = planner.plan("llama2-7b", "a100-80", 4096, precision="fp8", bytes_per_param=1)
     assert p.per_sequence == 2_147_483_648 // 2 and p.weights == 6.738e9

@@ -332,6 +332,37 @@ def test_the_planner_escapes_what_it_shows_and_speaks_every_language():
         assert all(v[0] for k, v in c.items() if k != "_heading")
 
 
+PHI4 = ('{"model_type": "phi3", "num_hidden_layers": 40, "num_attention_heads": 40, '
+        '"num_key_value_heads": 10, "hidden_size": 5120, "intermediate_size": 17920, '
+        '"vocab_size": 100352, "max_position_embeddings": 16384, "torch_dtype": "bfloat16"}')
+
+
+def test_the_engine_refuses_kv_heads_that_do_not_split_over_the_gpus():
+    """phi-4's 10 KV heads: 2 GPUs keep 5 each; 4 do not (vLLM stops; truth3 N11)."""
+    step = Step5("en")
+    step.handle({"set": "part", "value": "b", "seq": 1})
+    read(step, PHI4)
+    step.handle({"set": "gpus", "value": 4, "seq": 2})
+    s = check_step(step.state())
+    c = cells_of(s)
+    assert c["engine_context"] == ("not possible", "the KV heads do not split", "illustrative")
+    assert c["engine_batch"] == ("not possible", "", "illustrative")
+    assert c["engine_pool"][1] == "but no split of the KV heads"
+    assert c["plan_batch"][0].endswith("sequences")             # the ideal answer stays
+    block = next(b for b in columns(s)["right"] if b["kind"] == "html" and b["cls"] == "planner")
+    assert ("with 10 KV heads, the number of GPUs must divide 10 or be a multiple of it, "
+            "and 4 is neither.") in block["html"]
+    step.handle({"set": "gpus", "value": 2, "seq": 3})
+    assert cells_of(step.state())["engine_batch"][0] != "not possible"
+    for lang in ("id", "pl", "nl"):
+        other = Step5(lang)
+        other.handle({"set": "part", "value": "b", "seq": 1})
+        read(other, PHI4)
+        other.handle({"set": "gpus", "value": 8, "seq": 2})
+        c = cells_of(check_step(other.state()))
+        assert "not possible" not in c["engine_context"][0] and c["engine_context"][0]
+
+
 def test_the_layer_map_of_gemma_and_its_text_twin():
     step = Step5("en")
     step.handle({"set": "model", "value": "gemma3-27b", "seq": 1})

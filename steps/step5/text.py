@@ -1036,6 +1036,7 @@ BOUND_NOTES = {
     "model": N_("the model's limit"),
     "weights": N_("the weights do not fit"),
     "unbounded": N_("the cache stops growing"),
+    "split": N_("the KV heads do not split"),
 }
 
 
@@ -1043,7 +1044,8 @@ def bound_cell(key: str, tokens: int, bound: str, tr: Translator) -> dict:
     """The longest context as a number with its unit, and its reason in the note line (none
     when the weights do not fit, no limit when the cache stops growing)."""
     value = (tr._("none") if bound == "weights" else
-             tr._("no limit") if bound == "unbounded" else tokens_text(tokens, tr))
+             tr._("no limit") if bound == "unbounded" else
+             tr._("not possible") if bound == "split" else tokens_text(tokens, tr))
     return dict(key=key, value=value, note=tr._(BOUND_NOTES[bound]))
 
 
@@ -1076,16 +1078,32 @@ def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator, spec: Spec) -> dic
             dict(name=tr._("Engine estimate"), kind="illustrative",
                  badge=badge["illustrative"], cells=[
                 dict(key="engine_pool", value=pool,
-                     note=(tr._("{tokens}, cut into {blocks}", tokens=tokens_text(plan.pool_tokens, tr),
+                     note=tr._("but no split of the KV heads") if plan.split_refused else (tr._("{tokens}, cut into {blocks}", tokens=tokens_text(plan.pool_tokens, tr),
                                 blocks=blocks)
                            if lmap.uniform and plan.pool_tokens else tr._("cut into {blocks}",
                                                                          blocks=blocks))),
                 bound_cell("engine_context", plan.engine_context, plan.engine_bound, tr),
-                dict(key="engine_batch", value=sequences(plan.engine_batch, tr), note="")]),
+                dict(key="engine_batch", value=(tr._("not possible") if plan.split_refused
+                                                else sequences(plan.engine_batch, tr)),
+                     note="")]),
         ],
-        note=tr._("Engine estimate: like vLLM, {share} of the memory the driver reports, less "
-                  "the weights, cut into {blocks}; more in “Go deeper”.",
-                  share=tr.pct(plan.share), blocks=blocks))
+        note=split_refusal(plan, spec, tr) if plan.split_refused else
+        tr._("Engine estimate: like vLLM, {share} of the memory the driver reports, less "
+             "the weights, cut into {blocks}; more in “Go deeper”.",
+             share=tr.pct(plan.share), blocks=blocks))
+
+
+def split_refusal(plan, spec: Spec, tr: Translator) -> str:
+    """Why the engine row answers “not possible” (`planner.kv_fraction`): vLLM gives each
+    GPU whole KV heads, so the GPU count must divide the heads or be a multiple of them."""
+    heads = spec.n_kv_heads
+    return tr.n_("Engine estimate: not possible. vLLM gives each GPU whole KV heads: with "
+                 "{count} KV head, the number of GPUs must divide {count} or be a multiple "
+                 "of it, and {gpus} is neither.",
+                 "Engine estimate: not possible. vLLM gives each GPU whole KV heads: with "
+                 "{count} KV heads, the number of GPUs must divide {count} or be a multiple "
+                 "of it, and {gpus} is neither.",
+                 heads, count=tr.int(heads), gpus=tr.int(plan.gpus))
 
 
 def blocks_text(n: int, tr: Translator) -> str:
