@@ -56,12 +56,24 @@ The cache is taken to split evenly over the GPUs.
 - largest batch at the context and longest context at batch 1, as above but with whole
   blocks and that pool.
 
-Not counted in the estimate: the peak of the activations and the CUDA graphs, which vLLM
-measures at start-up with a dummy forward pass and subtracts from the pool
-(``vllm/utils/mem_utils.py``: non-KV memory = weights + torch peak increase + non-torch
-memory); they depend on the engine's batch settings, not on the config, so the real pool
-is smaller by them (about 1 GiB for an 8B model in kvplan's estimates). Engines that pad
-sliding-window layers' pages to the full layers' size (hybrid allocators) keep more.
+The reserve: the pool above is an **upper bound**. vLLM does not size its cache from the
+config; it measures (``vllm/v1/worker/gpu_worker.py``, ``Worker.determine_available_memory``,
+read at commit 0012cf6): after loading the weights it runs ``profile_run``, a dummy
+forward pass over ``max_num_batched_tokens`` tokens and a dummy sampler over
+``max_num_seqs`` requests, and takes ``share x total - peak``, where ``peak`` is PyTorch's
+peak allocation during that pass (weights included) plus the memory allocated outside
+PyTorch (NCCL, the CUDA context). So what it keeps for the cache is ``share x total -
+weights - activations' peak - non-torch memory``, and the two last terms depend on the
+engine's batch settings and kernels, not on the config alone. ``plan(reserve=...)``
+takes them, per GPU, from the pool; the default 0 gives the upper bound the page shows.
+A published start-up log (vllm-project/vllm issue 10517: Llama 3.1 8B Instruct, RTX 3090
+of 23.58 GiB, share 0.9, ``max_model_len`` 20,000, so a profile pass of 20,000 tokens)
+measured 2.07 GiB of activations and 0.35 GiB outside PyTorch next to 14.99 GiB of
+weights: 0.9 x 23.58 - 14.99 - 2.07 - 0.35 = 3.81 GiB, which it logged as 1,952 blocks
+of 16 tokens = 31,232 tokens, where the upper bound (reserve 0) on the same card is 6.23
+GiB. CUDA graphs, captured after the measurement, take more (vLLM V0 warned of "1~3
+GiB"). Engines that pad sliding-window layers' pages to the full layers' size (hybrid
+allocators) keep more.
 """
 
 from __future__ import annotations
@@ -118,8 +130,9 @@ class Plan:
     # serving-engine estimate
     share: float
     block_tokens: int
+    reserve: float               # per GPU, beside the weights (0: the pool is an upper bound)
     usable: float                # gpus x what the driver gives programs
-    pool: float                  # cache pool per GPU: share x usable - weights / gpus
+    pool: float                  # cache pool per GPU: share x usable - weights / gpus - reserve
     kv_fraction: float | None    # share of the cache each GPU keeps (None: vLLM refuses)
     block_bytes: float           # per GPU: one block of every layer that grows
     pool_blocks: int
@@ -216,10 +229,12 @@ def kv_fraction(model: costs.ModelLike, gpus: int) -> float | None:
 def plan(model: costs.ModelLike, gpu: costs.GPULike, context: int, gpus: int = 1,
          precision: costs.PrecisionLike = DEFAULT_PRECISION,
          bytes_per_param: float | None = None, share: float = ENGINE_SHARE,
-         block: int = BLOCK_TOKENS) -> Plan:
+         block: int = BLOCK_TOKENS, reserve: float = 0.0) -> Plan:
     """The planner's answers (module docstring): ideal and serving-engine estimate.
     The weights are as released (:func:`costs.weight_bytes`: 16-bit, or the fp8 or
-    quantized bytes a config gives) unless ``bytes_per_param`` is given."""
+    quantized bytes a config gives) unless ``bytes_per_param`` is given. ``reserve``:
+    bytes per GPU the engine keeps beside the weights (activations' peak, memory outside
+    PyTorch: the module docstring); 0, the default, makes the pool an upper bound."""
     m = costs.get_model(model)
     g: GPUPreset = costs.get_gpu(gpu)
     if g.mem_gib is None:
@@ -229,6 +244,8 @@ def plan(model: costs.ModelLike, gpu: costs.GPULike, context: int, gpus: int = 1
     costs._require_int("block", block, 1)
     if not 0 < share <= 1:
         raise ValueError(f"share must be in (0, 1], got {share}")
+    if not (isinstance(reserve, (int, float)) and 0 <= reserve < math.inf):
+        raise ValueError(f"reserve must be a finite number of bytes >= 0, got {reserve}")
     p = costs.get_precision(precision)
     cap = m.max_context
 
@@ -243,7 +260,7 @@ def plan(model: costs.ModelLike, gpu: costs.GPULike, context: int, gpus: int = 1
     grow = growth(m, p)
     frac = kv_fraction(m, gpus)
     usable = gpus * g.usable_gib * GiB
-    pool = share * g.usable_gib * GiB - weights / gpus
+    pool = share * g.usable_gib * GiB - weights / gpus - reserve
     if frac is None:                 # the engine refuses the split: it answers nothing
         block_bytes, pool_blocks, engine_seq, engine_batch = 0.0, 0, 0.0, 0
         engine_context, engine_bound = 0, "split"
@@ -260,6 +277,7 @@ def plan(model: costs.ModelLike, gpu: costs.GPULike, context: int, gpus: int = 1
         max_context_model=cap, memory=memory, weights=weights, free=free,
         per_sequence=per_sequence, max_batch=max_batch, max_context=max_context,
         context_bound=bound, share=share, block_tokens=block, usable=usable, pool=pool,
+        reserve=reserve,
         kv_fraction=frac, block_bytes=block_bytes, pool_blocks=pool_blocks,
         pool_tokens=pool_blocks * block, engine_per_sequence=engine_seq,
         engine_batch=engine_batch, engine_context=engine_context, engine_bound=engine_bound)

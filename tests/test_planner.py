@@ -204,3 +204,35 @@ def test_the_weights_are_as_released_unless_chosen():
     q = planner.plan("deepseek-v3", "h200", 4096, gpus=8, bytes_per_param=2)
     assert q.weights == 1342e9 and q.max_batch == 0          # 8 x 141 GiB = 1,211 GB
     assert p.max_batch == math.floor((8 * 141 * GiB - 672.854239744e9) / p.per_sequence)
+
+
+def test_the_reserve_is_taken_from_the_pool_as_vllm_measures_it():
+    """vLLM keeps share x total - weights - activations' peak - non-torch memory
+    (gpu_worker.determine_available_memory). Without a reserve the pool is an upper bound:
+    Llama 3.1 8B on an RTX 4090 (24,564 MiB): 0.9 x 23.988 GiB - 16.06 GB (14.957 GiB) =
+    6.632 GiB; a block of 16 tokens x 131,072 B = 2 MiB: 3,395 blocks = 54,320 tokens.
+    The published log (vllm#10517, RTX 3090 of 23.58 GiB, weights 14.99 GiB, 2.07 GiB of
+    activations, 0.35 GiB outside PyTorch): 0.9 x 23.58 - 14.99 - 2.07 - 0.35 = 3.812 GiB
+    = 1,951 blocks of 2 MiB = 31,216 tokens (the log says 1,952 blocks = 31,232: its inputs
+    are rounded to 0.01 GiB, and 2 MiB is 0.002 GiB)."""
+    import dataclasses
+    upper = planner.plan("llama3.1-8b", "rtx4090", 4096)
+    assert upper.reserve == 0
+    assert upper.pool == pytest.approx(0.9 * 24_564 * MiB - 16.06e9)
+    assert upper.pool / GiB == pytest.approx(6.632, abs=5e-4)
+    assert upper.block_bytes == 2 * MiB and (upper.pool_blocks, upper.pool_tokens) == (3395, 54_320)
+    reserve = (2.07 + 0.35) * GiB
+    p = planner.plan("llama3.1-8b", "rtx4090", 4096, reserve=reserve)
+    assert p.pool == pytest.approx(upper.pool - reserve)               # 4.212 GiB
+    assert (p.pool_blocks, p.pool_tokens) == (2156, 34_496)            # 4.212 x 1024 / 2
+    assert p.engine_batch == 2156 // 256 == 8                          # 4,096 tokens: 256 blocks
+    rtx3090 = dataclasses.replace(presets.GPUS["rtx4090"], key="rtx3090", name="RTX 3090",
+                                  usable_gib=23.58)
+    log = planner.plan("llama3.1-8b", rtx3090, 4096, reserve=reserve,
+                       bytes_per_param=14.99 * GiB / 8.03e9)
+    assert log.pool / GiB == pytest.approx(0.9 * 23.58 - 14.99 - 2.07 - 0.35) == \
+        pytest.approx(3.812)
+    assert (log.pool_blocks, log.pool_tokens) == (1951, 31_216)
+    for bad in (-1, math.inf, math.nan):
+        with pytest.raises(ValueError):
+            planner.plan("llama3.1-8b", "rtx4090", 4096, reserve=bad)

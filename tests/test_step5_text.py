@@ -565,3 +565,17 @@ def test_a_number_field_says_what_it_got(value, shown):
     m.config = LLAMA.replace('"num_hidden_layers": 32', f'"num_hidden_layers": {value}')
     assert not m.parsed.ok
     assert shown in text.problem_text(m.parsed.problem, Translator("en"))
+
+
+def test_the_engine_pool_is_an_upper_bound_with_the_published_reserve():
+    """truth3 N12: the reserve vLLM measures, from its published log (vllm#10517), each step
+    by hand: 0.9 x 23.58 = 21.222 GiB; - 14.99 GiB of weights = 6.232 GiB (the upper bound);
+    - 2.07 - 0.35 = 3.812 GiB; the log's 1,952 blocks x 16 tokens = 31,232 tokens."""
+    assert 1952 * 16 == text.RESERVE_LOG["tokens"]
+    said = text.reserve_words(Translator("en"))
+    assert ("0.9 × 23.58 GiB − 14.99 GiB of weights − 2.07 GiB of activations − 0.35 GiB "
+            "outside PyTorch = 3.81 GiB, 31,232 tokens of cache, where the upper bound is "
+            "6.23 GiB") in said
+    assert "about 1 GiB" not in said and "upper bound" in said
+    pl = text.reserve_words(Translator("pl"))
+    assert "3,81" in pl and "6,23" in pl and "23,58" in pl

@@ -5,6 +5,7 @@ import json
 import math
 from typing import Literal, TypedDict
 
+from explainer import planner as planner_mod
 from explainer import presets
 from explainer.format import bytes_bin, bytes_dec, decimal_ticks, gib
 from explainer.i18n import N_, Translator
@@ -1088,8 +1089,9 @@ def planner(plan, bill: Bill, lmap: LayerMap, tr: Translator, spec: Spec) -> dic
                      note="")]),
         ],
         note=split_refusal(plan, spec, tr) if plan.split_refused else
-        tr._("Engine estimate: like vLLM, {share} of the memory the driver reports, less "
-             "the weights, cut into {blocks}; more in “Go deeper”.",
+        tr._("Engine estimate, an upper bound: like vLLM, {share} of the memory the driver "
+             "reports, less the weights, cut into {blocks}; a real engine also keeps room "
+             "for its activations (more in “Go deeper”).",
              share=tr.pct(plan.share), blocks=blocks))
 
 
@@ -1136,11 +1138,33 @@ def plan_deeper(plan, bill: Bill, tr: Translator) -> list[str]:
              "each when there are fewer heads than GPUs; an MLA latent whole).",
              share=tr.pct(plan.share), usable=bytes_dec(plan.usable, tr),
              gpus=gpus_name(plan, bill, tr), blocks=blocks_text(plan.block_tokens, tr)),
-        tr._("Left out, so a real engine fits less: the activations' peak and the CUDA "
-             "graphs, which vLLM measures at start-up with a trial forward pass (about 1 GiB "
-             "for an 8B model) and takes from the pool. Its log line “GPU KV cache size” "
-             "is the number to compare."),
+        reserve_words(tr),
     ]
+
+
+# vLLM's start-up log for Llama 3.1 8B on an RTX 3090 (vllm-project/vllm issue 10517): the
+# memory it reported, GiB, and the cache it kept (planner module docstring: the reserve)
+RESERVE_LOG = dict(total=23.58, weights=14.99, activations=2.07, outside=0.35, tokens=31_232)
+
+
+def reserve_words(tr: Translator) -> str:
+    """Why the engine's pool is an upper bound: what vLLM measures and takes from it, with
+    the published log's numbers and their sum (`RESERVE_LOG`, the planner's docstring)."""
+    g = RESERVE_LOG
+    upper = planner_mod.ENGINE_SHARE * g["total"] - g["weights"]
+    return tr._("So the pool is an upper bound: a real engine fits less. At start-up vLLM "
+                "runs a trial forward pass over a full batch of tokens and takes from the "
+                "pool the activations' peak and the memory used outside PyTorch; the CUDA "
+                "graphs it captures afterwards take more. A published log of Llama 3.1 8B on "
+                "a 24 GB card: {share} × {total} GiB − {weights} GiB of weights − {act} GiB "
+                "of activations − {outside} GiB outside PyTorch = {kept} GiB, {tokens} of "
+                "cache, where the upper bound is {upper} GiB. Its log line “GPU KV cache "
+                "size” is the number to compare.",
+                share=tr.num(planner_mod.ENGINE_SHARE), total=tr.num(g["total"], 2),
+                weights=tr.num(g["weights"], 2), act=tr.num(g["activations"], 2),
+                outside=tr.num(g["outside"], 2),
+                kept=tr.num(upper - g["activations"] - g["outside"], 2),
+                tokens=tokens_text(g["tokens"], tr), upper=tr.num(upper, 2))
 
 
 # -- controls --------------------------------------------------------------------------------
