@@ -1509,6 +1509,25 @@ async def run_soak(server: PanelServer, args, rng: random.Random) -> dict:
     return result
 
 
+BACKGROUND_QUEUED = "of this machine's speed measured in the background"
+BACKGROUND_DONE = "this machine's speed measured in the background ("
+
+
+def background_done(server, timeout_s: float = 120.0) -> None:
+    """A start that read the warm-up cache measures this machine's speed in the background
+    after it answers (steps/warm.py `say_when_done`): wait for each process's line saying it
+    is done, so that the memory before the class is not taken in the middle of it."""
+    paths = ([server.log_path] if isinstance(server, PanelServer)
+             else sorted(server.run_dir.glob("app-*.log")))
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        texts = [p.read_text(errors="replace") for p in paths if p.exists()]
+        if all(BACKGROUND_QUEUED not in t or BACKGROUND_DONE in t for t in texts):
+            return
+        time.sleep(0.5)
+    print("background measurements not done within the timeout", file=sys.stderr)
+
+
 def measure(spec: AppSpec, args) -> dict:
     """Serve one app, run the classroom (or the soak) against it, stop it."""
     log_path = Path(args.log_dir) / f"{spec.key}-server.log"
@@ -1530,6 +1549,7 @@ def measure(spec: AppSpec, args) -> dict:
               "cache", file=sys.stderr, flush=True)
     server = make()
     with server:
+        background_done(server)
         run = run_soak if args.soak else run_classroom
         result = asyncio.run(run(server, args, rng))
         result["setup_used"] = server.setup_used

@@ -17,7 +17,8 @@ frames keyed by that run) comes back as one object, found by identity as before.
 is written as its language and comes back as this process's translator of that language.
 
 Where: `KV_EXPLAINER_CACHE` names the directory (`off` turns the cache off); by default
-`$XDG_CACHE_HOME/kv-cache-explainer` (`~/.cache/kv-cache-explainer`). Processes started
+`$XDG_CACHE_HOME/kv-cache-explainer` (`~/.cache/kv-cache-explainer`). Writing a file removes
+the files of other code there (`WarmCache.prune`): one version's file is kept. Processes started
 together share it: each writes a temporary file and renames it into place (atomic on one file
 system), so a reader sees a whole file or none. A file is read only if its header says it is
 this format and this digest and its payload has the checksum the header gives; anything else
@@ -290,7 +291,35 @@ class WarmCache:
         except OSError as exc:
             self.say(f"warm-up cache not written to {path} ({exc})")
             return None
+        self.prune()
         return path
+
+    def prune(self, stale_s: float = 3600.0) -> int:
+        """Remove the files of other code (an earlier version's: each is some MiB, and no
+        start of this code reads them) and temporary files older than `stale_s` (a writer that
+        died); how many went. A process of another version sharing the directory computes its
+        own again."""
+        gone = 0
+        now = time.time()
+        for other in self.folder.glob("warm-*.bin"):
+            if other != self.path:
+                gone += _unlink(other)
+        for tmp in self.folder.glob(".warm-*.tmp"):
+            try:
+                old = now - tmp.stat().st_mtime > stale_s
+            except OSError:
+                continue
+            if old:
+                gone += _unlink(tmp)
+        return gone
+
+
+def _unlink(path: Path) -> int:
+    try:
+        path.unlink()
+        return 1
+    except OSError:
+        return 0
 
 
 def main(argv: list[str] | None = None) -> int:

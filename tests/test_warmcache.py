@@ -91,6 +91,34 @@ def test_a_hostile_file_is_said_once_set_aside_and_replaced(tmp_path):
     assert again.save(sample()) is None                # read from there: nothing to write
 
 
+def test_writing_removes_the_files_of_other_code_and_dead_writers(tmp_path):
+    import time
+    (tmp_path / "warm-old.bin").write_bytes(b"x")
+    dead, fresh = tmp_path / ".warm-a.bin.1.tmp", tmp_path / ".warm-b.bin.2.tmp"
+    dead.write_bytes(b"x")
+    fresh.write_bytes(b"x")
+    os.utime(dead, (time.time() - 7200, time.time() - 7200))
+    (tmp_path / "notes.txt").write_text("kept")
+    cache = warmcache.WarmCache(tmp_path, KEY, say=lambda _: None)
+    assert cache.save(sample()) == cache.path
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [cache.path.name, fresh.name, "notes.txt"])      # a writer at work keeps its file
+
+
+def test_the_background_measurements_say_when_they_are_done():
+    import io
+    from concurrent.futures import Future
+    from steps.warm import say_when_done
+    out, futures = io.StringIO(), [Future() for _ in range(3)]
+    say_when_done(futures, stream=out)
+    for f in futures[:2]:
+        f.set_result(1)
+    assert out.getvalue() == ""
+    futures[2].set_exception(RuntimeError("a failed one counts as done"))
+    assert out.getvalue().startswith("KV Cache Explainer: this machine's speed measured in "
+                                      "the background (3 in ")
+
+
 def test_an_unwritable_directory_is_said_and_the_start_goes_on(tmp_path):
     said = []
     blocker = tmp_path / "file"
