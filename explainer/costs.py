@@ -502,6 +502,34 @@ def weight_bytes(model: ModelLike, bytes_per_param: float | None = None) -> floa
     return m.n_params * bytes_per_param
 
 
+QUANT_GROUP = 128
+"""Weights per scale of a 4-bit format (AWQ's and GPTQ's usual ``group_size``)."""
+
+QUANT_BYTES = {"8-bit": 1.0, "4-bit": 0.5 + (2 + 0.5) / QUANT_GROUP}
+"""Bytes per quantized weight. 8-bit (fp8 as an engine quantizes on loading): 1 byte; its
+scales (one per tensor or per output channel) are under 0.1 % and left out. 4-bit (AWQ,
+GPTQ): half a byte, plus per group of ``QUANT_GROUP`` weights a 16-bit scale and a packed
+4-bit zero point: 0.5 + 2.5 / 128 = 0.51953125 bytes (as :mod:`explainer.hfconfig` reads a
+config's ``quantization_config``)."""
+
+
+def quantized_weight_bytes(model: ModelLike, fmt: str) -> float:
+    """Bytes of the weights quantized to ``fmt`` (a ``QUANT_BYTES`` key) the way serving
+    engines and AWQ/GPTQ checkpoints do it: the linear layers at ``QUANT_BYTES[fmt]`` each,
+    the token embedding and the output head (``ModelPreset.embed_params``) kept at 16 bits.
+    Norms (under 0.01 % of a model) count with the linear layers. A model that does not
+    say its embedding (a link without it) counts every parameter as quantized.
+
+    Llama 3.1 8B: 1,050,673,152 embedding and head parameters of 8.03 B; 8-bit: 6,979,326,848
+    + 2 x 1,050,673,152 = 9.08 GB; 4-bit: 6,979,326,848 x 0.51953125 + 2,101,346,304 =
+    5.73 GB (not 8.03 and 4.02 GB with every parameter at 1 and 0.5 bytes)."""
+    m = get_model(model)
+    if fmt not in QUANT_BYTES:
+        raise ValueError(f"unknown weight format {fmt!r}: one of {sorted(QUANT_BYTES)}")
+    kept = m.embed_params or 0
+    return (m.n_params - kept) * QUANT_BYTES[fmt] + kept * WEIGHT_BYTES_PER_PARAM
+
+
 # --------------------------------------------------------------------------
 # Step 4: roofline of prefill and decode
 # --------------------------------------------------------------------------

@@ -164,7 +164,7 @@ translate. Codes:
 
 URL form: :func:`to_query` writes a preset as a few short string keys
 (``layers heads kv hd mla win chunk state pat moe dtype ctx params active
-wbytes mm``; ``pat`` one letter per layer kind) and
+wbytes mm emb``; ``pat`` one letter per layer kind) and
 :func:`from_query` reads them back with the same validation.
 """
 
@@ -1258,6 +1258,10 @@ def parse_config(
             raise ConfigError("num_experts_per_tok", "experts_range",
                               experts=n_experts, per_token=k)
 
+    # the embedding and the output head: what engines keep at 16 bits when they quantize
+    embed = None if count is None else float(count.embedding + count.lm_head)
+    if embed is not None and not 0 < embed < total:
+        embed = None
     src = "config.json" + (f" (model_type {mt})" if mt else "")
     try:
         preset = ModelPreset(
@@ -1267,6 +1271,7 @@ def parse_config(
             source=src, max_context=max_ctx, layers=layers,
             dtype=dtype, n_experts=n_experts, experts_per_token=k,
             weight_nbytes=weight_nbytes, multimodal=text_cfg is not None,
+            embed_params=embed,
         )
     except ValueError as e:  # should not happen: everything was checked above
         raise ConfigError("config", "bad_value", detail=str(e)[:200]) from None
@@ -1286,7 +1291,7 @@ def parse_config(
 # --------------------------------------------------------------------------
 
 QUERY_KEYS = ("layers", "heads", "kv", "hd", "mla", "win", "chunk", "state", "pat",
-              "moe", "dtype", "ctx", "params", "active", "wbytes", "mm")
+              "moe", "dtype", "ctx", "params", "active", "wbytes", "mm", "emb")
 """Keys :func:`to_query` writes and :func:`from_query` reads (others are ignored)."""
 
 _MAX_PERIOD = 16
@@ -1335,7 +1340,8 @@ def to_query(preset: ModelPreset) -> dict[str, str]:
     before issue 28 read the same). ``moe``: ``experts:per token``;
     ``dtype``; ``ctx``: maximum context; ``params`` / ``active``: parameter
     counts; ``wbytes``: bytes of quantized weights; ``mm``: ``1`` when the
-    parameters are a multimodal model's language model.
+    parameters are a multimodal model's language model; ``emb``: parameters of the
+    embedding and the output head (``ModelPreset.embed_params``).
     """
     m = preset
     q = dict(layers=str(m.n_layers), heads=str(m.n_heads),
@@ -1369,6 +1375,8 @@ def to_query(preset: ModelPreset) -> dict[str, str]:
         q["wbytes"] = _number_text(round(m.weight_nbytes))
     if m.multimodal:
         q["mm"] = "1"
+    if m.embed_params is not None:
+        q["emb"] = _number_text(round(m.embed_params))
     return q
 
 
@@ -1488,6 +1496,9 @@ def from_query(
         raise ConfigError("params", "missing")
     active = _query_number(q, "active")
     wbytes = _query_number(q, "wbytes")
+    emb = _query_number(q, "emb")
+    if emb is not None and emb >= params:
+        raise ConfigError("emb", "bad_value", value=_number_text(emb))
     mm = _query_text(q, "mm")
     if mm not in (None, "1"):
         raise ConfigError("mm", "bad_value", value=mm[:40])
@@ -1501,6 +1512,7 @@ def from_query(
             n_active_params=active, source="link", max_context=ctx,
             layers=layout, dtype=dtype, n_experts=n_experts,
             experts_per_token=per_token, weight_nbytes=wbytes, multimodal=mm == "1",
+            embed_params=emb,
         )
     except ValueError as e:
         raise ConfigError("query", "bad_value", detail=str(e)[:200]) from None

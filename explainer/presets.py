@@ -193,6 +193,11 @@ class ModelPreset:
     span of each sliding and chunked layer, ``None`` for every other), so
     code that reads ``windows`` sees chunks as windows of their size.
 
+    ``embed_params``: parameters of the token embedding and the output head
+    (``vocab_size x hidden_size``, twice when ``tie_word_embeddings`` is false),
+    the weights a serving engine keeps at 16 bits when it quantizes the rest
+    (:func:`explainer.costs.quantized_weight_bytes`); None when unknown.
+
     ``multimodal``: the config described a multimodal model whose
     ``n_params`` count only the language model (Gemma 3, Llama 4, Mistral
     Small 3.1): the text can say so.
@@ -218,6 +223,7 @@ class ModelPreset:
     layers: tuple[LayerSpec, ...] | None = None
     weight_nbytes: float | None = None
     multimodal: bool = False
+    embed_params: float | None = None
 
     def __post_init__(self) -> None:
         if self.hidden is None:
@@ -268,6 +274,12 @@ class ModelPreset:
             isinstance(self.weight_nbytes, (int, float)) and self.weight_nbytes > 0
         ):
             raise ValueError(f"{self.key}: weight_nbytes must be a positive number")
+        if self.embed_params is not None and not (
+            isinstance(self.embed_params, (int, float))
+            and not isinstance(self.embed_params, bool)
+            and 0 < self.embed_params < self.n_params
+        ):
+            raise ValueError(f"{self.key}: embed_params must be a number in (0, n_params)")
         if self.layers is None:
             object.__setattr__(self, "layers", self._derived_layers())
 
@@ -409,14 +421,17 @@ MODELS: Mapping[str, ModelPreset] = MappingProxyType(
             ModelPreset(
                 "llama2-7b", "Llama 2 7B", 32, 32, 32, 128, 6.738e9,
                 max_context=4096, source=_HF + "meta-llama/Llama-2-7b-hf",
+                embed_params=32_000 * 4_096 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 "llama2-13b", "Llama 2 13B", 40, 40, 40, 128, 13.016e9,
                 max_context=4096, source=_HF + "meta-llama/Llama-2-13b-hf",
+                embed_params=32_000 * 5_120 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 "llama2-70b", "Llama 2 70B", 80, 64, 8, 128, 68.977e9,
                 max_context=4096, source=_HF + "meta-llama/Llama-2-70b-hf",
+                embed_params=32_000 * 8_192 * 2,  # vocab x hidden: embedding, lm_head
             ),
             # Llama 3 8B has the same attention config as Llama 3.1 8B
             # (32 layers, 8 KV heads, head_dim 128: 128 KiB/token in fp16),
@@ -424,10 +439,12 @@ MODELS: Mapping[str, ModelPreset] = MappingProxyType(
             ModelPreset(
                 "llama3.1-8b", "Llama 3.1 8B", 32, 32, 8, 128, 8.030e9,
                 max_context=131072, source=_HF + "meta-llama/Llama-3.1-8B",
+                embed_params=128_256 * 4_096 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 "llama3.1-70b", "Llama 3.1 70B", 80, 64, 8, 128, 70.554e9,
                 max_context=131072, source=_HF + "meta-llama/Llama-3.1-70B",
+                embed_params=128_256 * 8_192 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 # Trained at 8,192 tokens (Jiang et al. 2023, Table 1:
@@ -437,19 +454,23 @@ MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 window=4096, max_context=8192,
                 source=_HF + "mistralai/Mistral-7B-v0.1 (sliding_window 4096); "
                 "context 8,192: Mistral 7B paper, Table 1",
+                embed_params=32_000 * 4_096 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 "opt-13b", "OPT-13B", 40, 40, 40, 128, 12.853e9,
                 max_context=2048, source=_HF + "facebook/opt-13b",
+                embed_params=50_272 * 5_120,  # vocab x hidden, tied
             ),
             ModelPreset(
                 "qwen2.5-7b", "Qwen2.5 7B", 28, 28, 4, 128, 7.616e9,
                 max_context=131072, source=_HF + "Qwen/Qwen2.5-7B",
+                embed_params=152_064 * 3_584 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 "falcon-7b", "Falcon 7B", 32, 71, 1, 64, 6.922e9,
                 max_context=2048,
                 source=_HF + "tiiuae/falcon-7b (multi_query: one KV head)",
+                embed_params=65_024 * 4_544,  # vocab x hidden, tied
             ),
             ModelPreset(
                 # 128 heads of 128 (value/no-RoPE dims); what is cached is
@@ -468,6 +489,7 @@ MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 max_context=163840, dtype="fp8", n_experts=256,
                 experts_per_token=8, weight_nbytes=671e9 + 1_854_239_744,
                 source=_HF + "deepseek-ai/DeepSeek-V3 (MLA, MoE: 37 B active)",
+                embed_params=129_280 * 7_168 * 2,  # vocab x hidden: embedding, lm_head
             ),
         )
     }
@@ -488,11 +510,13 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 "llama3.2-1b", "Llama 3.2 1B", 16, 32, 8, 64, 1.236e9,
                 hidden=2048, max_context=131072, dtype="bf16",
                 source=_HF + "meta-llama/Llama-3.2-1B",
+                embed_params=128_256 * 2_048,  # vocab x hidden, tied
             ),
             ModelPreset(
                 "llama3.2-3b", "Llama 3.2 3B", 28, 24, 8, 128, 3.213e9,
                 hidden=3072, max_context=131072, dtype="bf16",
                 source=_HF + "meta-llama/Llama-3.2-3B",
+                embed_params=128_256 * 3_072,  # vocab x hidden, tied
             ),
             ModelPreset(
                 # Architecture fields as in copies of the config; 405.85 B
@@ -500,6 +524,7 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 "llama3.1-405b", "Llama 3.1 405B", 126, 128, 8, 128, 405.853e9,
                 hidden=16384, max_context=131072, dtype="bf16",
                 source=_HF + "meta-llama/Llama-3.1-405B",
+                embed_params=128_256 * 16_384 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 # Base model: 131,072 positions (model card; the -Instruct
@@ -507,6 +532,7 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 "qwen2.5-72b", "Qwen2.5 72B", 80, 64, 8, 128, 72.706e9,
                 hidden=8192, max_context=131072, dtype="bf16",
                 source=_HF + "Qwen/Qwen2.5-72B (use_sliding_window false)",
+                embed_params=152_064 * 8_192 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 # head_dim 128 explicit; 40,960 positions in the config. Qwen's
@@ -516,12 +542,14 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 "qwen3-8b", "Qwen3 8B", 36, 32, 8, 128, 8.191e9,
                 hidden=4096, max_context=40960, dtype="bf16",
                 source=_HF + "Qwen/Qwen3-8B",
+                embed_params=151_936 * 4_096 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 # 64 query heads x 128 = 8,192, wider than hidden_size 5,120.
                 "qwen3-32b", "Qwen3 32B", 64, 64, 8, 128, 32.762e9,
                 hidden=5120, max_context=40960, dtype="bf16",
                 source=_HF + "Qwen/Qwen3-32B",
+                embed_params=151_936 * 5_120 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 # Gemma 2: layers 0, 2, 4, ... local (4,096 window), odd
@@ -531,6 +559,7 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 layer_windows=alternating_windows(42, 4096, 2),
                 source=_HF + "google/gemma-2-9b (sliding_window 4096, "
                 "every other layer)",
+                embed_params=256_000 * 3_584,  # vocab x hidden, tied
             ),
             ModelPreset(
                 "gemma2-27b", "Gemma 2 27B", 46, 32, 16, 128, 27.227e9,
@@ -538,6 +567,7 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 layer_windows=alternating_windows(46, 4096, 2),
                 source=_HF + "google/gemma-2-27b (sliding_window 4096, "
                 "every other layer)",
+                embed_params=256_000 * 4_608,  # vocab x hidden, tied
             ),
             ModelPreset(
                 # text_config of the multimodal config; it leaves out
@@ -551,6 +581,7 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 layer_windows=alternating_windows(62, 1024, 6), multimodal=True,
                 source=_HF + "google/gemma-3-27b-it (sliding_window 1024, "
                 "5 local : 1 global)",
+                embed_params=262_208 * 5_376,  # vocab x hidden, tied
             ),
             ModelPreset(
                 # head_dim 128 explicit (5120 / 32 = 160): 40 x 8 x 128 x 2
@@ -558,6 +589,7 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 "mistral-nemo-12b", "Mistral NeMo 12B", 40, 32, 8, 128, 12.248e9,
                 hidden=5120, max_context=128000, dtype="bf16",
                 source=_HF + "mistralai/Mistral-Nemo-Base-2407",
+                embed_params=131_072 * 5_120 * 2,  # vocab x hidden: embedding, lm_head
             ),
             ModelPreset(
                 # MoE: 8 experts, 2 per token. sliding_window null (full
@@ -566,6 +598,7 @@ RECENT_MODELS: Mapping[str, ModelPreset] = MappingProxyType(
                 n_active_params=12.880e9, hidden=4096, max_context=32768,
                 dtype="bf16", n_experts=8, experts_per_token=2,
                 source=_HF + "mistralai/Mixtral-8x7B-v0.1 (MoE: 12.9 B active)",
+                embed_params=32_000 * 4_096 * 2,  # vocab x hidden: embedding, lm_head
             ),
         )
     }

@@ -795,3 +795,31 @@ def test_prefill_attention_flops_by_hand():
     assert prefill_attention_flops("mistral-7b", P) == 4 * 32 * 128 * 32 * (
         W * (W + 1) // 2 + (P - W) * W)
     assert prefill_attention_flops("mistral-7b", 100) == 4 * 32 * 128 * 32 * 100 * 101 // 2
+
+
+def test_quantized_weights_keep_the_embeddings_at_16_bits_and_count_the_scales():
+    """truth3 N14, by hand for Llama 3.1 8B (8.03 B parameters; embedding and output head
+    128,256 x 4,096 each, not tied: 1,050,673,152; the rest 6,979,326,848):
+    8-bit: 6,979,326,848 x 1 + 1,050,673,152 x 2 = 9,080,673,152 B = 9.08 GB (not 8.03);
+    4-bit: 0.5 B + (2 B scale + 0.5 B zero) / 128 = 0.51953125 B a weight:
+    6,979,326,848 x 0.51953125 + 2,101,346,304 = 5,727,324,705.5 B = 5.73 GB (not 4.02),
+    the bytes the AWQ reader gives the same model's quantization_config."""
+    import json
+
+    from explainer import hfconfig
+    from explainer.presets import ModelPreset
+    assert costs.QUANT_BYTES["4-bit"] == 0.51953125
+    assert costs.quantized_weight_bytes("llama3.1-8b", "8-bit") == 9_080_673_152
+    assert costs.quantized_weight_bytes("llama3.1-8b", "4-bit") == 5_727_324_705.5
+    with open("tests/data/configs/Llama-3.1-8B.json") as f:
+        cfg = json.load(f)
+    cfg["quantization_config"] = {"quant_method": "awq", "bits": 4, "group_size": 128}
+    awq = hfconfig.parse_config(json.dumps(cfg)).preset
+    # the reader counts 8,030,261,248 parameters, its norms (266,240) at 16 bits
+    assert awq.weight_nbytes / 1e9 == pytest.approx(5.73, abs=0.005)
+    assert costs.quantized_weight_bytes(awq, "4-bit") == pytest.approx(awq.weight_nbytes,
+                                                                      rel=1e-4)
+    no_vocab = ModelPreset("x", "x", 2, 4, 4, 64, 1e9)             # embedding unknown
+    assert costs.quantized_weight_bytes(no_vocab, "8-bit") == 1e9
+    with pytest.raises(ValueError):
+        costs.quantized_weight_bytes("llama3.1-8b", "3-bit")

@@ -514,7 +514,8 @@ def test_query_is_short():
     q = to_query(ALL_MODELS["gemma3-27b"])
     assert q == {"layers": "62", "heads": "32", "kv": "16", "hd": "128", "win": "1024",
                  "pat": "LLLLLG", "dtype": "bf16", "ctx": "131072",
-                 "params": "27009000000", "mm": "1"}   # the language model of a multimodal one
+                 "params": "27009000000", "mm": "1",   # the language model of a multimodal one
+                 "emb": "1409630208"}                   # 262,208 x 5,376, tied: one table
     assert to_query(ALL_MODELS["deepseek-v3"])["wbytes"] == "672854239744"   # fp8 as released
     assert to_query(ALL_MODELS["gemma2-9b"])["pat"] == "LG"
     assert "pat" not in to_query(ALL_MODELS["mistral-7b"])
@@ -523,6 +524,22 @@ def test_query_is_short():
     qwen = parse(with_(QWEN25_7B, use_sliding_window=True, sliding_window=4096,
                        max_window_layers=20)).preset
     assert to_query(qwen)["pat"] == "G20L8"
+
+
+def test_the_embedding_travels_in_the_link():
+    """truth3 N14: quantized weights keep the embedding and the output head at 16 bits, so
+    the link carries their count: Llama 3.1 8B, 128,256 x 4,096 x 2 (not tied)."""
+    llama = ALL_MODELS["llama3.1-8b"]
+    assert llama.embed_params == 128_256 * 4_096 * 2 == 1_050_673_152
+    q = to_query(llama)
+    assert q["emb"] == "1050673152" and from_query(q).embed_params == 1_050_673_152
+    for bad in ("8030000000", "9e9", "-1", "x"):
+        with pytest.raises(ConfigError):
+            from_query({**q, "emb": bad})
+    # a pasted config counts them: Llama 3.2 1B ties the head to the embedding
+    with open("tests/data/configs/Llama-3.2-1B.json") as f:
+        one = parse_config(f.read()).preset
+    assert one.embed_params == 128_256 * 2_048 == 262_668_288
 
 
 def test_from_query_ignores_other_keys_and_defaults_kv():

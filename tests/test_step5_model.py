@@ -247,7 +247,7 @@ def test_a_pasted_config_becomes_your_model_and_its_link():
     m.config = LLAMA31
     assert m.parsed.ok and m.model == CUSTOM
     assert m.custom == ("layers-32_heads-32_kv-8_hd-128_dtype-bf16_ctx-131072_"
-                        "params-8030261248")
+                        "params-8030261248_emb-1050673152")   # 128,256 x 4,096 x 2
     s = m.spec
     assert s.custom and s.name == "" and s.per_token == 2 * 32 * 8 * 128 * 2 == 131_072
     assert s.n_params == 8_030_261_248 and s.max_context == 131072
@@ -421,7 +421,13 @@ def test_every_output_counts_with_both_precisions(weights, bytes_per_param, fmt,
                                                   value_bytes):
     m = Step5Model(model="deepseek-v3", gpu="h200", gpus=8, context=8192, batch=4,
                    precision=precision, weights=weights)
-    w = 672_854_239_744 if bytes_per_param is None else 671e9 * bytes_per_param
+    # as released: fp8 as DeepSeek ships it; 16-bit: 2 B each; 8 and 4 bits: the embedding
+    # and the output head (2 x 129,280 x 7,168 = 1,853,358,080) at 2 B, the rest at 1 B
+    # or at 0.5 + 2.5 / 128 = 0.51953125 B (an fp16 scale and a 4-bit zero per 128 weights)
+    emb = 2 * 129_280 * 7_168
+    w = {"released": 672_854_239_744, "fp16": 671e9 * 2,
+         "fp8": (671e9 - emb) * 1 + emb * 2,
+         "int4": (671e9 - emb) * 0.51953125 + emb * 2}[weights]
     per_token = 61 * 576 * value_bytes                  # MLA: 512 latent + 64 rotary key
     s, b, c, lm, p = m.spec, m.bill, m.curve, m.layers, m.plan
     assert (s.weight_format, s.precision, s.weight_choice) == (fmt, precision, weights)
@@ -452,7 +458,9 @@ def test_the_precisions_recompute_only_what_they_change():
     assert m.plan is plan_of(m.spec.key, m.context, m.gpu, m.gpus, m.share, "fp8", "released")
     spec = m.spec
     m.weights = "int4"
-    assert m.spec is not spec and m.spec.weights == m.bill.weights == 6.738e9 / 2
+    # 32,000 x 4,096 x 2 = 262,144,000 embedding and head at 2 B; the rest at 0.51953125 B
+    assert m.spec is not spec and m.spec.weights == m.bill.weights == pytest.approx(
+        (6.738e9 - 262_144_000) * 0.51953125 + 262_144_000 * 2)
 
 
 def test_what_a_config_reads_the_link_accepts():

@@ -351,7 +351,8 @@ def test_the_fields_read_and_the_formula_with_their_values():
     link = Step5Model(model=CUSTOM, custom=m.custom)
     paras, _ = text.custom_lines(None, link.custom_model, link.spec, link.bill, tr)
     assert paras[0] == ("From the link: layers = 32; heads = 32; kv = 8; hd = 128; "
-                        "dtype = bf16; ctx = 131072; params = 8030261248.")
+                        "dtype = bf16; ctx = 131072; params = 8030261248; "
+                        "emb = 1050673152.")
     assert norm(paras[-1]) == ("Cache per token: 2 × layers × kv × hd × 2 B = "
                                "2 × 32 × 8 × 128 × 2 B = 131,072 B.")
     # an MLA config: no factor 2; an interleaved one: the per-layer sum

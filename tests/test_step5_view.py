@@ -424,20 +424,22 @@ def test_the_precisions_are_controls_in_the_link_and_in_every_word():
     assert c["_heading"] == ("The planner's questions on 8 × H200 SXM (weights: 4-bit (int4); "
                              "cache: fp8)")
     k = part_b_cards(s)
-    assert norm(k["weights"]["value"]) == "335.5 GB"          # 671 B × 0.5 byte
+    # (671e9 - 1,853,358,080) x 0.51953125 B + 1,853,358,080 x 2 B = 351,349,307,470 B: the
+    # embedding and head (2 x 129,280 x 7,168) at 16 bits, 4 bits + scales for the rest
+    assert norm(k["weights"]["value"]) == "351.3 GB"
     assert norm(k["weights"]["label"]) == "Weights: 4-bit (int4)"
     assert norm(k["per_token"]["value"]) == "34.3 KiB"           # 61 × 576 × 1 B
     why = next(b for b in columns(s)["left"] if "deeper-why" in b.get("cls", ""))
-    assert "half a byte per parameter" in texts(columns(s)["left"])          # beside the figure
+    assert "half a byte per weight" in texts(columns(s)["left"])             # beside the figure
     assert "--kv-cache-dtype fp8" in texts(why["blocks"])           # in Go deeper
     # part A counts with the same precisions: the bill, its formula and its question
     app.step.handle({"set": "part", "value": "a", "seq": 1})
     s = app.step.state()
-    assert norm(cards(s)["weights"]["value"]) == "335.5 GB"
+    assert norm(cards(s)["weights"]["value"]) == "351.3 GB"
     formula = next(b for b in columns(s)["right"] if "formula-headline" in b.get("cls", ""))
     assert "× 1 B = 34.3 KiB per token" in norm(formula["items"][0])   # 61 × 576 × 1 B
     assert "(Your model" not in frame(s)["desc"] and "DeepSeek-V3, fp8)" in frame(s)["desc"]
-    assert "DeepSeek-V3: its weights take 335.5 GB at 4 bits (int4)" in norm(
+    assert "DeepSeek-V3: its weights take 351.3 GB at 4 bits (int4)" in norm(
         s["question"]["prompt"])
     # back to the defaults: the release's fp8, a 16-bit cache
     app.step.handle({"set": "part", "value": "b", "seq": 2})
@@ -456,8 +458,9 @@ def test_a_chosen_weight_precision_overrides_a_config_quantization():
     step.handle({"set": "weights", "value": "int4", "seq": 1})
     box = step.state()["custom"]
     said = " ".join(box["fields"])
+    # (8,030,261,248 - 1,050,673,152) x 0.51953125 + 1,050,673,152 x 2 = 5,727,460,432 B
     assert "quantization_config: “fp8”. The bill counts the weights at the precision you " \
-           "chose: 4.0 GB." in norm(said)
+           "chose: 5.7 GB." in norm(said)
 
 
 def test_planner_link_round_trip():

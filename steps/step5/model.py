@@ -353,9 +353,21 @@ def layer_counts(m: presets.ModelPreset) -> tuple:
     return tuple(Counter(m.windows).items())
 
 
+def bytes_per_param(m: presets.ModelPreset, weights: str = RELEASED) -> float | None:
+    """What the bill and the planner take for the weights, per parameter on average: None
+    (as released), 2 (16-bit), or at 8 or 4 bits as engines and AWQ/GPTQ quantize them,
+    the embedding and the output head kept at 16 bits and the 4-bit scales counted
+    (`costs.quantized_weight_bytes` / parameters)."""
+    bpp, fmt = WEIGHT_CHOICES[weights]
+    if fmt in costs.QUANT_BYTES:
+        return costs.quantized_weight_bytes(m, fmt) / m.n_params
+    return bpp
+
+
 def weight_bytes(m: presets.ModelPreset, weights: str = RELEASED) -> float:
-    """The weights' bytes for a WEIGHT_CHOICES key (`costs.weight_bytes`)."""
-    return costs.weight_bytes(m, WEIGHT_CHOICES[weights][0])
+    """The weights' bytes for a WEIGHT_CHOICES key (`costs.weight_bytes` with
+    `bytes_per_param`, as the bill and the planner count them)."""
+    return costs.weight_bytes(m, bytes_per_param(m, weights))
 
 
 def cache_bytes(m: presets.ModelPreset, tokens: int, batch: int = 1,
@@ -442,7 +454,7 @@ def bill_of(model, context: int, batch: int, gpu: str, precision: str = PRECISIO
     m = preset_of(model)
     g = presets.GPUS[gpu]
     b = costs.memory_bill(m, context, batch, g, precision, window=m.cache_window,
-                          binary_capacity=True, bytes_per_param=WEIGHT_CHOICES[weights][0])
+                          binary_capacity=True, bytes_per_param=bytes_per_param(m, weights))
     fits = presets.GPUS[b.fits_gpu] if b.fits_gpu is not None else None
     caps = capacities()
     return Bill(
@@ -488,7 +500,8 @@ def plan_of(model, context: int, gpu: str, gpus: int, share: int, precision: str
             weights: str = RELEASED) -> planner.Plan:
     """The planner's answers, with the bill's precisions; `share` in per cent."""
     return planner.plan(model, gpu, context, gpus=gpus, precision=precision,
-                        bytes_per_param=WEIGHT_CHOICES[weights][0], share=share / 100)
+                        bytes_per_param=bytes_per_param(preset_of(model), weights),
+                        share=share / 100)
 
 
 @lru_cache(maxsize=None)

@@ -76,12 +76,13 @@ WEIGHT_INFO = {
                  "parameter): {size}."),
     "fp8": N_("Its weights are released in fp8 and the bill counts them so: {size}, about 1 "
               "byte per parameter (the embeddings and norms at 2), not {full} at 16 bits."),
-    "8-bit": N_("The bill counts its weights at 8 bits (fp8, 1 byte per parameter), as a "
-                "serving engine stores them when it quantizes them on loading: {size}, not "
-                "{full} at 16 bits."),
-    "4-bit": N_("The bill counts its weights at 4 bits (int4, half a byte per parameter): "
-                "{size}, not {full} at 16 bits. Real 4-bit formats also store their scales "
-                "and keep some layers at 16 bits: a few per cent more.")}
+    "8-bit": N_("The bill counts its weights at 8 bits (fp8, 1 byte per weight), as a serving "
+                "engine stores them when it quantizes them on loading, with the embeddings and "
+                "the output head kept at 16 bits: {size}, not {full} at 16 bits."),
+    "4-bit": N_("The bill counts its weights at 4 bits (int4, half a byte per weight) as AWQ "
+                "and GPTQ store them: each group of 128 weights also keeps a 16-bit scale and "
+                "a 4-bit zero point, and the embeddings and the output head stay at 16 bits: "
+                "{size}, not {full} at 16 bits.")}
 WEIGHT_SHORT = {"16-bit": N_("weights (16-bit)"), "fp8": N_("weights (fp8)"),
                 "quantized": N_("weights (quantized)"), "8-bit": N_("weights (fp8)"),
                 "4-bit": N_("weights (int4)")}

@@ -356,7 +356,7 @@ def test_step5_precisions_move_the_bill_and_the_planner_together(app):
     ideal = metric(page, "plan_batch").inner_text()
     page.get_by_label("Weight precision").select_option(label="int4")
     wait_url(page, "weights=int4")
-    expect(metric(page, "weights")).to_have_text("335.5 GB")          # 671 B × half a byte
+    expect(metric(page, "weights")).to_have_text("351.3 GB")   # 4 bits + scales; embeddings 16-bit
     page.get_by_role("radio", name="fp8", exact=True).check()
     wait_url(page, "precision=fp8")
     expect(metric(page, "per_token")).to_have_text(f"34.3{NBSP}KiB")
@@ -364,10 +364,10 @@ def test_step5_precisions_move_the_bill_and_the_planner_together(app):
     expect(metric(page, "plan_batch")).not_to_have_text(ideal)
     page.get_by_role("tab", name="A. The bill").click()          # the bill counts with both
     expect(page.locator(".formula-headline p").first).to_contain_text("× 1 B = 34.3 KiB per token")
-    expect(metric(page, "weights")).to_have_text("335.5 GB")
+    expect(metric(page, "weights")).to_have_text("351.3 GB")
     # the link brings both back; a bad value falls back with a notice
     page = app("?step=5&model=deepseek-v3&gpu=h200&gpus=8&context=8192&weights=int4&precision=fp8")
-    expect(metric(page, "weights")).to_have_text("335.5 GB")
+    expect(metric(page, "weights")).to_have_text("351.3 GB")
     expect(page.get_by_role("radio", name="fp8", exact=True)).to_be_checked()
     page = app("?step=5&part=b&precision=fp4")
     expect(page.locator(".notice").filter(has_text="“fp4” of “precision”")).to_have_count(1)
