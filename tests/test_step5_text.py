@@ -580,3 +580,27 @@ def test_the_engine_pool_is_an_upper_bound_with_the_published_reserve():
     assert "about 1 GiB" not in said and "upper bound" in said
     pl = text.reserve_words(Translator("pl"))
     assert "3,81" in pl and "6,23" in pl and "23,58" in pl
+
+
+def test_quantized_weights_say_what_stays_at_16_bits():
+    """truth3 N14: Llama 3.1 8B at 4 bits: (8.03e9 - 1,050,673,152) x 0.51953125 +
+    1,050,673,152 x 2 = 5,727,324,705.5 B = 5.7 GB; at 8 bits 6,979,326,848 + 2,101,346,304
+    = 9,080,673,152 B = 9.1 GB. A link without the embedding's size (no `emb`) counts every
+    weight quantized, 8,030,261,248 x 0.51953125 = 4,171,971,664 B = 4.2 GB, and says so."""
+    from steps.step5.model import Step5Model
+    tr = Translator("en")
+    four = norm(text.weights_info(spec_of("llama3.1-8b", None, "fp16", "int4"), tr))
+    assert four == ("The bill counts its weights at 4 bits (int4, half a byte per weight) as "
+                    "AWQ and GPTQ store them: each group of 128 weights also keeps a 16-bit "
+                    "scale and a 4-bit zero point, and the embeddings and the output head stay "
+                    "at 16 bits: 5.7 GB, not 16.1 GB at 16 bits.")
+    eight = norm(text.weights_info(spec_of("llama3.1-8b", None, "fp16", "fp8"), tr))
+    assert "9.1 GB, not 16.1 GB" in eight and "output head kept at 16 bits" in eight
+    assert "few per cent" not in four + eight
+    old = Step5Model(model=CUSTOM, custom="layers-32_heads-32_kv-8_hd-128_params-8030261248",
+                     weights="int4")
+    said = norm(text.weights_info(old.spec, tr))
+    assert said.startswith("The bill counts all its weights at 4 bits") and "4.2 GB" in said
+    assert "does not give their size (vocab_size)" in said
+    for lang in ("id", "pl", "nl"):
+        assert text.weights_info(old.spec, Translator(lang)) != text.weights_info(old.spec, tr)

@@ -156,6 +156,7 @@ class Spec:
     multimodal: bool = False    # the parameters are a multimodal model's language model's
     precision: str = PRECISION  # of the cache
     weight_choice: str = RELEASED   # a WEIGHT_CHOICES key
+    embed_known: bool = True    # the embedding and output head are counted (embed_params)
 
     @property
     def is_mla(self) -> bool:
@@ -419,7 +420,8 @@ def spec_of(model, split: tuple | None = None, precision: str = PRECISION,
         crossover=_crossing(m, 1, precision, weights),
         cap=cache_bytes(m, FAR, precision=precision) if capped else None,
         weight_format=WEIGHT_CHOICES[weights][1] or m.weight_format,
-        multimodal=m.multimodal, precision=precision, weight_choice=weights)
+        multimodal=m.multimodal, precision=precision, weight_choice=weights,
+        embed_known=m.embed_params is not None)
 
 
 @memo(maxsize=1024)

@@ -83,6 +83,17 @@ WEIGHT_INFO = {
                 "and GPTQ store them: each group of 128 weights also keeps a 16-bit scale and "
                 "a 4-bit zero point, and the embeddings and the output head stay at 16 bits: "
                 "{size}, not {full} at 16 bits.")}
+# 8 and 4 bits when the config does not size the embedding (no vocab_size): all quantized
+WEIGHT_INFO_ALL = {
+    "8-bit": N_("The bill counts all its weights at 8 bits (fp8, 1 byte per weight): {size}, "
+                "not {full} at 16 bits. Engines keep the embeddings and the output head at 16 "
+                "bits, but this config does not give their size (vocab_size), so the real "
+                "weights are somewhat larger."),
+    "4-bit": N_("The bill counts all its weights at 4 bits (int4, half a byte per weight) with "
+                "a 16-bit scale and a 4-bit zero point for each group of 128: {size}, not "
+                "{full} at 16 bits. AWQ and GPTQ keep the embeddings and the output head at 16 "
+                "bits, but this config does not give their size (vocab_size), so the real "
+                "weights are somewhat larger.")}
 WEIGHT_SHORT = {"16-bit": N_("weights (16-bit)"), "fp8": N_("weights (fp8)"),
                 "quantized": N_("weights (quantized)"), "8-bit": N_("weights (fp8)"),
                 "4-bit": N_("weights (int4)")}
@@ -417,8 +428,9 @@ def weights_info(spec: Spec, tr: Translator) -> str:
                     tr.sig_count(avg, 2), size=bytes_dec(spec.weights, tr), full=full,
                     avg=tr.sig(avg, 2))
     else:
-        out = tr._(WEIGHT_INFO[spec.weight_format], size=bytes_dec(spec.weights, tr),
-                   full=full)
+        info = (WEIGHT_INFO_ALL if not spec.embed_known and spec.weight_format in
+                WEIGHT_INFO_ALL else WEIGHT_INFO)
+        out = tr._(info[spec.weight_format], size=bytes_dec(spec.weights, tr), full=full)
     if spec.multimodal:
         out += " " + tr._("It is a multimodal model: the parameters counted are its language "
                           "model's, without its image encoder's.")
