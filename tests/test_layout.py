@@ -90,9 +90,10 @@ def test_the_answer_follows_its_question_and_projected_stands_over_the_figure(st
 
 def test_the_speaker_view_is_its_panel_and_the_projected_screen_with_every_word_a_key_away(states):
     """The speaker view: its panel (talk) beside the projected screen (screen: the projected
-    page itself, scaled), both the browser's own; every word of the step in the drawer."""
+    page itself, scaled) and the answer under it (said), all the browser's own; every word of
+    the step in the drawer."""
     row = layout_table()["speaker"]
-    assert row["left"] == ["talk"] and row["right"] == ["screen"]
+    assert row["left"] == ["talk"] and row["right"] == ["screen", "said"]
     for q, st in states.items():
         where = placed(st, "speaker")
         assert where["left"] == [] and where["right"] == []

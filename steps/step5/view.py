@@ -141,7 +141,8 @@ class Step5(Step):
                                live=[w.paragraphs(text.live_lines(m.live, tr),
                                                   heading=text.headings(tr)["live"],
                                                   cls="live-facts live-cache")]),
-            "legend": w.legend(text.legend(spec, tr)),
+            "legend": [w.legend(items, cls=f"of-{chart}" if chart else "")
+                       for chart, items in legend_by_chart(text.legend(spec, tr))],
             "extras": [w.paragraphs(list(text.bill_formula(spec, bill, tr, lmap)),
                                     heading=text.headings(tr)["formula"], cls="formula-headline")],
             "question": text.question(spec, tr),
@@ -206,3 +207,21 @@ class Step5(Step):
 
 
 STEP = Step5
+
+
+# the chart each of the legend's keys belongs to: the bar's weights, its chosen GPU's line and
+# the other GPUs' lines; the curve's weights line and its dot at this context; the cache's
+# parts (keys and values, or MLA's latent) are drawn in both
+LEGEND_CHART = {"weights": "bar", "line:text": "bar", "dashed:muted": "bar",
+                "dashed:weights": "curve", "dot:text": "curve"}
+
+
+def legend_by_chart(items: list[tuple[str, str]]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The legend in rows, one per chart it names ("" for what both draw, then "bar" and
+    "curve"), each row a block the page hides where its chart is not drawn (a figure-only
+    embed draws the curve alone: page.js, the legend's `of-<chart>` class)."""
+    rows: dict[str, list[tuple[str, str]]] = {"": [], "bar": [], "curve": []}
+    for key, label in items:
+        rows[LEGEND_CHART.get(key, "")].append((key, label))
+    return [(chart, got) for chart, got in rows.items() if got]
+

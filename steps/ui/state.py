@@ -35,7 +35,8 @@ from typing import Literal, NewType, NotRequired, TypedDict
 
 BLOCK_KINDS = ("paragraphs", "notices", "legend", "metrics", "table", "details", "html")
 LIVE = ("tabs", "question", "answer", "controls", "custom", "stage", "talk",
-        "screen")          # the page's live elements (`answer`: the question's revealed answer)
+        "screen", "said")  # the page's live elements (`answer`: the question's revealed answer;
+#                            `said`: the speaker view's box of it)
 CONTROL_KINDS = ("select", "radio", "range", "text")
 
 Scalar = str | int | float | bool | None
@@ -416,14 +417,14 @@ def placed(state: dict, mode: str = "normal") -> dict[str, list[str]]:
     """The names of the regions and live elements that `state`'s step shows in `mode`, per
     column, as the page places them (js/layout.js `rowOf` and `placeRegions`): an entry that
     is a list takes its first filled name; what is empty is left out (the page hides it).
-    The speaker view's `talk` and `screen` are the browser's own (left out here); its
+    The speaker view's `talk`, `screen` and `said` are the browser's own (left out here); its
     `drawer` (the prose, one key away) is given as a third list."""
     row = layout_table()[mode]
     v = row.get("variants", {}).get(state.get("variant") or "", {})
     live = {"tabs": None, "question": state.get("question"), "answer": state.get("question"),
             "controls": [c for c in state.get("controls", []) if not c.get("hidden")],
             "custom": state.get("custom"), "stage": state.get("stage"), "talk": None,
-            "screen": None}
+            "screen": None, "said": None}
 
     def filled(name):
         return bool(live[name]) if name in live else bool(state.get(name))

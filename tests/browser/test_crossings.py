@@ -42,3 +42,61 @@ def test_no_label_touches_a_line(app, page, query, mode):
         got = look(app, page, f"{query}&lang={lang}", mode)
         bad += got["bad"]
     assert bad == [], f"{len(bad)}:\n" + "\n".join(bad[:20])
+
+
+BAR_WEIGHTS = "(a) => KVT.crossings.barWeights(a)"
+
+
+@pytest.mark.parametrize("width", [390, 360, 430])
+@pytest.mark.parametrize("lang", ["en", "pl", "id", "nl"])
+def test_step_5_bar_keeps_its_weights_label_clear_of_the_gpu_lines_on_a_phone(app, page, lang,
+                                                                               width):
+    """On a phone the bar's GPU lines stand close to the weights' end (24 GiB at about 30 % of
+    the width): the weights' label goes on two lines rather than have a line cut behind it,
+    which the check of every figure does not see (the cut line no longer touches the text)."""
+    page.set_viewport_size({"width": width, "height": 844})
+    app(f"?step=5&lang={lang}")
+    expect(page.locator(".bill-svg .gpu-line").first).to_be_attached(timeout=30_000)
+    page.wait_for_timeout(1500)
+    got = page.evaluate(BAR_WEIGHTS)
+    assert got is not None and got["bad"] == [], got
+
+
+RIDGE_OVER_AXIS = "(a) => KVT.crossings.ridgeOverAxis(a)"
+
+
+@pytest.mark.parametrize("width", [390, 1440])
+@pytest.mark.parametrize("lang", ["en", "pl"])
+def test_step_4_ridge_label_stands_clear_of_the_x_axis(app, page, lang, width):
+    """The ridge's label, placed beside its line from the bottom up, keeps at least half an
+    em of white above the x axis (on a phone it rested on the axis: touching no line, but read
+    as the axis's own label)."""
+    page.set_viewport_size({"width": width, "height": 844})
+    app(f"?step=4&lang={lang}")
+    expect(page.locator(".roof-svg .ridge-label").first).to_be_attached(timeout=30_000)
+    page.wait_for_timeout(1500)
+    got = page.evaluate(RIDGE_OVER_AXIS)
+    assert got is not None and got["over"] and got["gap"] >= 0.5 * got["em"], got
+
+
+LEGEND_DRAWN = "(a) => KVT.crossings.legendDrawn(a)"
+
+
+@pytest.mark.parametrize("mode", ["figure", "laptop"])
+def test_step_5_legend_names_only_what_is_drawn(app, page, mode):
+    """Step 5's legend names the bar's marks (the weights' part, the chosen GPU's solid line,
+    the other GPUs' dashed lines) only where the bar is drawn: the figure-only embed draws the
+    curve alone, and its legend names the cache's parts, the weights' dashed line and the dot."""
+    size, extra = MODES[mode]
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    app(f"?step=5{extra}")
+    expect(page.locator(".bill-svg .now-dot").first).to_be_attached(timeout=30_000)
+    page.wait_for_timeout(1500)
+    got = page.evaluate(LEGEND_DRAWN)
+    d, words = got["drawn"], " | ".join(got["legend"])
+    assert d["weightsLine"] and d["dot"], got
+    assert "dashed line: weights" in words and "dot: this context" in words, got
+    assert ("GPU" in words) == bool(d["gpuLines"]), got
+    assert ("weights (16-bit)" in words) == bool(d["weightsPart"]), got
+    if mode == "figure":
+        assert not d["gpuLines"] and len(got["legend"]) == 4, got

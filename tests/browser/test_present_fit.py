@@ -215,3 +215,32 @@ def test_step_5_projected_controls_stay_on_screen_and_in_place_when_notices_come
     # the precisions, like the planner, stay on the learners' page
     assert page.locator(".ctl-weights, .ctl-precision, .ctl-gpus, .ctl-share").evaluate_all(
         "els => els.filter((e) => e.getClientRects().length).length") == 0
+
+
+# the speaker view's cockpit, measured inside the component's shadow root
+COCKPIT = "(a) => KVT.present_fit.cockpit(a)"
+
+
+@pytest.mark.parametrize("size", [(1440, 900), (1920, 1080), (1280, 800)],
+                         ids=["900p", "1080p", "800p"])
+@pytest.mark.parametrize("query", ["step=5", "step=6&part=a", "step=6&part=b"])
+def test_the_speaker_view_shows_the_projected_screen_large_and_the_answer_at_body_size(
+        app, page, size, query):
+    """The speaker view on one screen, without scrolling: the projected screen's copy (the
+    same rendering, scaled) takes at least 60 % of the view's width, and the notes, the next
+    part and the clock beside it and the answer under it stay on the screen, the answer whole
+    and at the view's body size (20 px), not the 13 px of a panel squeezed to fit."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    app(f"?{query}&present=1&speaker=1")
+    expect(page.locator(".talk-notes")).not_to_be_empty(timeout=60_000)
+    expect(page.locator(".talk-answer")).not_to_be_empty(timeout=60_000)
+    page.wait_for_timeout(1500)                  # the copy scaled to its box, the panel fitted
+    c = page.evaluate(COCKPIT)
+    w, hgt = size
+    assert not c["scrolls"], c
+    assert c["copy"]["width"] >= 0.6 * w, c
+    assert abs(c["copy"]["width"] / c["copy"]["height"] - 16 / 9) < 0.02, c   # scaled, not reflowed
+    assert c["clock"]["bottom"] <= hgt and c["notes"]["bottom"] <= hgt, c
+    assert c["said"]["top"] >= c["copy"]["bottom"] - 1 and c["said"]["bottom"] <= hgt + 1, c
+    assert c["answerPx"] >= c["bodyPx"] and c["answerPx"] >= 17, c
+    assert c["answerWhole"], c

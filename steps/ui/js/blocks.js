@@ -46,7 +46,7 @@ const BUILD = {
     for (const n of b.items || []) h("p", "notice", box, n).setAttribute("role", "status");
   },
   legend(b, box) {
-    legendRow(b.items || [], "", box);
+    legendRow(b.items || [], b.cls || "", box);
   },
   metrics(b, box, ctx) {
     const row = h("div", "metrics", box, null, { role: "group" });

@@ -9,7 +9,8 @@
 // A row: `columns` (2: words and figure in two boxes, side by side or, figure-only, the one
 // above the other; 1: one column, everything in `left`'s box, in order), `left` and
 // `right` (region names, and the page's live elements: tabs, question, controls, custom,
-// stage, talk, screen; `answer`: the question's revealed answer, on the projected page a callout
+// stage, talk, screen, said: the speaker view's answer, under its screen; `answer`: the
+// question's revealed answer, on the projected page a callout
 // over the figure it talks about, so that an answer never pushes the controls off the screen),
 // `tabs` (whether the step's parts are drawn as tabs), `drawer` (regions
 // placed at the end of `left` only while the drawer is open: the speaker view's prose and
@@ -79,7 +80,7 @@ export const LAYOUT = {
   "speaker": {
     "columns": 2, "tabs": false,
     "left": ["talk"],
-    "right": ["screen"],
+    "right": ["screen", "said"],
     "drawer": ["lead", "part", "idea", "look", "facts", "notices", "extras", "more", "deeper",
                "exercises", "body"]
   }

@@ -28,7 +28,8 @@ import { saveBar } from "./save.js";
 
 // the page's live elements: placed by the layout table like the regions, drawn by their own
 // modules
-export const LIVE = ["tabs", "question", "answer", "controls", "custom", "stage", "talk", "screen"];
+export const LIVE = ["tabs", "question", "answer", "controls", "custom", "stage", "talk", "screen",
+                     "said"];
 
 // the regions: every name of the layout table that is not a live element
 export const REGIONS = [...new Set(Object.values(LAYOUT)
@@ -133,7 +134,7 @@ export function render({ model }) {
   const liveEl = () => ({ question: question.el, answer: question.answer, controls: controls.el,
                           stage: stage.el,
                           custom: custom ? custom.el : null, talk: talk ? talk.el : null,
-                          screen: screen ? screen.el : null });
+                          screen: screen ? screen.el : null, said: talk ? talk.said : null });
   const filledLive = {
     question: () => !!read("question"),
     answer: () => !!read("question"),     // (there, empty, before it speaks: a live region)
@@ -142,6 +143,7 @@ export function render({ model }) {
     stage: () => !!part("stage"),
     talk: () => !!talk,
     screen: () => !!screen,
+    said: () => !!talk,
     tabs: () => false,                    // drawn above the columns (the row's `tabs`)
   };
   let lastMode = null, tabsKey = null, pointsSeen = null;
@@ -244,6 +246,13 @@ export function render({ model }) {
       const glossary = read("glossary");
       terms.mark(glossary);
       placeLegend(step, s.present ? null : glossary && glossary.legend);
+    }
+    // a legend of one of the figure's parts (`of-<part>`, e.g. step 5's bar) only where that
+    // part is drawn: a figure-only embed draws step 5's curve alone
+    const parts = stage.drawnParts();
+    for (const lg of step.querySelectorAll(".legend")) {
+      const of = [...lg.classList].find((c) => c.startsWith("of-"));
+      lg.style.display = of && Array.isArray(parts) && !parts.includes(of.slice(3)) ? "none" : "";
     }
     if (present && (redrawn || modeChanged || d.has("layout"))) {
       if (speaker) left.querySelectorAll("details").forEach((el) => { el.open = true; });   // all of it

@@ -24,13 +24,17 @@ export const MIN_CHART_PX = 18;
 export const MIN_VALUE_PX = 20;
 const KEYS = ["PageDown", "PageUp", " ", ".", ",", "ArrowLeft", "ArrowRight"];
 
-// The speaker's panel: the notes, the question's answer, the next part or step, a clock (the
-// time spent on this step or part, set against the minutes its package suggests) and the
-// button of the prose drawer (also the key P). `onDrawer()`: the button was pressed.
+// The speaker's panel: the notes, the next part or step, a clock (the time spent on this step
+// or part, set against the minutes its package suggests) and the button of the prose drawer
+// (also the key P); and, a box of its own (`said`, placed by the layout table under the
+// projected screen, where the screen's 16:9 leaves the column's height free), the question's
+// answer at the panel's body size. `onDrawer()`: the button was pressed.
 export function createTalk(onDrawer) {
   const el = h("section", "talk");
-  const [notesHead, notes, answer, nextLine, clock] = [
-    ["h3", "talk-head"], ["p", "talk-notes"], ["p", "talk-answer"], ["p", "talk-next"],
+  const said = h("section", "talk-said");
+  const answer = h("p", "talk-answer", said);
+  const [notesHead, notes, nextLine, clock] = [
+    ["h3", "talk-head"], ["p", "talk-notes"], ["p", "talk-next"],
     ["p", "talk-clock"]].map(([tag, cls]) => h(tag, cls, el));
   const toggle = h("button", "talk-drawer", el);
   toggle.type = "button";
@@ -60,6 +64,7 @@ export function createTalk(onDrawer) {
     const right = question ? (question.options || [])[question.correct] : null;
     labelled(answer, talk.answer_label, question &&
              `${question.prompt || ""} → ${right ?? ""}. ` + (question.explain || ""));
+    said.hidden = answer.hidden;
     const items = (tabs && tabs.items) || [];
     const at = items.findIndex(([value]) => value === (tabs && tabs.active));
     if (at >= 0 && at < items.length - 1) labelled(nextLine, talk.next_part_label, items[at + 1][1]);
@@ -77,7 +82,7 @@ export function createTalk(onDrawer) {
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
     proseHead.hidden = !(open && any);
   };
-  return { el, update, drawer, stop: () => clearInterval(timer) };
+  return { el, said, update, drawer, stop: () => clearInterval(timer) };
 }
 
 // The speaker's panel within its column's height (the speaker view does not scroll): while

@@ -302,5 +302,7 @@ export function createStage(send, options) {
   const redraw = () => show();
   const stop = () => player.stop();
   const screen = () => screenAt;
-  return { el: root, update, key, redraw, stop, player, screen, setScreen };
+  // the figure's parts the screen on show draws (the layout table's `figures`; null: all)
+  const drawnParts = () => screens[screenAt];
+  return { el: root, update, key, redraw, stop, player, screen, setScreen, drawnParts };
 }

@@ -21,4 +21,52 @@ KVT.crossings = {
     });
     return { figures: svgs.length, bad: out };
   },
+
+  // step 5's bar: the GPUs' lines whose line (as drawn, or as it was before it was interrupted
+  // behind a label: its pieces' whole extent) runs through the weights' label. A line cut
+  // behind a label reads as crossed on a small screen, which inPage does not see (the cut
+  // line no longer touches the text).
+  barWeights: () => {
+    const bar = KVT.deep.all(".step svg.bill-svg").find((s) => s.querySelector(".gpu-line") &&
+      s.getBoundingClientRect().width > 0);
+    if (!bar) return null;
+    const t = bar.querySelector("text.weights-label");
+    if (!t) return null;
+    const b = t.getBoundingClientRect();
+    const out = [];
+    for (const ln of bar.querySelectorAll(".gpu-line")) {
+      const r = ln.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      if (x > b.left + 1 && x < b.right - 1 && r.top < b.bottom - 1 && r.bottom > b.top + 1) {
+        out.push(`“${t.textContent}” crossed by the GPU line at x ${Math.round(x)}`);
+      }
+    }
+    return { width: innerWidth, label: t.textContent, bad: out };
+  },
+
+  // step 5's legend against what the page draws: each shown legend entry's words, and how
+  // many of each mark it names are on screen (the bar's parts and GPU lines; the curve's
+  // weights line and its dot at this context)
+  legendDrawn: () => {
+    const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 || r.height > 0; };
+    const count = (sel) => KVT.deep.all(".step " + sel).filter(shown).length;
+    return { legend: KVT.deep.all(".legend .swatch").filter(shown).map((e) => e.textContent.trim()),
+             drawn: { weightsPart: count(".bill-svg .seg-weights"), gpuLines: count(".bill-svg .gpu-line"),
+                      weightsLine: count(".bill-svg .weights-line"), dot: count(".bill-svg .now-dot") } };
+  },
+
+  // step 4's roofline: how far the ridge's label stands above the x axis (the plot's lowest
+  // level line), in px and in the label's em; a label resting on the axis touches no line
+  // and so passes inPage
+  ridgeOverAxis: () => {
+    const roof = KVT.deep.all(".step svg.roof-svg").find((s) => s.getBoundingClientRect().width > 0);
+    const t = roof && roof.querySelector("text.ridge-label");
+    if (!t || t.getAttribute("display") === "none") return null;
+    const level = [...roof.querySelectorAll(".axis > line:not(.grid)")]
+      .filter((l) => l.getAttribute("y1") === l.getAttribute("y2"))
+      .map((l) => l.getBoundingClientRect().top);
+    const axis = Math.max(...level), b = t.getBoundingClientRect();
+    const em = parseFloat(getComputedStyle(t).fontSize);
+    return { label: t.textContent, gap: axis - b.bottom, em, over: b.bottom <= axis };
+  },
 };

@@ -117,6 +117,21 @@ KVT.present_fit = {
              body: Math.min(...texts.map((e) => parseFloat(getComputedStyle(e).fontSize))) };
   },
 
+  // the speaker view's cockpit: the projected screen's copy (its box on screen), the panel's
+  // last line (the clock) and the answer's box, its type size and whether it shows whole
+  cockpit: () => {
+    const one = (sel) => KVT.deep.all(sel).find((e) => e.getClientRects().length) || null;
+    const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+      return { left: r.left, top: r.top, width: r.width, height: r.height, bottom: r.bottom }; };
+    const said = one('.talk-said'), answer = one('.talk-answer');
+    return { view: [innerWidth, innerHeight], scrolls: document.documentElement.scrollHeight > innerHeight + 1,
+             copy: box(one('iframe.screen-copy')), clock: box(one('.talk-clock')),
+             notes: box(one('.talk-notes')), said: box(said), answerText: answer ? answer.textContent : '',
+             answerPx: answer ? parseFloat(getComputedStyle(answer).fontSize) : 0,
+             bodyPx: parseFloat(getComputedStyle(one('.kv-root')).fontSize),
+             answerWhole: !!said && said.scrollHeight <= said.clientHeight + 1 };
+  },
+
   wordsWhole: () => {
     const all = KVT.deep.all('.metric-value');
     const broken = [];

@@ -161,21 +161,26 @@ function anchorAt(x, half, L, R) {
 }
 
 // the bar's height in its units for text of `em`: two rows of GPU names, the cache's label,
-// the bar, the weights' label, the axis and its title
-function barRows(em) {
+// the bar, the weights' label (on two lines where `split`), the axis and its title
+function barRows(em, split = false) {
   const r = 1.25 * em, bh = 34;
-  const y0 = Math.round(2 + 3 * r + 8), axisY = Math.round(y0 + bh + r + 0.4 * em + 8);
+  const y0 = Math.round(2 + 3 * r + 8);
+  const axisY = Math.round(y0 + bh + r + (split ? r : 0) + 0.4 * em + 8);
   return { bh, y0, axisY, H: Math.ceil(axisY + 4 + 2.8 * em + 2) };
-}
-function barHeight(em) {
-  return barRows(em).H;
 }
 function drawBar(s, fig, W) {
   const em = textSize(s, "tick-label"), r = 1.25 * em;
-  const { bh, y0, axisY, H } = barRows(em), L = 14, R = W - 14;
-  s.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const L = 14, R = W - 14;
   const sx = (v) => L + (R - L) * v / fig.xmax;
   const chosen = fig.gpus.find((g) => g.chosen);
+  const end = fig.parts[fig.parts.length - 1].x1, w = fig.parts[0].x1;
+  // the weights' label under the bar from its left: where a GPU's line (a phone's narrow bar:
+  // 24 GiB) runs through it on one line, the bar keeps a second line for it
+  const weights = text(s, { class: "bar-label weights-label" }, fig.weights_label);
+  const reach = L + textLength(weights, 0.62 * em) + 0.5 * em;
+  const split = fig.gpus.some((g) => sx(g.x) > sx(w) && sx(g.x) < reach);
+  const { bh, y0, axisY, H } = barRows(em, split);
+  s.setAttribute("viewBox", `0 0 ${W} ${H}`);
   for (const g of fig.gpus) {
     svg("line", { x1: sx(g.x), x2: sx(g.x), y1: g.chosen ? 2 + r + 4 : 2 + 2 * r + 4, y2: axisY,
                   class: "gpu-line" + (g.chosen ? " chosen" : "") }, s);
@@ -185,9 +190,9 @@ function drawBar(s, fig, W) {
                                height: bh, class: "seg seg-" + p.cls }, s);
     svg("title", {}, rect).textContent = p.name + ": " + p.size;
   }
-  const end = fig.parts[fig.parts.length - 1].x1, w = fig.parts[0].x1;
-  // the weights' and the cache's sizes: placed once the drawing has its size (`labelBar`)
-  const weights = text(s, { class: "bar-label" }, fig.weights_label);
+  // the weights' and the cache's sizes: placed once the drawing has its size (`labelBar`),
+  // over the lines and the parts
+  s.append(weights);
   const cache = text(s, { class: "bar-label" }, fig.cache_label);
   s.__labels = { weights, cache, L, R, top: 2 + 2 * r + 4, y0, bh, axisY, em, ends: [sx(w), sx(end)] };
   // a label's extent along x, from its anchor and its measured width
@@ -222,8 +227,8 @@ function drawBar(s, fig, W) {
 
 // the bar's two sizes next to what they name, where no GPU line, no part's edge and no other
 // text runs through them (draw/labels.js): the weights' under the bar from its left (or over
-// it), the cache's over the bar at its end or its start (or under it). Where GPU lines close
-// together cross every such place, they are interrupted behind the label, as a halo would.
+// it; on two lines where one would cross a GPU's line), the cache's over the bar at its end
+// or its start (or under it). Where GPU lines close together cross every such place, they are interrupted behind the label, as a halo would.
 function labelBar(s) {
   const b = s.__labels;
   if (!b) return;
@@ -232,7 +237,7 @@ function labelBar(s) {
   const bounds = { x: L, y: top, width: R - L, height: axisY - 2 - top };
   const at = ends[1] > (L + R) / 2 ? [["end", ends[1]], ends[0], L] : [ends[0], ["end", ends[1]], L];
   placeLabels(s, [
-    { t: weights, spots: [...besideH(under, [L, ["end", ends[0]]], gap, ["below"]),
+    { t: weights, split: true, spots: [...besideH(under, [L, ["end", ends[0]]], gap, ["below"]),
                           ...besideH(y0, [L, ["end", ends[0]]], gap, ["above"])] },
     { t: cache, spots: [...besideH(y0, at, gap, ["above"]), ...besideH(under, at, gap, ["below"])] },
   ], { bounds, pad: 2, soft: ".gpu-line" });
@@ -380,7 +385,7 @@ function draw(holder, fig, ctx) {
     const gap = parseFloat(getComputedStyle(holder).rowGap) || 0;
     const outside = (els) => els.reduce((a, e) => a + (e.tagName.toLowerCase() === "svg" ? 0 :
                                                        e.getBoundingClientRect().height) + gap, 0);
-    const barPx = bar ? barHeight(textSize(bar, "tick-label")) * scale : 0;
+    const barPx = bar ? bar.viewBox.baseVal.height * scale : 0;
     const room = (els) => holder.clientHeight - outside(els) - barPx;
     const least = curve ? 9 * 1.25 * textSize(curve, "tick-label") * scale : 0;   // the curve's least height
     let stripPx = 0;

@@ -216,12 +216,13 @@ export function around(x, y, gap, sides) {
                     "below-left"]).map((s) => at[s]);
 }
 
-// beside a vertical line at x, its label's middle at each of `ys` in turn, on `sides`
-// ("right", "left") at `gap`
-export function besideV(x, ys, gap, sides) {
+// beside a vertical line at x, its label's middle (`edge` "bottom": its bottom, whatever
+// its height, one line or three) at each of `ys` in turn, on `sides` ("right", "left") at `gap`
+export function besideV(x, ys, gap, sides, edge = "middle") {
   const out = [];
+  const k = edge === "bottom" ? 1 : 0.5;
   for (const y of ys) for (const side of sides || ["right", "left"]) {
-    out.push(side === "right" ? (w, h) => [x + gap, y - h / 2] : (w, h) => [x - gap - w, y - h / 2]);
+    out.push(side === "right" ? (w, h) => [x + gap, y - k * h] : (w, h) => [x - gap - w, y - k * h]);
   }
   return out;
 }

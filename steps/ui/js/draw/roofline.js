@@ -246,7 +246,8 @@ function drawRoof(s, fig, ctx, box) {
                                                  "data-point": p.cls }, s);
   // the labels, most important first, each where it touches no line, point or other text
   // (draw/labels.js): a point's name beside it, the ridge's and the ceiling's beside their
-  // lines (the ridge's from the bottom up, the ceiling's from the top down; shorter, as the
+  // lines (the ridge's from the bottom up, its bottom never less than 0.9 em over the x axis,
+  // on one line or more, not resting on it; the ceiling's from the top down; shorter, as the
   // batch chart names them, where the long words do not fit), the regions' in their regions;
   // each on two lines or turned upwards where one line does not fit, else set apart with a
   // leader line; a reference line (the ridge's, the ceiling's) that every place of a label
@@ -267,9 +268,10 @@ function drawRoof(s, fig, ctx, box) {
     const ln = (fig.batch ? fig.batch.panels.flatMap((p) => p.lines) : []).find((l) => l.cls === cls);
     return ln && ln.label && ln.label.length < long.length ? [ln.label] : [];
   };
-  add("ridge", { t: label(fig.ridge_label, "roof-note"), split: true, turn: true,
+  add("ridge", { t: label(fig.ridge_label, "roof-note ridge-label"), split: true, turn: true,
                  alts: short("ridge", fig.ridge_label),
-                 spots: besideV(rx, steps(B - 0.9 * em, T + 0.9 * em, rows), 6, ["right", "left"]) }, rx, T);
+                 spots: besideV(rx, steps(B - 0.9 * em, T + 1.5 * em, rows), 6, ["right", "left"],
+                                "bottom") }, rx, T);
   if (fig.ceiling) {
     add("ceiling", { t: label(fig.ceiling.label, "roof-note"), split: true, turn: true,
                      alts: short("ceiling", fig.ceiling.label),
