@@ -110,8 +110,11 @@ def test_figure_only_has_the_lead_controls_and_figure_and_no_prose(states):
         if dict(q)["step"] == "end":
             assert where == {"left": [], "right": ["body"]}
         else:
-            assert where["left"][0] == "lead"
+            # a step in parts leads with the part's own title, not the whole step's lead
+            assert where["left"][0] == ("part" if st.get("part") else "lead"), q
             assert {"stage", "figure", "cards"} & set(where["right"]), q
+            if st.get("variant") == "cards-first":         # step 6's part C: its figure alone
+                assert where["right"] == ["figure"], (q, where)
 
 
 def test_one_column_puts_the_question_then_the_figure_after_the_lead(states):

@@ -330,7 +330,9 @@ def test_continuations_side_by_side_with_differences_marked():
     assert [t["diff"] for t in c["this"]] == [False, True, False, False]
     # written as text is written: no space before the full stop (“sat.”, not “sat .”)
     assert [t["sp"] for t in c["this"]] == [False, True, True, False]
-    assert c["exact"] == "the dog sat."
+    # the exact run token by token too (each a box when projected), never marked
+    assert "".join((" " if t["sp"] else "") + t["text"] for t in c["exact"]) == "the dog sat."
+    assert not any(t["diff"] for t in c["exact"])
     assert "marked" in c["note"]
     same = T.continuations(M.LiveRun(**{**RUN.__dict__, "tokens": RUN.exact_tokens}), EN)
     assert same["note"] == "The two continuations are identical."

@@ -765,18 +765,21 @@ def live_setting_notices(s: LiveSetting, tr: Translator) -> list[str]:
 
 
 def continuations(r: LiveRun | None, tr: Translator) -> dict | None:
-    """The two continuations side by side; this cache's words that differ from the exact
-    run's at the same position are marked (template continuations.html.j2)."""
+    """The two continuations side by side, token by token (each a box when projected); this
+    cache's words that differ from the exact run's at the same position are marked (template
+    continuations.html.j2)."""
     if r is None:
         return None
     # the tokens as text is written (“seen, which”): a space only where `join` puts one
     marked = [dict(text=t, sp=sp, diff=(k >= len(r.exact_tokens) or t != r.exact_tokens[k]))
               for k, (t, sp) in enumerate(zip(r.tokens, spaced(list(r.tokens))))]
+    exact = [dict(text=t, sp=sp, diff=False)
+             for t, sp in zip(r.exact_tokens, spaced(list(r.exact_tokens)))]
     same = not any(m["diff"] for m in marked) and len(r.tokens) == len(r.exact_tokens)
     return dict(
         prompt_label=tr._("Prompt"), prompt=r.prompt_text,
         head=[tr._("Continuation with this cache"), tr._("Continuation with the exact fp32 cache")],
-        this=marked, exact=join(list(r.exact_tokens)),
+        this=marked, exact=exact,
         note=(tr._("The two continuations are identical.") if same else
               tr._("Words where this cache's continuation differs from the exact one are "
                    "marked.")),

@@ -123,6 +123,32 @@ def test_figure_only_without_a_stage_shows_the_visual_column(app, page):
         assert "?" not in label, label                       # nothing waits for an answer
 
 
+@pytest.mark.parametrize("part", ["a", "b", "c", "d"])
+def test_a_parts_figure_only_embed_leads_with_the_parts_own_title(app, page, part):
+    """A part's figure-only embed leads with its own title (what it shows), not step 6's long
+    lead about all four parts."""
+    page.set_viewport_size({"width": 760, "height": 900})
+    app(f"?step=6&part={part}&embed=1&figure=1")
+    title = page.locator(".part-title h3")
+    expect(title).to_be_visible(timeout=60_000)
+    expect(title).to_contain_text(f"{part.upper()}. ")
+    expect(page.locator(".step-lead")).to_have_count(0)
+
+
+def test_part_cs_figure_only_embed_is_its_continuations_alone(app, page):
+    """Part C's figure is the two continuations: its figure-only embed is its title, two
+    controls and that figure (no cards, no “All numbers”, no badges' legend), under 800 px."""
+    page.set_viewport_size({"width": 760, "height": 900})
+    app("?step=6&part=c&embed=1&figure=1")
+    expect(page.locator(".step6-continuations")).to_be_visible(timeout=60_000)
+    for gone in (".metric", "details.all-numbers", ".badge-legend", ".question", ".narration",
+                 ".step-tab"):
+        expect(page.locator(f".step {gone}")).to_have_count(0)
+    expect(page.locator(".ctl:visible")).to_have_count(2)
+    height = page.locator(".kv-root").evaluate("(e) => e.getBoundingClientRect().height")
+    assert height <= 800, height
+
+
 def test_the_course_page_hears_both_height_messages(page, server, course_site):
     page.add_init_script("""window.__kv = []; window.addEventListener("message", (e) => {
         if (window === window.top) window.__kv.push(e.data); });""")
@@ -139,7 +165,8 @@ def test_the_course_page_hears_both_height_messages(page, server, course_site):
 
 
 @pytest.mark.parametrize("query", ["step=1", "step=2", "step=3&frame=3", "step=4", "step=5",
-                                   "step=6&part=a", "step=6&part=b", "step=end"])
+                                   "step=6&part=a", "step=6&part=b", "step=6&part=c",
+                                   "step=6&part=d", "step=end"])
 def test_screenshot_figure_only(app, page, query):
     """Figure-only as a course page's frame shows it (760 px wide): for people to look at."""
     page.set_viewport_size({"width": 760, "height": 900})

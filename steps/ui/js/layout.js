@@ -20,8 +20,10 @@
 // through the screens, step 4's roofline first and its batch charts on a screen of their own;
 // absent: one screen with every part). An entry that is a list
 // takes the first of its regions that has something in it (projected, a part's title stands
-// for the step's lead). `variants` change a row's columns for a step that names one
-// (StepState.variant; "cards-first": the cards, then a figure drawn once, as step 6's part C;
+// for the step's lead, and in a figure-only embed: a part's embed leads with its own title, not
+// the whole step's lead). `variants` change a row's columns for a step that names one
+// (StepState.variant; "cards-first": the cards, then a figure drawn once, as step 6's part C,
+// whose figure-only embed is that figure alone, without the cards or “All numbers”;
 // "answer-left": projected, the answer under the question and the controls over the figure,
 // for a part whose answer is long and whose figure needs the visual column's height: step 6's
 // parts B and D; "answer-over": projected, the answer over the figure and the stage's cards
@@ -57,10 +59,10 @@ export const LAYOUT = {
     "columns": 2, "tabs": false,
     "stage": ["player", "figure", "twin"],
     "figures": {"roofline": [["roof"]], "bill": [["curve"]]},
-    "left": ["lead", "controls", "custom"],
+    "left": [["part", "lead"], "controls", "custom"],
     "right": ["stage", "figure", "legend", "body"],
     "variants": {
-      "cards-first": {"right": ["cards", "more", "figure"]}
+      "cards-first": {"right": ["figure"]}
     }
   },
   "present": {

@@ -2,6 +2,12 @@
 // (`page.evaluate("(a) => KVT.present_fit.<name>(a)", a)`); tests/browser/conftest.py loads
 // every file of this folder into the pages the tests drive.
 KVT.present_fit = {
+  // the font size (px) of the first element `sel` matches, or null
+  fontPx: (sel) => {
+    const e = KVT.deep.all(sel)[0];
+    return e ? parseFloat(getComputedStyle(e).fontSize) : null;
+  },
+
   playerInside: () => {
     const all = KVT.deep.all;
     const out = [];
