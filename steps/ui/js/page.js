@@ -21,7 +21,7 @@ import { createQuestion } from "./question.js";
 import { createStage } from "./stage.js";
 import { WIDGETS } from "./figures.js";
 import { createTalk, createScreen, presentBar, speakerUrl, copyUrl, connect, createFollower,
-         fitChartText, fitNotices, fitTalk, keepModes } from "./present.js";
+         fitChartText, fitNotices, fitTalk, fitSaid, keepModes } from "./present.js";
 import { createTerms, placeLegend } from "./terms.js";
 import { LAYOUT, modeOf, rowOf, rowHas, placeRegions } from "./layout.js";
 import { saveBar } from "./save.js";
@@ -259,7 +259,7 @@ export function render({ model }) {
       keepModes(step, window.location.search);           // links stay projected
       requestAnimationFrame(fitStatic);
     }
-    if (talk) requestAnimationFrame(() => fitTalk(talk.el, left, proseOpen));
+    if (talk) requestAnimationFrame(() => { fitTalk(talk.el, left, proseOpen); fitSaid(screen.el, talk.said); });
     if (speaker && wantFrame !== null) stage.player.moveTo(wantFrame);
     if (sync) sync.announce();
   };
@@ -306,7 +306,10 @@ export function render({ model }) {
     }
   };
   window.addEventListener("keydown", onkey);
-  const refit = () => { stage.redraw(); if (talk) fitTalk(talk.el, left, proseOpen); };
+  const refit = () => {
+    stage.redraw();
+    if (talk) { fitTalk(talk.el, left, proseOpen); fitSaid(screen.el, talk.said); }
+  };
   if (present) {
     const follower = speaker || copy;
     const follow = follower ? createFollower(send) : null;

@@ -103,6 +103,23 @@ export function fitTalk(talk, column, drawerOpen) {
   return scale;
 }
 
+// The speaker view's answer whole under the projected screen: while the answer's box (`said`)
+// runs past its bottom, the screen's copy is made narrower (so shorter: it keeps its ratio),
+// down to MIN_SCREEN_SHARE of its column's width; the answer keeps its size. Returns the
+// share of the column the screen has.
+export const MIN_SCREEN_SHARE = 0.6;
+export function fitSaid(screenEl, said) {
+  if (!screenEl || !said) return 1;
+  screenEl.style.maxWidth = "";
+  const full = screenEl.getBoundingClientRect().width;
+  let share = 1;
+  while (share > MIN_SCREEN_SHARE && !said.hidden && said.scrollHeight > said.clientHeight + 1) {
+    share = Math.max(MIN_SCREEN_SHARE, Math.round((share - 0.04) * 100) / 100);
+    screenEl.style.maxWidth = `${Math.floor(full * share)}px`;
+  }
+  return share;
+}
+
 // The projected screen in the speaker view: the projected page itself (the copy at `src`,
 // which follows the projected page), laid out at the projected window's size and scaled down
 // to the box it has here: the same rendering, not a reflow. `size(w, h)`: the projected
