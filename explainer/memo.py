@@ -12,7 +12,7 @@ caches here behave the same (bounded, least recently used out first) and add two
 
 A cache made with `disk=True` holds results that depend only on their inputs, the code, the
 weights and the library versions (never on the machine's speed): the server's warm-up cache
-(`steps/warmcache.py`) writes its kept entries to disk (`saved`) and a later start puts them
+(`steps/warmcache.py`) writes its entries to disk after the warm-up (`saved`) and a later start puts them
 back (`restore`) before the warm-up asks for them. `caches()` lists every cache by `name`.
 
     @memo(maxsize=256)

@@ -9,6 +9,12 @@ only the collection runs). When no session is left, the results the class comput
 runs and frames of every input someone tried, shared by the sessions of the process) go too
 (`explainer.memo.release_all`); what the warm-up computed stays.
 
+`trim` is the same collection and trim, unconditionally, for the server's own moments: once
+after the warm-up (`steps.warm.freeze_shared`) and once when the speed measurements a cached
+start runs in the background are done (`steps.warm.say_when_done`). Without it the memory that
+work used and freed stays with the process until the first class leaves, and a resident size
+read before a class is taken at a height that depends on when it was read.
+
 A full collection walks every object of every session still open and holds the event loop
 meanwhile, so it runs only when it is worth that: when no session is left, or when the
 sessions that left since the last one are at least a quarter of those still open (and at
@@ -63,9 +69,17 @@ def release_memory() -> bool:
         idle = _open <= 0
     if idle:              # the class has left: what it computed goes too (`explainer.memo`)
         memo.release_all()
+    trim()
+    return True
+
+
+def trim() -> bool:
+    """Collect garbage and hand every arena's free pages back to the system (glibc's
+    `malloc_trim(0)`; elsewhere only the collection); whether the trim ran."""
     gc.collect()
-    if _LIBC is not None:
-        _LIBC.malloc_trim(0)
+    if _LIBC is None:
+        return False
+    _LIBC.malloc_trim(0)
     return True
 
 

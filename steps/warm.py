@@ -280,19 +280,22 @@ def submit_live(speed_later: bool = False) -> tuple[list, list, int]:
     jobs = live_jobs()
     kept = {key for key, _ in jobs if (f := JOBS.get(key)) is not None and f.done()}
     later = list(dict.fromkeys(key for key, _ in jobs if speed_later and speed_job(key)))
-    background = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in jobs if key in later))
+    slow = set(later)
+    background = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in jobs if key in slow))
     futures = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in jobs
-                                 if key not in later))                          # shared
+                                 if key not in slow))                           # shared
     if background:
         say_when_done(background)
     return futures, later, len(kept)
 
 
 def say_when_done(futures: list, stream=None) -> None:
-    """Print one line when the background measurements are all done (on the queue's thread):
-    the log then says when the server's every number is there (the classroom benchmark
-    waits for it before it measures the server's memory)."""
+    """Print one line when the background measurements are all done (on the queue's thread),
+    after handing the memory they used back to the system (`steps.release.trim`): the log then
+    says when the server's every number is there and its size is what it keeps (the classroom
+    benchmark waits for it before it measures the server's memory)."""
     import threading
+    from .release import trim
     t0, left, lock = time.perf_counter(), [len(futures)], threading.Lock()
 
     def one(_):
@@ -300,6 +303,7 @@ def say_when_done(futures: list, stream=None) -> None:
             left[0] -= 1
             if left[0]:
                 return
+        trim()
         print(f"{PREFIX}: this machine's speed measured in the background ({len(futures)} "
               f"in {time.perf_counter() - t0:.1f} s)", file=stream or sys.stdout, flush=True)
     for fut in futures:
@@ -329,17 +333,15 @@ def precompute(verbose: bool = True, progress: Progress | None = None,
     return wait_live(*submit_live(speed_later), verbose, progress)
 
 
-def warm_frames(verbose: bool = True, progress: Progress | None = None,
-                steps: tuple | None = None) -> float:
+def warm_frames(verbose: bool = True, progress: Progress | None = None) -> float:
     """Build the played frames of every state a control reaches, in every language
     (each view's `warm`), as sessions would on first sight, for the steps whose
     StepInfo.warm_frames is set (today step 1's example, layer and head, step 2's prompt
-    length with its measurement, step 3's example, layer and head), or those of them in
-    `steps`. A class moving these controls then only looks them up, and the process holds
+    length with its measurement, step 3's example, layer and head). A class moving these controls then only looks them up, and the process holds
     them from the start, compressed (`steps.ui.frames.Frames`), instead of growing while the
     class works (their size: docs/performance.md). Seconds."""
     p = _progress(progress, verbose)
-    steps = frame_steps() if steps is None else steps
+    steps = frame_steps()
     p.start("frames", len(steps) * len(LANGS))
     sets, built = 0, _frames_held()
     for n in steps:
@@ -354,8 +356,7 @@ def warm_frames(verbose: bool = True, progress: Progress | None = None,
 
 def _frames_held() -> int:
     """Sets of frames the shared caches hold now."""
-    from .ui.shared import _Shared
-    return sum(c.cache_info().currsize for c in memo.caches() if isinstance(c, _Shared))
+    return sum(c.cache_info().currsize for c in memo.caches() if getattr(c, "frames", False))
 
 
 def restore_cache(cache, verbose: bool = True, progress: Progress | None = None) -> bool:
@@ -398,9 +399,11 @@ def freeze_shared() -> int:
     walk all of them again, on the thread that serves every session. Returns how many objects
     were frozen."""
     import gc
+    from .release import trim
     memo.keep_all()
     gc.collect()
     gc.freeze()
+    trim()                           # what the warm-up used and freed goes back to the system
     return gc.get_freeze_count()
 
 

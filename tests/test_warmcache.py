@@ -105,18 +105,38 @@ def test_writing_removes_the_files_of_other_code_and_dead_writers(tmp_path):
         [cache.path.name, fresh.name, "notes.txt"])      # a writer at work keeps its file
 
 
-def test_the_background_measurements_say_when_they_are_done():
+def test_the_background_measurements_say_when_they_are_done(monkeypatch):
     import io
     from concurrent.futures import Future
+    from steps import release
     from steps.warm import say_when_done
+    trims = []
+    monkeypatch.setattr(release, "trim", lambda: trims.append(1) or True)
     out, futures = io.StringIO(), [Future() for _ in range(3)]
     say_when_done(futures, stream=out)
     for f in futures[:2]:
         f.set_result(1)
-    assert out.getvalue() == ""
+    assert out.getvalue() == "" and trims == []
     futures[2].set_exception(RuntimeError("a failed one counts as done"))
     assert out.getvalue().startswith("KV Cache Explainer: this machine's speed measured in "
                                       "the background (3 in ")
+    assert trims == [1]               # the memory they used goes back before the line is said
+
+
+def test_the_warm_up_hands_back_what_it_freed(monkeypatch):
+    """After the warm-up the freed heap goes back to the system at once, not at the first
+    class's leaving (a size read before a class would otherwise depend on when it is read)."""
+    import gc
+    from steps import release
+    from steps.warm import freeze_shared
+    assert release.trim() is (release._LIBC is not None)
+    trims = []
+    monkeypatch.setattr(release, "trim", lambda: trims.append(gc.get_freeze_count()) or True)
+    try:
+        freeze_shared()
+    finally:
+        gc.unfreeze()
+    assert len(trims) == 1 and trims[0] > 0          # once, after the objects are frozen
 
 
 def test_an_unwritable_directory_is_said_and_the_start_goes_on(tmp_path):

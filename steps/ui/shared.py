@@ -34,6 +34,8 @@ class _Shared(memo.Memo):
     """The cache behind `shared`: entries by value key and by the arguments' identities (an
     `explainer.memo.Memo`, so an idle server drops what its visitors added)."""
 
+    frames = True                       # what it holds are sets of frames (`steps.warm`)
+
     def __init__(self, fn, maxsize: int, disk: bool = False):
         super().__init__(fn, maxsize, disk)
         self.by_ids: dict = {}          # ids of the arguments -> (args, value, ids, the key)
