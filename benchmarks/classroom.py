@@ -7,7 +7,7 @@ while one real Chromium user measures what a person sees. Prints one table.
 
 For each app in turn (app.py, then benchmarks/minimal_app.py as the yardstick, never at the
 same time) it starts `python -m panel serve SCRIPT --address 127.0.0.1 --port P
---allow-websocket-origin 127.0.0.1:P --num-threads 4 --websocket-compression-level 1` (plus
+--allow-websocket-origin 127.0.0.1:P --websocket-compression-level 1` (plus
 `--setup warmup.py` for app.py when that file exists), output to
 test-artifacts/classroom/<app>-server.log, times its start until /liveness answers (the
 --setup warm-up included: with it, a first start with an empty warm-up cache, cold, which is
@@ -244,7 +244,7 @@ class PanelServer:
     def command(self) -> list[str]:
         cmd = [sys.executable, "-m", "panel", "serve", self.spec.script,
                "--address", "127.0.0.1", "--port", str(self.port),
-               "--allow-websocket-origin", f"127.0.0.1:{self.port}", "--num-threads", "4",
+               "--allow-websocket-origin", f"127.0.0.1:{self.port}",
                "--websocket-compression-level", "1",
                "--liveness", "--unused-session-lifetime", str(SESSION_LIFETIME_MS),
                "--check-unused-sessions", str(CHECK_UNUSED_MS)]
@@ -1949,9 +1949,9 @@ def main(argv=None) -> int:
     mode = (f"soak {args.soak:.0f} s, {args.students} seats" if args.soak else
             f"{args.students} students arriving within {args.arrival:.0f} s, "
             f"{args.duration:.0f} s of interaction")
-    serving = ("Panel serve --num-threads 4 --websocket-compression-level 1"
+    serving = ("Panel serve --websocket-compression-level 1"
                if args.processes == 1 else
-               f"{args.processes} x Panel serve --num-threads 4 behind nginx (deploy/run-local.sh)")
+               f"{args.processes} x Panel serve behind nginx (deploy/run-local.sh)")
     print(f"\nClassroom benchmark: {mode}; {os.cpu_count()} CPUs; {serving}")
     rows = SOAK_ROWS if args.soak else CLASSROOM_ROWS
     for line in table_lines(rows, summaries.get("app"), summaries.get("minimal")):

@@ -25,7 +25,8 @@
 #                     the classroom benchmark serves benchmarks/minimal_app.py the same way);
 #                     warmup.py is the --setup of app.py only
 #
-# App i runs:  panel serve app.py --address 127.0.0.1 --port KV_APP_PORT+i-1 --num-threads 4
+# App i runs:  panel serve app.py --address 127.0.0.1 --port KV_APP_PORT+i-1 (no --num-threads:
+#              worker threads only delay each move: docs/performance.md, "No worker threads")
 #              --websocket-compression-level 1
 #              --allow-websocket-origin 127.0.0.1:PORT --allow-websocket-origin localhost:PORT
 #              --use-xheaders --liveness [--setup warmup.py   when <repo>/warmup.py exists]
@@ -184,7 +185,7 @@ cmd_start() {
     export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
     for ((i = 0; i < n; i++)); do
         p=$((APP_PORT + i))
-        nohup "${panel_cmd[@]}" serve "$SCRIPT" --address 127.0.0.1 --port "$p" --num-threads 4 \
+        nohup "${panel_cmd[@]}" serve "$SCRIPT" --address 127.0.0.1 --port "$p" \
             --websocket-compression-level 1 \
             --allow-websocket-origin "127.0.0.1:$port" --allow-websocket-origin "localhost:$port" \
             --use-xheaders --liveness "${setup[@]+"${setup[@]}"}" \

@@ -69,7 +69,9 @@ class Page(pn.custom.JSComponent):
         def held():
             with pn.io.hold(doc):
                 self._on_msg(msg)
-        pn.state.execute(held, schedule="auto")     # on the event loop, at once if there
+        # on the event loop: at once when served without --num-threads (docs/design.md, "A move
+        # is one message each way"), scheduled there from a worker thread otherwise
+        pn.state.execute(held, schedule="auto")
 
 
 class Changes:

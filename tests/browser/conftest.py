@@ -58,7 +58,7 @@ def served(env: dict | None = None, log_name: str = "server.log"):
     proc = subprocess.Popen(
         [sys.executable, "-m", "panel", "serve", "app.py", "--address", "127.0.0.1",
          "--port", str(port), "--allow-websocket-origin", f"127.0.0.1:{port}",
-         "--num-threads", "4", "--websocket-compression-level", "1"],
+         "--websocket-compression-level", "1"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
         env={**os.environ, "KV_EXPLAINER_DEVICE": "cpu", "PYTHONUNBUFFERED": "1", **(env or {})})
     url = f"http://127.0.0.1:{port}/app"
