@@ -491,3 +491,56 @@ def test_what_a_config_reads_the_link_accepts():
             back = decode(p.encoded)
             assert back.problem is None and back.preset.n_params == p.preset.n_params
     assert read > 30                                   # the property was tested, not skipped
+
+
+# -- one truth: the curve, the crossing and the counts sum the layer map (truth3 N2) ----------
+
+def _gemma3n_like() -> presets.ModelPreset:
+    """A Gemma-3n-E4B-shaped model (truth3 N2): 35 layers, the first 20 in blocks of 4
+    sliding (512) + 1 full, the last 15 reading an earlier layer's K/V (shared: no cache);
+    2 KV heads of 256, 16-bit: 2,048 B per layer and token."""
+    kv = 2 * 2 * 256
+    first = tuple(presets.LayerSpec("full", values_per_token=kv) if i % 5 == 4
+                  else presets.LayerSpec("sliding", span=512, values_per_token=kv)
+                  for i in range(20))
+    return presets.ModelPreset(key="gemma3n-like", name="Gemma 3n-like", n_layers=35,
+                               n_heads=8, n_kv_heads=2, head_dim=256, n_params=7.85e9,
+                               layers=first + (presets.LayerSpec("shared"),) * 15)
+
+
+def test_shared_layers_are_not_counted_as_full_ones():
+    m = _gemma3n_like()
+    s = spec_of(m)
+    assert (s.n_full_layers, s.n_window_layers, s.n_attention_layers) == (4, 16, 20)
+    assert s.layered and not s.chunked
+    bill = bill_of(m, 32768, 1, "h100")
+    by_map = costs.kv_cache_bytes(m, 32768, window=m.cache_window)
+    assert by_map == (4 * 32768 + 16 * 512) * 2048 == 285_212_672   # 285.2 MB, the bill's
+    assert bill.per_sequence == bill.kv == by_map
+    assert cache_bytes(m, 32768) == by_map
+    # the curve is the bill at every point, and the crossing is where 4 full layers
+    # (8,192 B per token) reach the weights: about 1.9 M tokens, not 403,000
+    c = curve_of(m, 1)
+    assert all(kv == costs.kv_cache_bytes(m, t, window=m.cache_window)
+               for t, kv in zip(c.ctx, c.kv))
+    w = costs.weight_bytes(m)
+    expect = 512 + math.ceil((w - 512 * 20 * 2048) / (4 * 2048))
+    assert s.crossover == pytest.approx(expect, abs=1) and 1.8e6 < s.crossover < 2.0e6
+    # sequences next to the weights: the bill's count, from the same per-sequence bytes
+    assert bill.max_sequences == int((bill.gpu_mem - w) // by_map)
+
+
+def test_fixed_states_count_in_the_curve_and_the_crossing():
+    """A hybrid with 4 full layers and 28 state layers (each a fixed 1,000,000 values): the
+    curve starts at the states, and the crossing is where states + growth reach the weights."""
+    kv = 2 * 8 * 128
+    layers = tuple(presets.LayerSpec("full", values_per_token=kv) if i % 8 == 7
+                   else presets.LayerSpec("state", fixed_values=1_000_000) for i in range(32))
+    m = presets.ModelPreset(key="hybrid-like", name="Hybrid-like", n_layers=32, n_heads=32,
+                            n_kv_heads=8, head_dim=128, n_params=7e9, layers=layers)
+    s = spec_of(m)
+    states = 28 * 1_000_000 * 2
+    assert (s.n_full_layers, s.n_window_layers) == (4, 0) and not s.layered
+    assert curve_of(m, 1).kv[0] == states
+    assert cache_bytes(m, 4096) == costs.kv_cache_bytes(m, 4096) == states + 4096 * 4 * 2 * kv
+    assert s.crossover == pytest.approx((14e9 - states) / (4 * 2 * kv))

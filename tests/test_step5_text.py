@@ -604,3 +604,17 @@ def test_quantized_weights_say_what_stays_at_16_bits():
     assert "does not give their size (vocab_size)" in said
     for lang in ("id", "pl", "nl"):
         assert text.weights_info(old.spec, Translator(lang)) != text.weights_info(old.spec, tr)
+
+
+def test_the_question_and_narration_sum_the_layer_map():
+    """truth3 N2: a Gemma-3n-like model (4 full, 16 sliding, 15 shared layers) grows by the
+    4 full layers' 8,192 B per token past the window, as the bill counts, not by 19 layers'."""
+    from tests.test_step5_model import _gemma3n_like
+    tr = Translator("en")
+    m = _gemma3n_like()
+    s = spec_of(m)
+    explain = norm(text.question(s, tr)["explain"])
+    assert "only its 4 full-attention layers keep growing, by 8,192 B per token" in explain
+    assert "19 full" not in explain and "1,910,000 tokens" in explain
+    said = norm(" ".join(text.narration(s, bill_of(m, 32768, 1, "h100"), tr)))
+    assert "16 sliding-window layers and 4 full-attention layers" in said

@@ -140,8 +140,10 @@ class Spec:
     head_dim: int
     mla_dims: int | None        # values cached per layer and token (MLA), else None
     mla_split: tuple | None     # (latent, rotary key) values of those, when known
-    window: int | None          # sliding window of the windowed layers, else None
-    n_window_layers: int        # layers with that window (0: none; n_layers: all)
+    window: int | None          # span of the bounded layers (sliding window or chunk), else None
+    n_window_layers: int        # layers that keep at most `window` tokens (sliding or chunked)
+    n_full_layers: int          # layers that keep every token (full attention or MLA); the
+                                # rest (cross, shared, state, none) keep nothing per token
     max_context: int | None     # the longest sequence the model was built for
     bytes_per_value: float      # of the cache precision (fp16: 2)
     per_token: int              # cache bytes per token, all layers
@@ -157,6 +159,7 @@ class Spec:
     precision: str = PRECISION  # of the cache
     weight_choice: str = RELEASED   # a WEIGHT_CHOICES key
     embed_known: bool = True    # the embedding and output head are counted (embed_params)
+    window_kind: str = "sliding"    # "chunked" when every bounded layer is chunked (Llama 4)
 
     @property
     def is_mla(self) -> bool:
@@ -168,12 +171,19 @@ class Spec:
 
     @property
     def layered(self) -> bool:
-        """Some layers have a sliding window and some do not (Gemma 2 and 3)."""
-        return 0 < self.n_window_layers < self.n_layers
+        """Some layers keep at most a window (or chunk) of tokens and some keep every token
+        (Gemma 2 and 3, Llama 4); layers that keep nothing per token do not count."""
+        return self.n_window_layers > 0 and self.n_full_layers > 0
 
     @property
-    def n_full_layers(self) -> int:
-        return self.n_layers - self.n_window_layers
+    def n_attention_layers(self) -> int:
+        """Layers whose cache grows per token: the ones the formula multiplies."""
+        return self.n_full_layers + self.n_window_layers
+
+    @property
+    def chunked(self) -> bool:
+        """The bounded layers attend within chunks (`attention_chunk_size`), not a window."""
+        return self.window_kind == "chunked"
 
 
 @dataclass(frozen=True)
@@ -349,9 +359,20 @@ def parse(text: str, params_b: float | None = None) -> Parsed:
 
 # -- the numbers -----------------------------------------------------------------------------
 
-def layer_counts(m: presets.ModelPreset) -> tuple:
-    """((window or None, layers), ...): how many layers keep how many tokens."""
-    return tuple(Counter(m.windows).items())
+def layer_counts(m: presets.ModelPreset, precision: str = PRECISION) -> tuple:
+    """(((bytes per token, span, fixed bytes), layers), ...): the layers of `costs.layer_map`
+    grouped by what they keep, so a sum over them is the bill's sum (a layer that keeps
+    nothing per token, such as a shared, cross or state layer, has 0 bytes per token; a state
+    layer its fixed state)."""
+    uses = costs.layer_map(m, 1, precision)         # one token: per-token bytes + fixed state
+    fixed = costs.layer_map(m, 0, precision)        # no token: the fixed state alone
+    return tuple(Counter((u.nbytes - f.nbytes, u.span, f.nbytes)
+                         for u, f in zip(uses, fixed)).items())
+
+
+_groups = lru_cache(maxsize=512)(layer_counts)
+"""`layer_counts`, remembered per (model, precision): the curve and the crossing's bisection
+ask for it at every point."""
 
 
 def bytes_per_param(m: presets.ModelPreset, weights: str = RELEASED) -> float | None:
@@ -373,24 +394,28 @@ def weight_bytes(m: presets.ModelPreset, weights: str = RELEASED) -> float:
 
 def cache_bytes(m: presets.ModelPreset, tokens: int, batch: int = 1,
                 counts: tuple | None = None, precision: str = PRECISION) -> int:
-    """`costs.kv_cache_bytes(m, tokens, batch, precision, window=m.cache_window)`, summed
-    by window rather than layer by layer (a pasted config may have very many layers);
-    `counts`: `layer_counts(m)`, when the caller has it already."""
-    if m.layer_windows is None:
-        return costs.kv_cache_bytes(m, tokens, batch, precision, window=m.window)
-    per_layer = costs.kv_bytes_per_token_per_layer(m, precision)
-    return batch * per_layer * sum(n * costs.cached_tokens(tokens, w)
-                                   for w, n in counts or layer_counts(m))
+    """`costs.kv_cache_bytes(m, tokens, batch, precision, window=m.cache_window)`: the sum of
+    the layer map (every layer's kept tokens at its bytes, plus fixed states), taken group by
+    group rather than layer by layer (a pasted config may have very many layers);
+    `counts`: `layer_counts(m, precision)`, when the caller has it already."""
+    groups = counts if counts is not None else _groups(m, precision)
+    return batch * sum(n * (per_token * costs.cached_tokens(tokens, span) + fixed)
+                       for (per_token, span, fixed), n in groups)
 
 
 def _crossing(m: presets.ModelPreset, batch: int, precision: str = PRECISION,
               weights: str = RELEASED) -> float | None:
-    """Context at which `batch` sequences' cache equals the weights; None if it never does
-    (a sliding window on every layer caps the cache below them)."""
+    """Context at which `batch` sequences' cache (the layer map's sum) equals the weights;
+    None if it never does (windows or chunks on every layer that grows cap it below them).
+    Without bounded layers the cache is fixed states + context x per-token bytes, a line."""
     wbytes = weight_bytes(m, weights)
-    if m.local_window is None:
-        return wbytes / (batch * costs.kv_bytes_per_token(m, precision))
-    counts = layer_counts(m)
+    counts = _groups(m, precision)
+    if all(span is None for (_, span, _), _ in counts):
+        fixed = batch * sum(n * f for (_, _, f), n in counts)
+        grow = batch * sum(n * t for (t, _, _), n in counts)
+        if grow == 0:
+            return None
+        return max(0.0, (wbytes - fixed) / grow)
     size = lambda t: cache_bytes(m, t, batch, counts, precision)  # noqa: E731
     if size(FAR) < wbytes:
         return None
@@ -407,12 +432,16 @@ def spec_of(model, split: tuple | None = None, precision: str = PRECISION,
     """A preset key (or a preset: “your model”) and the two precisions -> its Spec."""
     m = preset_of(model)
     split = split or MLA_SPLIT.get(m.key)
-    capped = m.local_window is not None and m.n_window_layers == m.n_layers
+    kinds = [s.kind for s in m.layers]
+    bounded = sum(k in presets.BOUNDED_KINDS for k in kinds)
+    full = sum(k in ("full", "mla") for k in kinds)
+    capped = bounded > 0 and full == 0
     return Spec(
         key=m.key, name=m.name if m.key != CUSTOM else "", kind=m.attention_kind,
         n_layers=m.n_layers, n_heads=m.n_heads, n_kv_heads=m.n_kv_heads,
         head_dim=m.head_dim, mla_dims=m.mla_dims, mla_split=split if m.is_mla else None,
-        window=m.local_window, n_window_layers=m.n_window_layers, max_context=m.max_context,
+        window=m.local_window, n_window_layers=bounded, n_full_layers=full,
+        max_context=m.max_context,
         bytes_per_value=presets.PRECISIONS[precision].bytes_per_value,
         per_token=costs.kv_bytes_per_token(m, precision),
         per_layer=costs.kv_bytes_per_token_per_layer(m, precision), n_params=m.n_params,
@@ -421,7 +450,8 @@ def spec_of(model, split: tuple | None = None, precision: str = PRECISION,
         cap=cache_bytes(m, FAR, precision=precision) if capped else None,
         weight_format=WEIGHT_CHOICES[weights][1] or m.weight_format,
         multimodal=m.multimodal, precision=precision, weight_choice=weights,
-        embed_known=m.embed_params is not None)
+        embed_known=m.embed_params is not None,
+        window_kind="chunked" if bounded and all(k != "sliding" for k in kinds) else "sliding")
 
 
 @memo(maxsize=1024)
@@ -429,7 +459,7 @@ def curve_of(model, batch: int, precision: str = PRECISION, weights: str = RELEA
     m = preset_of(model)
     hi = D["context_range"][1]
     ctx = tuple(range(0, hi + 1, CURVE_STEP))
-    counts = layer_counts(m)
+    counts = _groups(m, precision)
     kv = tuple(cache_bytes(m, t, batch, counts, precision) for t in ctx)
     wbytes = weight_bytes(m, weights)
     cross = _crossing(m, batch, precision, weights)

@@ -660,6 +660,7 @@ def live_spec(live: Live) -> Spec:
     return Spec(key="live", name="live", kind="MHA", n_layers=live.n_layers,
                 n_heads=live.n_kv_heads, n_kv_heads=live.n_kv_heads, head_dim=live.head_dim,
                 mla_dims=None, mla_split=None, window=None, n_window_layers=0,
+                n_full_layers=live.n_layers,
                 max_context=None,
                 bytes_per_value=presets.PRECISIONS["fp32"].bytes_per_value,
                 per_token=live.per_token, per_layer=live.per_token // live.n_layers,
