@@ -618,3 +618,26 @@ def test_the_question_and_narration_sum_the_layer_map():
     assert "19 full" not in explain and "1,910,000 tokens" in explain
     said = norm(" ".join(text.narration(s, bill_of(m, 32768, 1, "h100"), tr)))
     assert "16 sliding-window layers and 4 full-attention layers" in said
+
+
+@pytest.mark.parametrize("config,numbers,attention,total", [
+    ("Jamba-v0.1", "2 × 4 × 8 × 128 × 2 B = 16,384 B", 4, 32),
+    ("Llama-3.2-11B-Vision-Instruct", "2 × 32 × 8 × 128 × 2 B = 131,072 B", 32, 40),
+])
+def test_the_formula_multiplies_the_attention_layers(config, numbers, attention, total):
+    """truth3 N5: a hybrid or cross-attention config's formula line multiplies the layers that
+    cache K and V per token, and names them, not all num_hidden_layers (Jamba printed
+    “2 × 32 × 8 × 128 × 2 B = 16,384 B”, whose product is 131,072)."""
+    from pathlib import Path
+    from steps.step5.model import Step5Model
+    m = Step5Model()
+    m.config = (Path(__file__).parent / "data" / "configs" / f"{config}.json").read_text()
+    assert m.parsed.ok, m.parsed.problem
+    tr = Translator("en")
+    line = norm(text.symbolic(m.spec, dict(m.parsed.fields), m.bill, tr))
+    assert numbers in line and "2 × attention layers ×" in line
+    assert f"in only {attention} of the {total} layers (" in line and "num_hidden_layers)" in line
+    llama = Step5Model()
+    llama.config = (Path(__file__).parent / "data" / "configs" / "Llama-3.1-8B.json").read_text()
+    plain = norm(text.symbolic(llama.spec, dict(llama.parsed.fields), llama.bill, tr))
+    assert "2 × 32 × 8 × 128 × 2 B = 131,072 B" in plain and "in only" not in plain

@@ -187,12 +187,12 @@ def formula(spec: Spec, tokens: int, batch: int, total: str, tr: Translator,
     toks = tr.n_("{count} token", "{count} tokens", tokens, count=tr.int(tokens))
     if spec.is_mla and spec.mla_split:
         head = tr._("{layers} × (latent {latent} + rotary key {rope}) × {bytes} = "
-                    "{per_token} per token", layers=_layers(spec.n_layers, tr),
+                    "{per_token} per token", layers=_layers(spec.n_attention_layers, tr),
                     latent=tr.int(spec.mla_split[0]), rope=tr.int(spec.mla_split[1]),
                     bytes=value_b, per_token=per_token)
     elif spec.is_mla:
         head = tr._("{layers} × {dims} × {bytes} = {per_token} per token",
-                    layers=_layers(spec.n_layers, tr), dims=mla_values(spec, tr),
+                    layers=_layers(spec.n_attention_layers, tr), dims=mla_values(spec, tr),
                     bytes=value_b, per_token=per_token)
     elif spec.layered:
         head = tr._("2 × {kv_heads} × {head_dim} × {bytes} = {per_layer} per layer and token",
@@ -202,7 +202,7 @@ def formula(spec: Spec, tokens: int, batch: int, total: str, tr: Translator,
                     per_layer=bytes_bin(spec.per_layer, tr))
     else:
         head = tr._("2 × {layers} × {kv_heads} × {head_dim} × {bytes} = "
-                    "{per_token} per token", layers=_layers(spec.n_layers, tr),
+                    "{per_token} per token", layers=_layers(spec.n_attention_layers, tr),
                     kv_heads=tr.n_("{count} KV head", "{count} KV heads", spec.n_kv_heads,
                                    count=tr.int(spec.n_kv_heads)),
                     head_dim=tr.int(spec.head_dim), bytes=value_b, per_token=per_token)
@@ -872,6 +872,22 @@ def symbolic(spec: Spec, names: dict | None, bill: Bill, tr: Translator) -> str:
                     full=tr.int(spec.n_full_layers), local=tr.int(spec.n_window_layers),
                     window=tr.int(spec.window),
                     field=_field(names, "win", "sliding_window"))
+    if spec.n_attention_layers < spec.n_layers:
+        # a hybrid, or cross-attention / shared layers: the product runs over the layers
+        # that cache K and V per token, and the line says which those are (truth3 N5)
+        attention = tr._("attention layers")
+        words = f"2 × {attention} × {kv} × {hd} × {b}"
+        nums = (f"2 × {tr.int(spec.n_attention_layers)} × {tr.int(spec.n_kv_heads)} × "
+                f"{tr.int(spec.head_dim)} × {b}")
+        return tr.n_("Cache per token: {words} = {numbers} = {per_token}. Keys and values are "
+                     "kept per token in only {count} of the {total} layer ({layers}); the "
+                     "others keep nothing that grows with the context.",
+                     "Cache per token: {words} = {numbers} = {per_token}. Keys and values are "
+                     "kept per token in only {count} of the {total} layers ({layers}); the "
+                     "others keep nothing that grows with the context.", spec.n_layers,
+                     words=words, numbers=nums, per_token=exact(spec.per_token, tr),
+                     count=tr.int(spec.n_attention_layers), total=tr.int(spec.n_layers),
+                     layers=layers)
     words = f"2 × {layers} × {kv} × {hd} × {b}"
     nums = (f"2 × {tr.int(spec.n_layers)} × {tr.int(spec.n_kv_heads)} × "
             f"{tr.int(spec.head_dim)} × {b}")
