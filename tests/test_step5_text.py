@@ -641,3 +641,28 @@ def test_the_formula_multiplies_the_attention_layers(config, numbers, attention,
     llama.config = (Path(__file__).parent / "data" / "configs" / "Llama-3.1-8B.json").read_text()
     plain = norm(text.symbolic(llama.spec, dict(llama.parsed.fields), llama.bill, tr))
     assert "2 × 32 × 8 × 128 × 2 B = 131,072 B" in plain and "in only" not in plain
+
+
+def test_chunked_layers_are_called_chunked():
+    """truth3 N13: Llama 4's 36 chunked layers (attention_chunk_size 8,192) are called chunked
+    in the narration, the "your model" formula and the formula line, with the field they
+    come from; the config has no sliding_window and nothing says "sliding"."""
+    from pathlib import Path
+    from steps.step5.model import Step5Model
+    m = Step5Model()
+    m.config = (Path(__file__).parent / "data" / "configs"
+                / "Llama-4-Scout-17B-16E-Instruct.json").read_text()
+    s, tr = m.spec, Translator("en")
+    assert s.chunked and (s.n_window_layers, s.n_full_layers) == (36, 12)
+    said = norm(" ".join(text.narration(s, m.bill, tr)))
+    assert "36 chunked-attention layers and 12 full-attention layers" in said
+    assert "current chunk of 8,192 tokens" in said and "sliding" not in said
+    line = norm(text.symbolic(s, dict(m.parsed.fields), m.bill, tr))
+    assert "chunked-attention layers (36) at most one chunk of 8,192 " in line
+    assert "(text_config.attention_chunk_size)" in line and "sliding" not in line
+    tail = norm(text.formula(s, m.bill.kept, 1, "1 GB", tr, m.bill.kept_local)[1])
+    assert "36 chunked-attention layers" in tail and "sliding" not in tail
+    gemma = spec_of("gemma3-27b")                   # a sliding window stays a sliding window
+    assert not gemma.chunked
+    assert "sliding-window" in " ".join(text.narration(gemma, bill_of("gemma3-27b", 32768, 1,
+                                                                      "h100"), tr))

@@ -212,8 +212,7 @@ def formula(spec: Spec, tokens: int, batch: int, total: str, tr: Translator,
                     full=tr.n_("{count} full-attention layer", "{count} full-attention layers",
                                spec.n_full_layers, count=tr.int(spec.n_full_layers)),
                     tokens=toks,
-                    local=tr.n_("{count} sliding-window layer", "{count} sliding-window layers",
-                                spec.n_window_layers, count=tr.int(spec.n_window_layers)),
+                    local=kind_layers(spec.window_kind, spec.n_window_layers, tr),
                     kept=tr.n_("{count} token", "{count} tokens", local, count=tr.int(local)),
                     sequences=seqs, total=total)
     else:
@@ -536,7 +535,27 @@ def narration(spec: Spec, bill: Bill, tr: Translator) -> list[str]:
             "head it caches, per layer and token, {dims} values, a compressed latent plus a "
             "small rotary key shared by all heads, with no factor 2.", spec.mla_dims,
             model=model, dims=tr.int(spec.mla_dims)))
-    if spec.layered:
+    if spec.layered and spec.chunked:
+        # truth3 N13: a chunked layer (Llama 4's attention_chunk_size) attends within its
+        # current chunk, not to the last W tokens; the cache keeps at most one chunk
+        paras.append(" ".join((
+            tr._("{model} mixes two kinds of layer: {local} and {full}.", model=model,
+                 local=kind_layers("chunked", spec.n_window_layers, tr),
+                 full=kind_layers("full", spec.n_full_layers, tr)),
+            tr.n_("Each chunked-attention layer attends only to the tokens of its current "
+                  "chunk of {window} token, starting again at each chunk's boundary, and "
+                  "keeps no more than one chunk; each full one attends to the whole context.",
+                  "Each chunked-attention layer attends only to the tokens of its current "
+                  "chunk of {window} tokens, starting again at each chunk's boundary, and "
+                  "keeps no more than one chunk; each full one attends to the whole context.",
+                  spec.window, window=tr.int(spec.window)),
+            tr.n_("So its cache still grows with every token, only more slowly: each chunked "
+                  "layer keeps at most {kept} token, each full one {context}.",
+                  "So its cache still grows with every token, only more slowly: each chunked "
+                  "layer keeps at most {kept} tokens, each full one {context}.",
+                  bill.kept_local, kept=tr.int(bill.kept_local),
+                  context=tr.int(bill.context)))))
+    elif spec.layered:
         paras.append(" ".join((
             tr._("{model} mixes two kinds of layer: {local} and {full}.", model=model,
                  local=kind_layers("sliding", spec.n_window_layers, tr),
@@ -865,6 +884,14 @@ def symbolic(spec: Spec, names: dict | None, bill: Bill, tr: Translator) -> str:
     if spec.layered:
         words = f"2 × {kv} × {hd} × {b}"
         nums = f"2 × {tr.int(spec.n_kv_heads)} × {tr.int(spec.head_dim)} × {b}"
+        if spec.chunked:                # truth3 N13: chunks, from attention_chunk_size
+            return tr._("Cache per layer and token: {words} = {numbers} = {per_layer}. Tokens "
+                        "kept: full-attention layers ({full}) every one, chunked-attention "
+                        "layers ({local}) at most one chunk of {window} ({field}).",
+                        words=words, numbers=nums, per_layer=exact(spec.per_layer, tr),
+                        full=tr.int(spec.n_full_layers), local=tr.int(spec.n_window_layers),
+                        window=tr.int(spec.window),
+                        field=_field(names, "chunk", "attention_chunk_size"))
         return tr._("Cache per layer and token: {words} = {numbers} = {per_layer}. Tokens "
                     "kept: full-attention layers ({full}) every one, sliding-window layers "
                     "({local}) at most {window} ({field}).", words=words,
