@@ -666,3 +666,24 @@ def test_chunked_layers_are_called_chunked():
     assert not gemma.chunked
     assert "sliding-window" in " ".join(text.narration(gemma, bill_of("gemma3-27b", 32768, 1,
                                                                       "h100"), tr))
+
+
+def test_a_top_level_vision_config_is_named():
+    """truth3 N9: Qwen2.5-VL keeps its language fields at the top level and its vision tower
+    in `vision_config`; the count (7.62 B, the language model's: 8.29 B with the 0.68 B
+    tower) is said to leave the image encoder out, from the config and from its link."""
+    from pathlib import Path
+    from steps.step5.model import CUSTOM, Step5Model
+    tr = Translator("en")
+    m = Step5Model()
+    m.config = (Path(__file__).parent / "data" / "corpus"
+                / "Qwen--Qwen2.5-VL-7B-Instruct.json").read_text()
+    assert m.parsed.ok and m.spec.multimodal and "_mm-1" in m.custom
+    assert round(m.spec.n_params / 1e9, 2) == 7.62
+    info = norm(text.model_info(m.spec, tr))
+    assert "It is a multimodal model: the parameters counted are its language model's" in info
+    link = Step5Model(model=CUSTOM, custom=m.custom)
+    assert "It is a multimodal model" in text.model_info(link.spec, tr)
+    plain = Step5Model()
+    plain.config = (Path(__file__).parent / "data" / "configs" / "Qwen3-8B.json").read_text()
+    assert not plain.spec.multimodal and "multimodal" not in text.model_info(plain.spec, tr)
