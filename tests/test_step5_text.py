@@ -687,3 +687,15 @@ def test_a_top_level_vision_config_is_named():
     plain = Step5Model()
     plain.config = (Path(__file__).parent / "data" / "configs" / "Qwen3-8B.json").read_text()
     assert not plain.spec.multimodal and "multimodal" not in text.model_info(plain.spec, tr)
+
+
+def test_the_gpu_note_says_what_the_driver_gives():
+    """truth3 O-1: an L4 sold as 24 GB has 24 GiB on the bill's line, but its driver gives
+    programs 23,034 MiB (nvidia-smi), the memory the planner shares out; the note says so
+    where the two differ, and not where they agree (A100 80 GB: 81,920 MiB)."""
+    tr = Translator("en")
+    l4 = norm(text.binary_note(bill_of("llama2-7b", 4096, 1, "l4"), tr))
+    assert l4.endswith("Programs get a little less: the driver reports 22.5 GiB "
+                       "(23,034 MiB), and part B's planner starts from that.")
+    a100 = norm(text.binary_note(bill_of("llama2-7b", 4096, 1, "a100-80"), tr))
+    assert "driver" not in a100

@@ -641,10 +641,19 @@ def units(bill: Bill, tr: Translator) -> str:
 
 def binary_note(bill: Bill, tr: Translator) -> str:
     """Truth #6: the vendors' “GB” of GPU memory are GiB; the lines are drawn there."""
-    return tr._("GPU makers count memory in binary units: the {gpu}, sold with {n} “GB”, "
-                "holds {gib} = {gb}, and its line is drawn there.", gpu=bill.gpu_name,
-                n=tr.int(bill.gpu_gib), gib=gib(bill.gpu_gib, tr),
-                gb=bytes_dec(bill.gpu_mem, tr))
+    out = tr._("GPU makers count memory in binary units: the {gpu}, sold with {n} “GB”, "
+               "holds {gib} = {gb}, and its line is drawn there.", gpu=bill.gpu_name,
+               n=tr.int(bill.gpu_gib), gib=gib(bill.gpu_gib, tr),
+               gb=bytes_dec(bill.gpu_mem, tr))
+    usable = presets.GPUS[bill.gpu].usable_bytes
+    if usable is not None and usable < bill.gpu_mem:
+        # truth3 O-1: the driver keeps some (ECC, its own reserve); programs get nvidia-smi's
+        # total, and the planner's engine share (part B) is a share of that
+        out += " " + tr._("Programs get a little less: the driver reports {usable} ({mib}), "
+                          "and part B's planner starts from that.",
+                          usable=tr.bytes(usable, "GiB", 1),
+                          mib=tr.bytes(usable, "MiB", 0))
+    return out
 
 
 def live_lines(live: Live, tr: Translator) -> list[str]:
