@@ -142,6 +142,14 @@ KNOWN: dict[str, str] = {
         "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
         "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
         " it asks for n_params"),
+    "nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4": (
+        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
+        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
+        " it asks for n_params"),
+    "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16": (
+        "the file has no num_hidden_layers and no hybrid_override_pattern: its 108 layers are"
+        " listed in layers_block_type, which transformers 5.25 reads; the reader asks for "
+        "num_hidden_layers (missing)"),
     "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-FP8": (
         "the file has no num_hidden_layers and no hybrid_override_pattern: its 108 layers are"
         " listed in layers_block_type, which transformers 5.25 reads; the reader asks for "
@@ -167,6 +175,9 @@ KNOWN: dict[str, str] = {
         "39 MoE layers, a per-head output gate g_proj, and q_proj/o_proj 7,680 wide on "
         "average (more query heads than num_attention_heads' 48 on some layers); the reader "
         "counts 40 MoE layers of 48 heads without the gate: 33.94 B vs 33.44 B"),
+    "rosinality--lm-exp-gpt2-medium": (
+        "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
+        "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
     "zai-org--GLM-5": (
         "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
         "576-value MLA latent, 704 values per layer; the reader counts 576"),
