@@ -699,3 +699,15 @@ def test_the_gpu_note_says_what_the_driver_gives():
                        "(23,034 MiB), and part B's planner starts from that.")
     a100 = norm(text.binary_note(bill_of("llama2-7b", 4096, 1, "a100-80"), tr))
     assert "driver" not in a100
+
+
+def test_exercise_5_2_says_the_batch_is_before_activations():
+    """truth3 N20: exercise 5.2's answer (a batch of 25 in 39.96 of 40 GiB) counts only the
+    weights and the cache; it says activations and the runtime's buffers come on top, as
+    part B's planner counts them."""
+    from steps.step5.exercises import EXERCISES
+    ex = next(e for e in EXERCISES if e.index == 2)
+    x = ex.numbers()
+    said = norm(" ".join(ex.answer(Translator("en"), x)))
+    assert said.startswith(f"A batch of {x['batch']}: weights and cache take ")
+    assert "activations, the CUDA context and the engine's buffers need memory too" in said

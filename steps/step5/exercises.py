@@ -100,7 +100,11 @@ def _t5_answer(tr, x):
     return [tr._("A batch of {B}: weights and cache take {total} of the {mem}; one sequence "
                  "more would make it {more}.", B=tr.int(x["batch"]),
                  total=tr.bytes(x["total"], "GiB", 2), mem=bytes_bin(x["mem"], tr),
-                 more=tr.bytes(x["more"], "GiB", 2))]
+                 more=tr.bytes(x["more"], "GiB", 2)),
+            # truth3 N20: the little left over is not room a server has
+            tr._("That counts only the weights and the cache: activations, the CUDA context "
+                 "and the engine's buffers need memory too, so a real server fits fewer "
+                 "sequences (part B's planner counts them).")]
 
 
 EXERCISES: tuple[Exercise, ...] = (
