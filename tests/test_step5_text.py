@@ -711,3 +711,14 @@ def test_exercise_5_2_says_the_batch_is_before_activations():
     said = norm(" ".join(ex.answer(Translator("en"), x)))
     assert said.startswith(f"A batch of {x['batch']}: weights and cache take ")
     assert "activations, the CUDA context and the engine's buffers need memory too" in said
+
+
+def test_the_speaker_notes_do_not_make_every_cache_grow_with_the_context():
+    """truth3 N21: a sliding window stops its layers' cache (Mistral 7B, Gemma), so the notes
+    say the cache grows with the context while every layer keeps every token, not always."""
+    import steps.step5 as step5
+    assert "in proportion to both" not in step5.NOTES
+    assert "sliding-window layers, as in Gemma and Mistral 7B, stop at their window" \
+        in step5.NOTES
+    for lang in ("id", "pl", "nl"):
+        assert Translator(lang)._(step5.NOTES) != step5.NOTES

@@ -18,8 +18,10 @@ TAKEAWAY = N_(
     "The cache grows with layers, KV heads, head dimension, bytes per value, context and "
     "batch. At long contexts and large batches it outgrows the model's weights.")
 NOTES = N_("Ask the question before touching anything. Then move the context and the batch: "
-           "the cache grows in proportion to both, and at long contexts or large batches it "
-           "outgrows the model's weights. Read the formula aloud once: two (keys and values) × "
+           "the cache grows in proportion to the batch, and to the context as long as every "
+           "layer keeps every token (sliding-window layers, as in Gemma and Mistral 7B, stop "
+           "at their window); at long contexts or large batches it outgrows the model's "
+           "weights. Read the formula aloud once: two (keys and values) × "
            "layers × KV heads × head dimension × bytes per number, per token. Part B, the "
            "planner, is for those who will run a server: open it if there is time.")
 MINUTES = 15            # about how long a 90-minute lecture spends here (the speaker's clock)
