@@ -100,7 +100,7 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
                              I_s: ``shared_expert_intermediate_size``, Granite's
                              ``shared_intermediate_size``; 0 means none, as in
                              MiniMax-M2 and Qwen3-Coder-480B)
-    norms                  2 * d per layer (4 * d for Gemma 2/3 and for
+    norms                  2 * d per layer (4 * d for Gemma 2/3, MuseGlimmer and
                            Nemotron's biased LayerNorms, d for Cohere's one
                            LayerNorm) + d (2 * d for Nemotron)
     embeddings tied        Gemma and Cohere by default (``tie_word_embeddings``,
@@ -112,8 +112,8 @@ Which layers are MoE follows the modeling code (``_moe_layers``): Llama 4
 each MoE layer), Qwen's ``decoder_sparse_step`` and ``mlp_only_layers``,
 Jamba's ``expert_layer_period``/``offset``, DeepSeek's
 ``first_k_dense_replace``. Active parameters replace E by
-``num_experts_per_tok`` routed experts. Layers of other kinds (Mamba-2,
-MLP-only blocks) make the count ``params_needed``.
+``num_experts_per_tok`` routed experts (Gemma 4: ``top_k_experts``). Layers
+of other kinds (Mamba-2, MLP-only blocks) make the count ``params_needed``.
 Biases of routers and of the MLP are left out (they are a few thousand).
 Falcon as ``FalconModel`` builds it (``_falcon_params``): a fused QKV of
 (H + 2K) x h outputs (K as for the cache), ``ffn_hidden_size`` (4d) GELU
@@ -122,11 +122,33 @@ layer with ``new_decoder_architecture``, one when ``parallel_attn``), the
 lm_head tied. Phi-1/1.5/2 as ``PhiModel`` (``_phi_params``): biased q/k/v
 and dense, a biased fc1/fc2 MLP, one LayerNorm per layer, a biased lm_head.
 Qwen3-Next and Qwen3.5 (``attn_output_gate``) double q_proj for the output
-gate. LFM2: q/k norms, tied embeddings, ShortConv mixers (in_proj d x 3d,
-a depthwise conv of ``conv_L_cache``, out_proj) and, with
-``block_auto_adjust_ff_dim``, an MLP 2/3 as wide, times
-``block_ffn_dim_multiplier``, rounded up to ``block_multiple_of``. Other architectures (GPT-2, OPT, ...) need the count entered by hand
-(``n_params=``).
+gate; MuseGlimmer's attention has a gate of its own, a ``gate_proj`` d x H x h
+as wide as q_proj whose sigmoid scales the output (its q/k norm has no
+weight), and four norms per layer. LFM2: q/k norms, tied embeddings, ShortConv
+mixers (in_proj d x 3d, a depthwise conv of ``conv_L_cache``, out_proj) and,
+with ``block_auto_adjust_ff_dim``, an MLP 2/3 as wide, times
+``block_ffn_dim_multiplier``, rounded up to ``block_multiple_of``.
+GPT-2 and GPTBigCode (``_gpt2_params``): a fused, biased ``c_attn`` of
+d + 2 x K x h outputs (GPT-2's Conv1D with K = H; K = 1 under BigCode's
+``multi_query``), a biased ``c_proj``, a gate-less biased MLP of ``n_inner``
+(4d when null), two LayerNorms with a bias per layer, ``ln_f``, learned
+positions (``n_positions`` x d, required) and the lm_head tied to ``wte``; a
+config without ``model_type`` whose ``architectures`` name GPT2LMHeadModel
+(distilgpt2's) takes this rule. Starcoder2 (``_starcoder2_params``): q/k/v/o
+and a ``c_fc``/``c_proj`` MLP without a gate, biased under ``use_bias``,
+LayerNorms with a bias, tied by default. ChatGLM2/3 and GLM-4
+(``_chatglm_params``, remote code): a fused ``query_key_value`` of
+H x h + 2 x G x h (G K/V groups of ``kv_channels``), biased with
+``add_qkv_bias``, ``dense``, a SwiGLU ``dense_h_to_4h`` of 2 x
+``ffn_hidden_size`` and ``dense_4h_to_h``, two RMSNorms, an untied
+``output_layer`` of ``padded_vocab_size``. Gemma 4 (``_gemma4_params``): the
+full-attention layers' own ``global_head_dim`` and, with
+``attention_k_eq_v``, ``num_global_key_value_heads`` K heads and no v_proj;
+with ``enable_moe_block`` a gated MLP and ``num_experts`` experts side by
+side in every layer, ``top_k_experts`` of them per token (the count only:
+a preset holds one K/V geometry, so the cache of its full layers is sized
+like the sliding ones'). Other architectures (OPT, GPT-NeoX, BLOOM, ...)
+need the count entered by hand (``n_params=``).
 
 Bad input never escapes as a bare exception: it raises :class:`ConfigError`
 with the ``field`` it concerns and a stable machine ``code`` the UI can
@@ -225,17 +247,23 @@ DTYPES: Mapping[str, str] = MappingProxyType(
 """``torch_dtype`` spellings and the precision key each maps to."""
 
 GATED_MLP_EXCLUDED = frozenset(
-    {
-        "gpt2", "gpt_neo", "gpt_neox", "gptj", "opt", "bloom", "falcon",
-        "phi", "gpt_bigcode", "starcoder2", "mpt", "codegen",
-    }
+    {"gpt_neo", "gpt_neox", "gptj", "opt", "bloom", "mpt", "codegen"}
 )
-"""Model types whose MLP is not gated: their parameters are not counted."""
+"""Model types whose MLP is not gated and that have no rule of their own: their
+parameters are not counted (GPT-2, GPTBigCode, Starcoder2, Falcon and Phi have one)."""
+
+_ARCHITECTURE_TYPES: Mapping[str, str] = MappingProxyType({
+    "GPT2LMHeadModel": "gpt2", "GPT2Model": "gpt2",
+})
+"""The parameter rule of a config without ``model_type``, from its ``architectures``."""
 
 _QWEN_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"})
 _GEMMA2_TYPES = frozenset({"gemma2"})
 _GEMMA3_TYPES = frozenset({"gemma3", "gemma3_text"})
-_FOUR_NORM_TYPES = _GEMMA2_TYPES | _GEMMA3_TYPES
+_MUSE_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
+_GATE_PROJ_TYPES = _MUSE_TYPES
+"""Attention with an output gate of its own, a gate_proj d -> H x h as wide as q_proj."""
+_FOUR_NORM_TYPES = _GEMMA2_TYPES | _GEMMA3_TYPES | _MUSE_TYPES
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "lfm2", "apertus"}) | _GEMMA3_TYPES
 _QKV_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe"})
 _PATTERN_TYPES = _GEMMA3_TYPES | {"cohere2"}
@@ -944,10 +972,22 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
 def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCount:
     """Count the parameters (see the module docstring), or ConfigError params_needed."""
     mt = r.model_type or ""
+    if not mt:  # no model_type (distilgpt2's 2019 file): the class architectures names
+        _, archs = r.find("architectures")
+        arch = archs[0] if isinstance(archs, list) and archs else None
+        mt = _ARCHITECTURE_TYPES.get(arch, "") if isinstance(arch, str) else ""
     if mt in _FALCON_TYPES:
         return _falcon_params(r, g)
     if mt == "phi":
         return _phi_params(r, g)
+    if mt in ("gpt2", "gpt_bigcode"):
+        return _gpt2_params(r, g)
+    if mt == "starcoder2":
+        return _starcoder2_params(r, g)
+    if mt == "chatglm":
+        return _chatglm_params(r, g)
+    if mt in ("gemma4", "gemma4_text"):
+        return _gemma4_params(r, g)
     if mt in GATED_MLP_EXCLUDED:
         raise ConfigError("n_params", "params_needed", model_type=mt,
                           reason="mlp_not_gated")
@@ -984,6 +1024,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
             attn += d  # and the o_proj bias
         if mt in _QK_NORM_TYPES or gate:
             attn += 2 * h
+        if mt in _GATE_PROJ_TYPES:  # MuseGlimmer: sigmoid(gate_proj(x)) scales the output
+            attn += d * H * h
 
     mixers = 0
     for spec in layers:
@@ -1024,7 +1066,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         dense_mlp = L * dense(inter)
     else:
         k = r.int("num_experts_per_tok", "num_experts_per_token",
-                  "experts_per_token", kind="experts", required=True)
+                  "experts_per_token", "top_k_experts", kind="experts", required=True)
         if k > n_experts:
             raise ConfigError("num_experts_per_tok", "experts_range",
                               experts=n_experts, per_token=k)
@@ -1109,15 +1151,23 @@ def _falcon_params(r: _Reader, g: _Geometry) -> ParamCount:
     )
 
 
+def _family_sizes(r: _Reader, g: _Geometry, vocab_names: tuple[str, ...] = ("vocab_size",),
+                  width_names: tuple[str, ...] = ("intermediate_size",)) -> tuple[int, int, int]:
+    """(hidden, vocab, MLP width) that a family's rule needs, or ConfigError
+    ``params_needed`` naming the first one the config lacks."""
+    d = g.hidden
+    vocab = r.int(*vocab_names, kind="vocab")
+    width = r.int(*width_names, kind="intermediate")
+    for name, value in (("hidden_size", d), (vocab_names[0], vocab), (width_names[0], width)):
+        if value is None:
+            raise ConfigError("n_params", "params_needed", missing=name)
+    return d, vocab, width
+
+
 def _phi_params(r: _Reader, g: _Geometry) -> ParamCount:
     """Phi-1/1.5/2 as ``PhiModel`` builds it: biased q/k/v/dense, fc1/fc2 GELU MLP,
     one LayerNorm per layer (attention and MLP in parallel), a biased lm_head."""
-    d, vocab = g.hidden, r.int("vocab_size", kind="vocab")
-    inter = r.int("intermediate_size", kind="intermediate")
-    if d is None or vocab is None or inter is None:
-        raise ConfigError("n_params", "params_needed", missing="hidden_size"
-                          if d is None else "vocab_size" if vocab is None
-                          else "intermediate_size")
+    d, vocab, inter = _family_sizes(r, g)
     L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
     attn = d * (H + 2 * K) * h + (H + 2 * K) * h + H * h * d + d
     if r.flag("qk_layernorm", False):
@@ -1127,6 +1177,153 @@ def _phi_params(r: _Reader, g: _Geometry) -> ParamCount:
         embedding=vocab * d, lm_head=0 if tied else vocab * d + vocab,
         attention=L * attn, dense_mlp=L * (2 * d * inter + inter + d),
         experts=0, active_experts=0, shared=0, norms=L * 2 * d + 2 * d,
+    )
+
+
+def _gpt2_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """GPT-2 (``GPT2Model``) and GPTBigCode / StarCoder (``GPTBigCodeModel``).
+
+    Both build, per layer, a fused ``c_attn`` (GPT-2's Conv1D, BigCode's
+    Linear) of d + 2 x K x h outputs with a bias (K = H for GPT-2; 1 under
+    BigCode's ``multi_query``), a biased ``c_proj`` d x d, a gate-less GELU MLP
+    (``c_fc`` d -> inner, ``c_proj`` inner -> d, both biased; inner is
+    ``n_inner``, 4d when null) and two LayerNorms with a bias (ln_1, ln_2);
+    then ``ln_f``, learned positions ``wpe`` (``n_positions`` x d: required,
+    the class default is not assumed) and ``wte``, which the lm_head shares.
+    """
+    d, vocab = g.hidden, r.int("vocab_size", kind="vocab")
+    positions = r.int("n_positions", "max_position_embeddings", kind="context")
+    if d is None or vocab is None or positions is None:
+        raise ConfigError("n_params", "params_needed", missing="n_embd" if d is None
+                          else "vocab_size" if vocab is None else "n_positions")
+    L, K, h = g.n_layers, g.n_kv_heads, g.head_dim
+    inner = r.int("n_inner", "intermediate_size", kind="intermediate") or 4 * d
+    attn = d * (d + 2 * K * h) + (d + 2 * K * h) + d * d + d
+    mlp = 2 * d * inner + inner + d
+    tied = r.flag("tie_word_embeddings", True)
+    return ParamCount(
+        embedding=vocab * d + positions * d, lm_head=0 if tied else vocab * d,
+        attention=L * attn, dense_mlp=L * mlp, experts=0, active_experts=0, shared=0,
+        norms=L * 4 * d + 2 * d,
+    )
+
+
+def _starcoder2_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """Starcoder2 (``Starcoder2Model``): q/k/v/o and a gate-less ``c_fc``/``c_proj``
+    MLP, all with a bias when ``use_bias`` (the class default), two LayerNorms
+    with a bias per layer and a final one, the lm_head tied by default."""
+    d, vocab, inter = _family_sizes(r, g)
+    L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
+    bias = bool(r.flag("use_bias", True))
+    attn = 2 * d * H * h + 2 * d * K * h + (((H + 2 * K) * h + d) if bias else 0)
+    mlp = 2 * d * inter + ((inter + d) if bias else 0)
+    tied = r.flag("tie_word_embeddings", True)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d, attention=L * attn,
+        dense_mlp=L * mlp, experts=0, active_experts=0, shared=0,
+        norms=L * 4 * d + 2 * d,
+    )
+
+
+def _chatglm_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """ChatGLM2/3 and GLM-4 (remote code ``modeling_chatglm.py``, ``ChatGLMModel``).
+
+    Per layer (``GLMBlock``): a fused ``query_key_value`` d -> H x h + 2 x G x h
+    (G = ``multi_query_group_num`` K/V groups under ``multi_query_attention``,
+    else H; h = ``kv_channels``) with a bias when ``add_qkv_bias``, ``dense``
+    H x h -> d, a SwiGLU ``dense_h_to_4h`` d -> 2 x ``ffn_hidden_size`` and
+    ``dense_4h_to_h`` back (these three biased when ``add_bias_linear``), two
+    norms (RMSNorm: d; LayerNorm: 2d); the final norm with
+    ``post_layer_norm``; ``word_embeddings`` and ``output_layer`` of
+    ``padded_vocab_size`` x d, untied unless ``tie_word_embeddings``.
+    """
+    d, vocab, ffn = _family_sizes(r, g, ("padded_vocab_size", "vocab_size"),
+                                  ("ffn_hidden_size",))
+    L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
+    qkv = (H + 2 * K) * h
+    linear_bias = bool(r.flag("add_bias_linear", False))
+    attn = d * qkv + (qkv if r.flag("add_qkv_bias", False) else 0) + H * h * d
+    attn += d if linear_bias else 0
+    mlp = 3 * d * ffn + ((2 * ffn + d) if linear_bias else 0)
+    norm = d if r.flag("rmsnorm", True) else 2 * d
+    final = norm if r.flag("post_layer_norm", True) else 0
+    tied = r.flag("tie_word_embeddings", False)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d, attention=L * attn,
+        dense_mlp=L * mlp, experts=0, active_experts=0, shared=0,
+        norms=L * 2 * norm + final,
+    )
+
+
+def _gemma4_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """Gemma 4 (``Gemma4TextModel``), layer by layer from ``layer_types``.
+
+    A full-attention layer has its own geometry (``per_layer_config``):
+    ``global_head_dim`` (class default 512) and, with ``attention_k_eq_v``,
+    ``num_global_key_value_heads`` K heads and no v_proj (V is the normed K).
+    Every layer has q_proj, o_proj and a q_norm over head_dim; a layer that
+    does not reuse another's K/V (the last ``num_kv_shared_layers`` do) adds
+    k_proj, v_proj and a k_norm (the v_norm has no weight). The MLP is gated,
+    twice as wide on a shared layer under ``use_double_wide_mlp``; four
+    RMSNorms per layer. With ``enable_moe_block`` each layer also has
+    ``num_experts`` gated experts ``moe_intermediate_size`` wide beside the
+    MLP, ``top_k_experts`` of them per token, a router (proj d x E, a scale
+    of d, a per-expert scale of E) and three more norms. Per-layer inputs
+    (``hidden_size_per_layer_input`` p, class default 256): an embedding of
+    ``vocab_size_per_layer_input`` x L x p, a projection d x L x p and its
+    norm, and per layer a gate d x p, a projection p x d and a norm. The
+    lm_head is tied by default.
+    """
+    d, vocab, inter = _family_sizes(r, g)
+    L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
+    name, types = r.find("layer_types")
+    if name is not None:
+        types = [_LAYER_TYPE_KINDS.get(t) if isinstance(t, str) else None for t in types]
+    else:  # Gemma4TextConfig: 5 sliding, 1 full; the last layer full
+        types = ["sliding" if (i + 1) % 6 else "full" for i in range(L)]
+        types[-1] = "full"
+    hg = r.int("global_head_dim", kind="head_dim")
+    if hg is None:
+        hg = r.defaults["global_head_dim"] = 512
+    k_eq_v = bool(r.flag("attention_k_eq_v", False))
+    kg = (r.int("num_global_key_value_heads", kind="kv_heads") if k_eq_v else None) or K
+    bias = bool(r.flag("attention_bias", False))
+    double = bool(r.flag("use_double_wide_mlp", False))
+    n_shared = r.int("num_kv_shared_layers", kind="layers", minimum=0) or 0
+    p = r.int("hidden_size_per_layer_input", kind="hidden", minimum=0)
+    if p is None:
+        p = r.defaults["hidden_size_per_layer_input"] = 256
+    attn = mlp = 0
+    for i in range(L):
+        full = i < len(types) and types[i] == "full"
+        hd, kv = (hg, kg) if full else (h, K)
+        attn += 2 * d * H * hd + hd + ((H * hd + d) if bias else 0)  # q, o, q_norm
+        if i < L - n_shared:  # k (and v unless K doubles as V), k_norm
+            n_proj = 1 if (full and k_eq_v) else 2
+            attn += n_proj * (d * kv * hd + (kv * hd if bias else 0)) + hd
+        width = 2 * inter if (double and i >= L - n_shared) else inter
+        mlp += 3 * d * width + (2 * d * p + d if p else 0)
+    norms = L * 4 * d + d
+    embedding = vocab * d
+    if p:
+        vp = r.int("vocab_size_per_layer_input", kind="vocab") or vocab
+        embedding += vp * L * p
+        mlp += d * L * p
+        norms += p
+    experts = active = shared = 0
+    if r.flag("enable_moe_block", False):
+        n_exp = r.int("num_experts", kind="experts", required=True)
+        k = r.int("top_k_experts", kind="experts", required=True)
+        if k > n_exp:
+            raise ConfigError("top_k_experts", "experts_range", experts=n_exp, per_token=k)
+        width = r.int("moe_intermediate_size", kind="intermediate", required=True)
+        experts, active = L * n_exp * 3 * d * width, L * k * 3 * d * width
+        shared = L * (d * n_exp + d + n_exp)
+        norms += L * 3 * d
+    tied = r.flag("tie_word_embeddings", True)
+    return ParamCount(
+        embedding=embedding, lm_head=0 if tied else vocab * d, attention=attn,
+        dense_mlp=mlp, experts=experts, active_experts=active, shared=shared, norms=norms,
     )
 
 
@@ -1253,7 +1450,7 @@ def parse_config(
         n_experts = r.int("num_local_experts", "num_experts", "n_routed_experts",
                           kind="experts")
         k = r.int("num_experts_per_tok", "num_experts_per_token",
-                  "experts_per_token", kind="experts", required=True)
+                  "experts_per_token", "top_k_experts", kind="experts", required=True)
         if k > n_experts:
             raise ConfigError("num_experts_per_tok", "experts_range",
                               experts=n_experts, per_token=k)

@@ -17,7 +17,8 @@ class for multimodal configs, else the transformers class its
   ``mla`` (latent), ``shared`` (reads another layer's K/V: Gemma 3n),
   ``cross`` (attends to the image), ``state`` (Mamba, linear attention: no
   K/V) or ``none``; ``values`` is what the layer caches per token
-  (K + V output features of its projections; for MLA the compressed
+  (K + V output features of its projections, twice K's where K doubles as
+  V, Gemma 4's ``attention_k_eq_v``; for MLA the compressed
   ``kv_a_proj_with_mqa`` output, kv_lora_rank + qk_rope_head_dim, plus the
   DSA indexer's key, ``indexer.wk``, where DeepSeek-V3.2 has one).
 
@@ -136,6 +137,10 @@ def _kv_projections(mod):
     k, v = getattr(mod, "k_proj", None), getattr(mod, "v_proj", None)
     if k is not None and v is not None and _out_features(k) and _out_features(v):
         return ("kv", _out_features(k) + _out_features(v))
+    if k is not None and _out_features(k) and hasattr(mod, "v_proj") and v is None:
+        # Gemma 4's attention_k_eq_v: no v_proj, V is the normed K; the cache
+        # still holds both (``cache.update(key_states, value_states)``)
+        return ("kv", 2 * _out_features(k))
     for name in _FUSED_NAMES:
         fused = getattr(mod, name, None)
         if fused is None or not _out_features(fused):

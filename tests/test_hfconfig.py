@@ -408,7 +408,7 @@ BAD_FIELDS = [
     (dict(num_local_experts=0, num_experts_per_tok=1), "num_local_experts", "not_positive_int"),
     (dict(kv_lora_rank=-512), "kv_lora_rank", "not_positive_int"),
     (dict(vocab_size=0), "vocab_size", "not_positive_int"),
-    (dict(model_type="gpt2"), "n_params", "params_needed"),
+    (dict(model_type="gpt_neox"), "n_params", "params_needed"),
     # every size within its limit, together more than any real model (truth2 C-12)
     (dict(hidden_size=999_936, intermediate_size=10_000_000, num_hidden_layers=1024,
           num_attention_heads=32, num_key_value_heads=8), "n_params", "params_too_large"),
@@ -652,6 +652,43 @@ def test_granite_hybrid_mamba2_and_shared_mlp():
     assert r.params.total == 5_018_284_672
     # Mamba-2 state: 128 heads x 64 x 256 + (8192 + 2 x 256) x 4
     assert r.preset.layers[0].fixed_values == 128 * 64 * 256 + (8192 + 512) * 4
+
+
+def test_gate_less_families_are_counted():
+    """GPT-2 (Conv1D c_attn, learned positions, tied head): openai-community/gpt2's
+    124,439,808; GPTBigCode's multi-query c_attn is d + 2 x head_dim wide; without
+    n_positions the learned positions cannot be sized, so the count is asked for."""
+    gpt2 = dict(model_type="gpt2", n_layer=12, n_head=12, n_embd=768, n_positions=1024,
+                vocab_size=50257)
+    assert parse(gpt2).params.total == 124_439_808
+    per_layer_mha = parse(gpt2).params.attention // 12
+    bigcode = dict(gpt2, model_type="gpt_bigcode", multi_query=True)
+    per_layer_mqa = parse(bigcode).params.attention // 12
+    assert per_layer_mha - per_layer_mqa == (768 + 1) * (2 * 768 - 2 * 64)
+    with pytest.raises(ConfigError) as e:
+        parse(with_(gpt2, n_positions=...))
+    assert (e.value.code, e.value.values["missing"]) == ("params_needed", "n_positions")
+    # no model_type: the architectures' GPT2LMHeadModel picks the rule
+    bare = with_(gpt2, model_type=..., architectures=["GPT2LMHeadModel"])
+    assert parse(bare).params.total == 124_439_808
+
+
+def test_attention_output_gate_and_chatglm_counts():
+    """MuseGlimmer's gate_proj is as wide as q_proj (d x H x h per layer); ChatGLM2's
+    fused query_key_value and SwiGLU dense_h_to_4h give the card's 6.2 B."""
+    muse = dict(model_type="muse_glimmer_text", num_hidden_layers=4, hidden_size=512,
+                num_attention_heads=8, num_key_value_heads=2, head_dim=64,
+                intermediate_size=1024, vocab_size=1000, tie_word_embeddings=False)
+    llama_like = parse(with_(muse, model_type="llama")).params
+    gated = parse(muse).params
+    assert gated.attention - llama_like.attention == 4 * 512 * 8 * 64
+    assert gated.norms - llama_like.norms == 4 * 2 * 512  # four norms per layer
+    glm2 = dict(model_type="chatglm", num_layers=28, hidden_size=4096,
+                num_attention_heads=32, multi_query_attention=True,
+                multi_query_group_num=2, kv_channels=128, ffn_hidden_size=13696,
+                padded_vocab_size=65024, add_qkv_bias=True, add_bias_linear=False,
+                rmsnorm=True, post_layer_norm=True)
+    assert parse(glm2).params.total == 6_243_584_000
 
 
 def test_chatglm_kv_groups():

@@ -33,6 +33,13 @@ TRUTHS = json.loads((orc.CORPUS / "truths.json").read_text())
 FILES = orc.corpus_files()
 REFUSALS = {"encoder_decoder", "no_kv_cache"}
 
+_GEMMA4_FULL = (
+    "Gemma 4's full-attention layers have their own geometry (global_head_dim 512 and, with "
+    "attention_k_eq_v, %d num_global_key_value_heads and no v_proj: K doubles as V, and "
+    "transformers caches K and the normed V, %s values); the app's ModelPreset holds one K/V "
+    "geometry, so the reader sizes them like the sliding layers (%s values); the parameter "
+    "count agrees (test_gemma4_params_agree)")
+
 KNOWN: dict[str, str] = {
     # name -> why the reader still disagrees with transformers (see docs/configs.md)
     "deepseek-ai--DeepSeek-V3.2-Exp": (
@@ -43,26 +50,6 @@ KNOWN: dict[str, str] = {
         "transformers 5.25 ties PaddleOCR-VL's lm_head to embed_tokens (its config reads "
         "tie_word_embeddings true although the file says false); the reader counts the untied "
         "lm_head the file names (+0.11 B); the layers agree"),
-    "THUDM--chatglm2-6b": (
-        "remote code (truth from modeling_chatglm.py): the reader sizes the K/V as the truth "
-        "(2 groups of kv_channels 128) but has no parameter rule for ChatGLM's fused "
-        "query_key_value and SwiGLU dense_h_to_4h, so it asks for n_params"),
-    "bigcode--starcoder2-7b": (
-        "the reader has no parameter rule for Starcoder2 (biased q/k/v/o, a c_fc/c_proj MLP "
-        "without a gate, LayerNorms with a bias), so it asks for n_params"),
-    "bigcode--starcoderbase-7b": (
-        "the reader has no parameter rule for GPTBigCode (a fused c_attn of d + 2 x head_dim "
-        "outputs under multi_query, learned positions, a gate-less MLP), so it asks for n_params"),
-    "distilbert--distilgpt2": (
-        "no model_type (truth: transformers' gpt2 from the same dict); the reader has no "
-        "parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned positions, a "
-        "gate-less MLP), so it asks for n_params"),
-    "openai-community--gpt2": (
-        "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
-        "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
-    "openai-community--gpt2-large": (
-        "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
-        "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
     "deepseek-ai--DeepSeek-V3.2": (
         "N8, as DeepSeek-V3.2-Exp: transformers caches the DSA indexer's key (index_head_dim "
         "128) beside the 576-value MLA latent, 704 values per layer; the reader counts 576"),
@@ -84,12 +71,7 @@ KNOWN: dict[str, str] = {
         "finds no K/V projection and reports no_kv_cache; the reader sizes sliding layers of "
         "separate K and V, 1,024 values, which is neither V4's shared 512-value KV nor its "
         "compressed cache"),
-    "google--gemma-4-26B-A4B": (
-        "Gemma 4's MoE names its routed experts per token top_k_experts (8 of num_experts "
-        "128); the reader looks for num_experts_per_tok and refuses (missing)"),
-    "meta-models--Muse-Glimmer-30B": (
-        "MuseGlimmer's attention has a gate_proj as wide as q_proj (an output gate, 1.42 B "
-        "over the model) that the reader does not count: 26.44 B vs 27.85 B"),
+    "google--gemma-4-26B-A4B": _GEMMA4_FULL % (2, "2,048", "4,096"),
     "nvidia--DeepSeek-V3.2-NVFP4": (
         "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
         "576-value MLA latent, 704 values per layer; the reader counts 576"),
@@ -119,13 +101,8 @@ KNOWN: dict[str, str] = {
         "layer_types names deepseek_sparse_attention on every layer, a kind the reader does "
         "not know, so it refuses (unsupported); transformers builds MLA layers with the DSA "
         "indexer key"),
-    "nvidia--Gemma-4-26B-A4B-NVFP4": (
-        "Gemma 4's MoE names its routed experts per token top_k_experts (8 of num_experts "
-        "128); the reader looks for num_experts_per_tok and refuses (missing)"),
-    "nvidia--Gemma-4-31B-IT-NVFP4": (
-        "Gemma 4's full-attention layers set attention_k_eq_v (K doubles as V: a k_proj and "
-        "no v_proj), so the oracle finds no K/V projection on those 10 layers and records "
-        "'none'; the reader sizes them as full layers of K and V"),
+    "nvidia--Gemma-4-26B-A4B-NVFP4": _GEMMA4_FULL % (2, "2,048", "4,096"),
+    "nvidia--Gemma-4-31B-IT-NVFP4": _GEMMA4_FULL % (4, "4,096", "8,192"),
     "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": (
         "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
         "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
@@ -175,9 +152,6 @@ KNOWN: dict[str, str] = {
         "39 MoE layers, a per-head output gate g_proj, and q_proj/o_proj 7,680 wide on "
         "average (more query heads than num_attention_heads' 48 on some layers); the reader "
         "counts 40 MoE layers of 48 heads without the gate: 33.94 B vs 33.44 B"),
-    "rosinality--lm-exp-gpt2-medium": (
-        "the reader has no parameter rule for GPT-2 (Conv1D c_attn/c_proj with biases, learned "
-        "positions wpe, a gate-less MLP, tied lm_head), so it asks for n_params"),
     "zai-org--GLM-5": (
         "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
         "576-value MLA latent, 704 values per layer; the reader counts 576"),
@@ -316,6 +290,24 @@ def test_oracle_file_is_transformers():
 def test_docs_list_every_verdict():
     assert orc.DOCS.read_text() == orc.docs_text(), (
         "docs/configs.md is out of date: PYTHONPATH=. .venv/bin/python -m tests.oracle --docs")
+
+
+GEMMA4 = ("google--gemma-4-26B-A4B", "nvidia--Gemma-4-26B-A4B-NVFP4",
+          "nvidia--Gemma-4-31B-IT-NVFP4")
+
+
+@pytest.mark.parametrize("name", GEMMA4)
+def test_gemma4_params_agree(name):
+    """Gemma 4's layers stay in KNOWN (one K/V geometry per preset), but its
+    parameter rule (global layers, K = V, the experts beside the MLP,
+    top_k_experts) matches what transformers builds within 1 %, and the 26B
+    activates about 3.8 B parameters per token (the card's "A4B")."""
+    parsed = parse_config(FILES[name].read_text())
+    want = ORACLE[name]["params"]
+    assert abs(parsed.params.total - want) <= 0.01 * want
+    if "26B" in name:
+        assert parsed.preset.experts_per_token == 8
+        assert 3.7e9 < parsed.params.active < 4.1e9
 
 
 @pytest.mark.parametrize("name", sorted(KNOWN))
