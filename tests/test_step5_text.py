@@ -722,3 +722,20 @@ def test_the_speaker_notes_do_not_make_every_cache_grow_with_the_context():
         in step5.NOTES
     for lang in ("id", "pl", "nl"):
         assert Translator(lang)._(step5.NOTES) != step5.NOTES
+
+
+def test_an_absent_field_is_not_said_to_say_anything():
+    """truth3 N23: a mamba_ssm config (ssm_cfg, no model_type, no num_attention_heads) is
+    refused because it has no attention heads; the message does not claim that the absent
+    “num_attention_heads” says so. A model_type that does say it keeps its wording."""
+    from steps.step5.model import parse
+    tr = Translator("en")
+    ssm = parse('{"d_model": 2560, "n_layer": 64, "vocab_size": 50277, '
+                '"ssm_cfg": {"layer": "Mamba2"}, "tie_embeddings": true}')
+    said = text.problem_text(ssm.problem, tr)
+    assert "the config has no attention heads (no “num_attention_heads”)" in said
+    assert "says it has no attention layers" not in said
+    mamba = parse('{"model_type": "mamba", "hidden_size": 2560, "num_hidden_layers": 64, '
+                  '"state_size": 16, "vocab_size": 50280}')
+    assert "“model_type” says it has no attention layers" in text.problem_text(mamba.problem,
+                                                                               tr)

@@ -759,6 +759,14 @@ def problem_text(p: Problem, tr: Translator) -> str:
                    "deep).")
     elif p.code == "bad_value" and not p.values:
         msg = tr._("This config cannot be read.")
+    elif p.code == "no_kv_cache" and field.split(".")[-1] in ("num_attention_heads", "n_head",
+                                                              "n_heads"):
+        # truth3 N23: the field is absent (a mamba_ssm config: ssm_cfg, no model_type), so it
+        # says nothing; what says it is a state-space model is the absence and the state fields
+        msg = tr._("This model keeps a fixed-size state instead of a KV cache: the config has "
+                   "no attention heads (no “{field}”) and describes a state-space model "
+                   "instead, so nothing grows with the context and there is no KV cache to "
+                   "size.", field=field)
     elif p.code in PROBLEMS:
         needed = dict(field=field, value="", limit="", line="", column="", kv_heads="",
                       heads="", hidden="", layers="", per_token="", experts="", active="",
