@@ -618,6 +618,7 @@ def test_the_question_and_narration_sum_the_layer_map():
     assert "19 full" not in explain and "1,910,000 tokens" in explain
     said = norm(" ".join(text.narration(s, bill_of(m, 32768, 1, "h100"), tr)))
     assert "16 sliding-window layers and 4 full-attention layers" in said
+    assert "70.2 GB ÷ 285.2 MB ≈ 246 sequences" in said     # the bill's 285.2 MB, not 1.3 GB
 
 
 @pytest.mark.parametrize("config,numbers,attention,total", [
