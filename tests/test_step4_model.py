@@ -301,3 +301,28 @@ def test_longer_than_the_model_can_process():
     assert roofline_of(4096, 2, "h100").beyond_max_context             # Llama 2: 4,096
     assert not roofline_of(4096, 1, "h100").beyond_max_context
     assert not roofline_of(8192, 2048, "h100", "llama3.1-8b").beyond_max_context
+
+
+def test_shared_and_state_layers_are_not_counted_as_full_ones():
+    """A Gemma-3n-like layout (truth3 N2, for step 4): 4 full layers, 16 sliding (512), 12
+    reading an earlier layer's K/V (shared) and 3 state layers of 1,000,000 values. Only the
+    full and sliding layers grow per token; the state layers add their fixed state; the
+    shared ones nothing. Counting every layer by its window would bill 19 full layers."""
+    from explainer import presets
+    kv = 2 * 2 * 256                                   # 2 KV heads of 256: 2,048 B at 16 bits
+    first = tuple(presets.LayerSpec("full", values_per_token=kv) if i % 5 == 4
+                  else presets.LayerSpec("sliding", span=512, values_per_token=kv)
+                  for i in range(20))
+    rest = ((presets.LayerSpec("shared"),) * 12
+            + (presets.LayerSpec("state", fixed_values=1_000_000),) * 3)
+    m = presets.ModelPreset(key="gemma3n-like-4", name="Gemma 3n-like", n_layers=35,
+                            n_heads=8, n_kv_heads=2, head_dim=256, n_params=7.85e9,
+                            layers=first + rest)
+    states = 3 * 1_000_000 * 2
+    for ctx in (100, 767, 32768):
+        expect = (4 * ctx + 16 * min(ctx, 512)) * 2 * kv + states
+        assert cache_per_sequence(m, ctx) == expect
+        assert expect == costs.kv_cache_bytes(m, ctx, window=m.cache_window)
+    assert decode_total_s(m, GPUS["h100"], 512, 40, 4) == pytest.approx(sum(
+        costs.decode_batch_cost(m, "h100", ctx, 4, window=m.cache_window).time_s
+        for ctx in range(513, 552)), rel=1e-12)

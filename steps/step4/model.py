@@ -55,17 +55,37 @@ def model_of(key: str) -> ModelPreset:
 
 
 def layer_counts(m: ModelPreset) -> tuple:
-    """((window or None, layers), ...): how many layers keep how many tokens."""
-    return tuple(sorted(Counter(m.windows).items(), key=lambda kv: (kv[0] is not None,
-                                                                    kv[0] or 0)))
+    """(((bytes per token, span, fixed bytes), layers), ...): the layers of `costs.layer_map`
+    grouped by what they keep, so that a sum over the groups is the layer map's sum (the
+    cache `costs.kv_cache_bytes` bills). A layer that keeps nothing per token (shared K/V,
+    cross-attention, a state layer) has 0 bytes per token, so it is not counted as a full
+    layer; a state layer keeps its fixed state whatever the context."""
+    return _groups(m)
+
+
+@lru_cache(maxsize=256)
+def _groups(m: ModelPreset) -> tuple:
+    """`layer_counts`, worked out once per model: every decode step of `decode_total_s`
+    asks for it."""
+    uses = costs.layer_map(m, 1, PRECISION)          # one token: per-token bytes + fixed state
+    fixed = costs.layer_map(m, 0, PRECISION)         # no token: the fixed state alone
+    counts = Counter((u.nbytes - f.nbytes, u.span, f.nbytes) for u, f in zip(uses, fixed))
+    return tuple(sorted(counts.items(), key=lambda kv: (kv[0][1] is not None, kv[0][1] or 0,
+                                                        kv[0][0], kv[0][2])))
+
+
+def _kept(counts: tuple, context: int) -> int:
+    """Bytes one sequence's cache holds at `context` tokens: each group's kept tokens at its
+    bytes per token, plus its fixed state."""
+    return sum(n * (per_token * costs.cached_tokens(context, span) + fixed)
+               for (per_token, span, fixed), n in counts)
 
 
 def cache_per_sequence(m: ModelPreset, context: int) -> int:
     """Bytes of one sequence's cache at `context` tokens with the model's own windows (the
     same number as `costs.kv_cache_bytes(m, context, window=m.cache_window)`, summed by
-    window instead of layer by layer)."""
-    per_layer = costs.kv_bytes_per_token_per_layer(m, PRECISION)
-    return per_layer * sum(n * costs.cached_tokens(context, w) for w, n in layer_counts(m))
+    group of like layers instead of layer by layer)."""
+    return _kept(layer_counts(m), context)
 
 
 @dataclass(frozen=True)
@@ -232,19 +252,18 @@ def decode_total_s(m: ModelPreset, g: GPUPreset, prompt: int, output: int, batch
                    ) -> float:
     """Sum of the times of all decode steps (contexts P + 1 .. P + output − 1) for `batch`
     sequences: each is max(FLOPs ÷ peak, (weights read + batch × cache) ÷ bandwidth), as
-    `costs.decode_batch_cost` says; summed with the cache worked out per window, not per
-    layer, so that 2,047 steps cost no more than a few thousand multiplications."""
+    `costs.decode_batch_cost` says; summed with the cache worked out per group of like
+    layers (`layer_counts`), not per layer, so that 2,047 steps cost no more than a few
+    thousand multiplications."""
     steps = costs.decode_steps(output)
     if not steps:
         return 0.0
     flops_t = batch * costs.forward_flops(m, 1) / g.flops
     weights = costs.decode_weight_bytes(m, batch)
-    per_layer = costs.kv_bytes_per_token_per_layer(m, PRECISION)
     counts = layer_counts(m)
     total = 0.0
     for ctx in range(prompt + 1, costs.last_decode_context(prompt, output) + 1):
-        cache = per_layer * sum(n * (ctx if w is None else min(ctx, w)) for w, n in counts)
-        total += max(flops_t, (weights + batch * cache) / g.bandwidth)
+        total += max(flops_t, (weights + batch * _kept(counts, ctx)) / g.bandwidth)
     return total
 
 
