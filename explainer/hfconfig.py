@@ -9,7 +9,8 @@ formula (:meth:`ParsedConfig.cache_inputs`), for the UI to show.
 
 How each cache input is found (the first rule that applies wins):
 
-- layers: ``num_hidden_layers`` (also ``n_layer``, ``num_layers``);
+- layers: ``num_hidden_layers`` (also ``n_layer``, ``num_layers``; without
+  them the length of ``layers_block_type``, as NemotronHConfig takes it);
   query heads: ``num_attention_heads`` (``n_head``, ``num_heads``).
 - KV heads: ``num_key_value_heads`` (``num_kv_heads``, DBRX's
   ``attn_config.kv_n_heads``); ``multi_query: true`` means 1; otherwise, or
@@ -113,7 +114,8 @@ each MoE layer), Qwen's ``decoder_sparse_step`` and ``mlp_only_layers``,
 Jamba's ``expert_layer_period``/``offset``, DeepSeek's
 ``first_k_dense_replace``. Active parameters replace E by
 ``num_experts_per_tok`` routed experts (Gemma 4: ``top_k_experts``). Layers
-of other kinds (Mamba-2, MLP-only blocks) make the count ``params_needed``.
+of other kinds make the count ``params_needed`` (Nemotron-H's Mamba-2, MLP and
+MoE blocks have a rule of their own, below).
 Biases of routers and of the MLP are left out (they are a few thousand).
 Falcon as ``FalconModel`` builds it (``_falcon_params``): a fused QKV of
 (H + 2K) x h outputs (K as for the cache), ``ffn_hidden_size`` (4d) GELU
@@ -149,6 +151,12 @@ side in every layer, ``top_k_experts`` of them per token (the count only:
 a preset holds one K/V geometry, so the cache of its full layers is sized
 like the sliding ones'). Other architectures (OPT, GPT-NeoX, BLOOM, ...)
 need the count entered by hand (``n_params=``).
+Nemotron-H (``_nemotron_h_params``), block by block from
+``hybrid_override_pattern`` or ``layers_block_type``: an RMSNorm and one
+mixer each, a Mamba-2 mixer, attention without biases, a gate-less MLP
+(up and down) or a mixture of gate-less experts with a router, one shared
+MLP of ``moe_shared_expert_intermediate_size`` and, with
+``moe_latent_size``, the latent projections around the experts.
 
 Bad input never escapes as a bare exception: it raises :class:`ConfigError`
 with the ``field`` it concerns and a stable machine ``code`` the UI can
@@ -545,6 +553,9 @@ _LAYER_TYPE_KINDS: Mapping[str, str] = MappingProxyType({
 
 _HYBRID_PATTERN = MappingProxyType({"M": "state", "*": "full", "-": "none", "E": "none"})
 """Nemotron-H ``hybrid_override_pattern`` letters: Mamba-2, attention, MLP, MoE."""
+_NEMOTRON_BLOCKS = MappingProxyType({"mamba": "M", "linear_attention": "M", "attention": "*",
+                                     "full_attention": "*", "mlp": "-", "moe": "E"})
+"""Nemotron-H ``layers_block_type`` names as pattern letters."""
 
 _NO_ATTENTION_TYPES = frozenset({"mamba", "mamba2", "falcon_mamba", "rwkv", "rwkv5",
                                   "rwkv6", "xlstm"})
@@ -802,7 +813,14 @@ class _Geometry:
 
 def _geometry(r: _Reader) -> _Geometry:
     n_layers = r.int("num_hidden_layers", "n_layer", "num_layers", "n_layers",
-                     kind="layers", required=True)
+                     kind="layers")
+    if n_layers is None:
+        # Nemotron-H's newer files (Nemotron 3 Ultra) list their blocks in
+        # layers_block_type only; NemotronHConfig takes the list's length
+        _, blocks = r.find("layers_block_type")
+        if not isinstance(blocks, list) or not blocks:
+            raise ConfigError("num_hidden_layers", "missing")
+        n_layers = _check_int("layers_block_type", len(blocks), 1, LIMITS["layers"])
     n_heads = r.int("num_attention_heads", "n_head", "num_heads", "n_heads",
                     kind="heads", required=True)
     hidden = r.int("hidden_size", "n_embd", "d_model", kind="hidden")
@@ -988,6 +1006,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         return _chatglm_params(r, g)
     if mt in ("gemma4", "gemma4_text"):
         return _gemma4_params(r, g)
+    if mt == "nemotron_h":
+        return _nemotron_h_params(r, g)
     if mt in GATED_MLP_EXCLUDED:
         raise ConfigError("n_params", "params_needed", model_type=mt,
                           reason="mlp_not_gated")
@@ -1151,6 +1171,15 @@ def _falcon_params(r: _Reader, g: _Geometry) -> ParamCount:
     )
 
 
+def _need(r: _Reader, *names: str, kind: str) -> int:
+    """A size a family's count needs: its value, or ConfigError ``params_needed``
+    naming it (so a count typed in still stands in for it)."""
+    value = r.int(*names, kind=kind)
+    if value is None:
+        raise ConfigError("n_params", "params_needed", missing=names[0])
+    return value
+
+
 def _family_sizes(r: _Reader, g: _Geometry, vocab_names: tuple[str, ...] = ("vocab_size",),
                   width_names: tuple[str, ...] = ("intermediate_size",)) -> tuple[int, int, int]:
     """(hidden, vocab, MLP width) that a family's rule needs, or ConfigError
@@ -1255,6 +1284,56 @@ def _chatglm_params(r: _Reader, g: _Geometry) -> ParamCount:
     )
 
 
+def _nemotron_h_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """Nemotron-H (``NemotronHModel``), block by block from
+    ``hybrid_override_pattern``: each block is an RMSNorm and one mixer,
+    ``M`` a Mamba-2 mixer (``_mamba2_params``), ``*`` attention (q/k/v/o
+    without biases), ``-`` a gate-less MLP (up d -> I, down I -> d, relu^2)
+    and ``E`` a mixture of ``n_routed_experts`` gate-less experts of
+    ``moe_intermediate_size`` (``num_experts_per_tok`` per token) with a router
+    E x d, one shared MLP of ``moe_shared_expert_intermediate_size`` and, with
+    ``moe_latent_size`` L, the experts working in L: projections d -> L and
+    L -> d around them (``mlp_bias`` adds the biases). Then ``norm_f`` and an
+    untied lm_head by default."""
+    d, vocab, inter = _family_sizes(r, g)
+    _, pattern = r.find("hybrid_override_pattern")
+    if pattern is None:  # the newer files list the blocks by name
+        _, blocks = r.find("layers_block_type")
+        if isinstance(blocks, list):
+            pattern = "".join(_NEMOTRON_BLOCKS.get(b, "?") if isinstance(b, str) else "?"
+                              for b in blocks)
+    if (not isinstance(pattern, str) or len(pattern) != g.n_layers
+            or any(c not in _HYBRID_PATTERN for c in pattern)):
+        raise ConfigError("n_params", "params_needed", missing="hybrid_override_pattern")
+    H, K, h = g.n_heads, g.n_kv_heads, g.head_dim
+    bias = bool(r.flag("mlp_bias", False))
+    mixers = mlp = experts = active = shared = 0
+    for letter in pattern:
+        if letter == "M":
+            mixers += _mamba2_params(r, d)
+        elif letter == "*":
+            mixers += 2 * d * H * h + 2 * d * K * h
+        elif letter == "-":
+            mlp += 2 * d * inter + ((inter + d) if bias else 0)
+        else:  # "E"
+            n_exp = _need(r, "n_routed_experts", "num_local_experts", kind="experts")
+            k = _need(r, "num_experts_per_tok", kind="experts")
+            width = _need(r, "moe_intermediate_size", kind="intermediate")
+            side = _need(r, "moe_shared_expert_intermediate_size", kind="intermediate")
+            latent = r.int("moe_latent_size", kind="hidden")
+            per_expert = 2 * width * (latent or d)
+            experts, active = experts + n_exp * per_expert, active + k * per_expert
+            shared += n_exp * d + 2 * d * side + ((side + d) if bias else 0)
+            if latent:
+                shared += 2 * d * latent + ((latent + d) if bias else 0)
+    tied = r.flag("tie_word_embeddings", False)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d, attention=mixers,
+        dense_mlp=mlp, experts=experts, active_experts=active, shared=shared,
+        norms=g.n_layers * d + d,
+    )
+
+
 def _gemma4_params(r: _Reader, g: _Geometry) -> ParamCount:
     """Gemma 4 (``Gemma4TextModel``), layer by layer from ``layer_types``.
 
@@ -1312,11 +1391,11 @@ def _gemma4_params(r: _Reader, g: _Geometry) -> ParamCount:
         norms += p
     experts = active = shared = 0
     if r.flag("enable_moe_block", False):
-        n_exp = r.int("num_experts", kind="experts", required=True)
-        k = r.int("top_k_experts", kind="experts", required=True)
+        n_exp = _need(r, "num_experts", kind="experts")
+        k = _need(r, "top_k_experts", kind="experts")
         if k > n_exp:
             raise ConfigError("top_k_experts", "experts_range", experts=n_exp, per_token=k)
-        width = r.int("moe_intermediate_size", kind="intermediate", required=True)
+        width = _need(r, "moe_intermediate_size", kind="intermediate")
         experts, active = L * n_exp * 3 * d * width, L * k * 3 * d * width
         shared = L * (d * n_exp + d + n_exp)
         norms += L * 3 * d

@@ -16,7 +16,8 @@ class for multimodal configs, else the transformers class its
   ``kind`` is ``full``, ``sliding`` (span W), ``chunked`` (span C),
   ``mla`` (latent), ``shared`` (reads another layer's K/V: Gemma 3n),
   ``cross`` (attends to the image), ``state`` (Mamba, linear attention: no
-  K/V) or ``none``; ``values`` is what the layer caches per token
+  K/V) or ``none`` (no attention and no recurrent mixer: Nemotron-H's MLP
+  and MoE blocks); ``values`` is what the layer caches per token
   (K + V output features of its projections, twice K's where K doubles as
   V, Gemma 4's ``attention_k_eq_v``; for MLA the compressed
   ``kv_a_proj_with_mqa`` output, kv_lora_rank + qk_rope_head_dim, plus the
@@ -252,12 +253,15 @@ def oracle(d: dict) -> dict:
             layers.append(["cross", None, 0])
             continue
         if attn is None:
-            has_mixer = any(
-                getattr(layer, a, None) is not None
-                for a in ("mamba", "mixer", "linear_attn", "temporal_block", "mamba_mixer",
-                          "block_sparse_moe_mamba", "conv", "short_conv", "feed_forward_mamba")
-            )
-            layers.append(["state" if has_mixer else "none", None, 0])
+            mixers = [getattr(layer, a) for a in (
+                "mamba", "mixer", "linear_attn", "temporal_block", "mamba_mixer",
+                "block_sparse_moe_mamba", "conv", "short_conv", "feed_forward_mamba")
+                if getattr(layer, a, None) is not None]
+            # a block whose mixer is an MLP or a mixture of experts (Nemotron-H's
+            # "-" and "E") holds no state: only recurrent mixers do
+            recurrent = [m for m in mixers
+                         if not type(m).__name__.endswith(("MLP", "MoE", "Moe", "MoeBlock"))]
+            layers.append(["state" if recurrent else "none", None, 0])
             continue
         if getattr(attn, "is_kv_shared_layer", False):
             layers.append(["shared", None, 0])

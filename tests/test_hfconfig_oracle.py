@@ -103,50 +103,6 @@ KNOWN: dict[str, str] = {
         "indexer key"),
     "nvidia--Gemma-4-26B-A4B-NVFP4": _GEMMA4_FULL % (2, "2,048", "4,096"),
     "nvidia--Gemma-4-31B-IT-NVFP4": _GEMMA4_FULL % (4, "4,096", "8,192"),
-    "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": (
-        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
-        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
-        " it asks for n_params"),
-    "nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4": (
-        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
-        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
-        " it asks for n_params"),
-    "nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8": (
-        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
-        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
-        " it asks for n_params"),
-    "nvidia--NVIDIA-Nemotron-3-Super-120B-NVFP4-FP8KV": (
-        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
-        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
-        " it asks for n_params"),
-    "nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-NVFP4": (
-        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
-        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
-        " it asks for n_params"),
-    "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16": (
-        "the file has no num_hidden_layers and no hybrid_override_pattern: its 108 layers are"
-        " listed in layers_block_type, which transformers 5.25 reads; the reader asks for "
-        "num_hidden_layers (missing)"),
-    "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-FP8": (
-        "the file has no num_hidden_layers and no hybrid_override_pattern: its 108 layers are"
-        " listed in layers_block_type, which transformers 5.25 reads; the reader asks for "
-        "num_hidden_layers (missing)"),
-    "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-NVFP4": (
-        "the file has no num_hidden_layers and no hybrid_override_pattern: its 108 layers are"
-        " listed in layers_block_type, which transformers 5.25 reads; the reader asks for "
-        "num_hidden_layers (missing)"),
-    "nvidia--NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4": (
-        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
-        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
-        " it asks for n_params"),
-    "nvidia--Nemotron-3-Nano": (
-        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
-        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
-        " it asks for n_params"),
-    "nvidia--Nemotron-H-56B-Base-8K": (
-        "the reader sizes Nemotron-H's K/V (the '*' layers of hybrid_override_pattern) but "
-        "has no parameter rule for its Mamba-2, MLP and MoE blocks (reason hybrid_layers), so"
-        " it asks for n_params"),
     "poolside--Laguna-XS.2-FP8": (
         "transformers builds Laguna's layer 0 with a dense MLP (intermediate_size 8192) and "
         "39 MoE layers, a per-head output gate g_proj, and q_proj/o_proj 7,680 wide on "

@@ -216,9 +216,15 @@ def test_layout_fields_of_other_families():
     assert kinds(nem, n_params=1e9) == ["state", "none", "state", "full"] * 2
     state = 32 * 64 * 128 + (32 * 64 + 2 * 8 * 128) * 4
     assert parse_config(nem, n_params=1e9).preset.layers[0].fixed_values == state
-    with pytest.raises(ConfigError) as e:  # it cannot count its own weights
-        parse_config(nem)
-    assert e.value.code == "params_needed"
+    # its own count, block by block: 4 Mamba-2 mixers, 2 attentions, 2 MLPs, 9 norms
+    mamba = (1024 * (2 * 2048 + 2 * 8 * 128 + 32) + (2048 + 2 * 8 * 128) * (4 + 1)
+             + 3 * 32 + 2048 + 2048 * 1024)
+    attention = 2 * 1024 * 16 * 64 + 2 * 1024 * 4 * 64
+    want = 2 * 32000 * 1024 + 4 * mamba + 2 * attention + 2 * 2 * 1024 * 4096 + 9 * 1024
+    assert parse_config(nem).params.total == want
+    with pytest.raises(ConfigError) as e:  # an MoE block without its sizes: a count is asked for
+        parse_config(cfg(**dict(json.loads(nem), hybrid_override_pattern="M-M*M-ME")))
+    assert (e.value.code, e.value.values["missing"]) == ("params_needed", "n_routed_experts")
     # MiniMax-01: 0 = lightning attention (a head_dim x head_dim state per head), 1 = softmax
     mm = cfg(attn_type_list=[0, 0, 0, 1] * 2, head_dim=64)
     assert kinds(mm, n_params=1e9) == ["state"] * 3 + ["full"] + ["state"] * 3 + ["full"]
