@@ -37,7 +37,8 @@ Layers: one :class:`~explainer.presets.LayerSpec` per layer (the cache is
 their sum, :func:`explainer.costs.layer_map`). The first rule that applies:
 
 - ``layer_types`` (``full_attention``, ``sliding_attention``,
-  ``chunked_attention``, ``linear_attention``, ``mamba``...),
+  ``chunked_attention``, ``linear_attention``, ``mamba``...; GLM-5.2's
+  ``deepseek_sparse_attention`` is an MLA layer),
   ``layers_block_type`` or ``block_types`` (repeated over the layers);
 - ``hybrid_override_pattern`` (Nemotron-H: ``M`` Mamba-2 state, ``*``
   attention, ``-`` / ``E`` no mixer);
@@ -545,6 +546,8 @@ _LAYER_TYPE_KINDS: Mapping[str, str] = MappingProxyType({
     "full_attention": "full", "attention": "full", "global_attention": "full",
     "sliding_attention": "sliding", "local_attention": "sliding",
     "chunked_attention": "chunked",
+    # GLM-5.2's MLA layers with a DSA indexer (their latent as any MLA layer's)
+    "deepseek_sparse_attention": "full",
     "linear_attention": "state", "mamba": "state", "mamba2": "state",
     "recurrent": "state", "conv": "state",
     "cross_attention": "cross", "mlp": "none", "moe": "none",

@@ -33,6 +33,14 @@ TRUTHS = json.loads((orc.CORPUS / "truths.json").read_text())
 FILES = orc.corpus_files()
 REFUSALS = {"encoder_decoder", "no_kv_cache"}
 
+_GLM52_N8 = (
+    "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
+    "another layer's indexer and cache none): transformers caches the indexer's key "
+    "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
+    "576 on every layer")
+
+_GLM52_N8_DSA = _GLM52_N8 + " (its layer_types say deepseek_sparse_attention, read as MLA)"
+
 _GEMMA4_FULL = (
     "Gemma 4's full-attention layers have their own geometry (global_head_dim 512 and, with "
     "attention_k_eq_v, %d num_global_key_value_heads and no v_proj: K doubles as V, and "
@@ -93,14 +101,8 @@ KNOWN: dict[str, str] = {
     "nvidia--GLM-5.1-NVFP4": (
         "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
         "576-value MLA latent, 704 values per layer; the reader counts 576"),
-    "nvidia--GLM-5.2-NVFP4": (
-        "layer_types names deepseek_sparse_attention on every layer, a kind the reader does "
-        "not know, so it refuses (unsupported); transformers builds MLA layers with the DSA "
-        "indexer key"),
-    "nvidia--GLM-5.3-NVFP4": (
-        "layer_types names deepseek_sparse_attention on every layer, a kind the reader does "
-        "not know, so it refuses (unsupported); transformers builds MLA layers with the DSA "
-        "indexer key"),
+    "nvidia--GLM-5.2-NVFP4": _GLM52_N8_DSA,
+    "nvidia--GLM-5.3-NVFP4": _GLM52_N8_DSA,
     "nvidia--Gemma-4-26B-A4B-NVFP4": _GEMMA4_FULL % (2, "2,048", "4,096"),
     "nvidia--Gemma-4-31B-IT-NVFP4": _GEMMA4_FULL % (4, "4,096", "8,192"),
     "poolside--Laguna-XS.2-FP8": (
@@ -120,26 +122,10 @@ KNOWN: dict[str, str] = {
     "zai-org--GLM-5.1-FP8": (
         "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
         "576-value MLA latent, 704 values per layer; the reader counts 576"),
-    "zai-org--GLM-5.2": (
-        "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
-        "another layer's indexer and cache none): transformers caches the indexer's key "
-        "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
-        "576 on every layer"),
-    "zai-org--GLM-5.2-FP8": (
-        "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
-        "another layer's indexer and cache none): transformers caches the indexer's key "
-        "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
-        "576 on every layer"),
-    "zai-org--GLM-5.3": (
-        "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
-        "another layer's indexer and cache none): transformers caches the indexer's key "
-        "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
-        "576 on every layer"),
-    "zai-org--GLM-5.3-FP8": (
-        "N8 on the layers whose indexer_types is full (21 of 78; the shared ones reuse "
-        "another layer's indexer and cache none): transformers caches the indexer's key "
-        "(index_head_dim 128) beside the 576-value MLA latent, 704 values; the reader counts "
-        "576 on every layer"),
+    "zai-org--GLM-5.2": _GLM52_N8,
+    "zai-org--GLM-5.2-FP8": _GLM52_N8,
+    "zai-org--GLM-5.3": _GLM52_N8,
+    "zai-org--GLM-5.3-FP8": _GLM52_N8,
     "review--Mistral-Small-3.1-24B-Instruct-2503": (
         "the review's file has no tie_word_embeddings at the top level: transformers 5.25's "
         "Mistral3Config then ties lm_head to the embeddings (text_config says false); the "
