@@ -438,3 +438,22 @@ def test_the_carried_over_nits():
     assert "per byte it moves to or from memory" in text.primer(r, tr)
     frame = text.frame(r, "ready", FAKE, tr, batching_of(r.last_ctx, "h100"))
     assert "read from memory" not in str(frame)
+
+
+def test_a_compute_bound_batch_is_one_point_not_every_kernel():
+    """truth3 P2-3: the batch where decode reaches the ridge is worked out from one roofline
+    point, max(FLOPs ÷ peak, bytes ÷ bandwidth) for the whole step. A real step is a sequence
+    of kernels, each as slow as the slower of its own two times (attention over each
+    sequence's cache stays memory-bound), so the step's tokens per second are an upper bound,
+    and the text says so."""
+    b = batching_of(767, "illustrative", "llama2-70b")
+    assert b.stop.reason == "ridge"
+    tr = Translator("en")
+    said = norm(text.stop_words(b, tr))
+    top = text.rate(b.stop.max_tokens_per_s, tr)
+    assert "compute-bound" in said and "one point" in said
+    assert "attention, which reads each sequence's own cache, can stay memory-bound" in said
+    assert f"{top} is an upper bound" in said
+    for lang in ("id", "pl", "nl"):
+        assert text.stop_words(b, Translator(lang)).count(text.rate(
+            b.stop.max_tokens_per_s, Translator(lang))) == 2

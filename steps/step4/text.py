@@ -523,6 +523,13 @@ def stop_words(b: Batching, tr: Translator) -> str:
                   "compute-bound: a larger batch takes longer in proportion, and the tokens "
                   "per second stay at about {max}.", n, count=tr.int(n),
                   max=rate(st.max_tokens_per_s, tr))
+        # the step is one roofline point (all FLOPs against all bytes); the kernels are not
+        s += " " + tr._("That treats the step as one point, all its FLOPs against all its "
+                        "bytes. A real step runs kernel after kernel, each taking the longer "
+                        "of its own compute and memory times: attention, which reads each "
+                        "sequence's own cache, can stay memory-bound while the weight "
+                        "products are compute-bound. So a real step takes longer, and {max} "
+                        "is an upper bound.", max=rate(st.max_tokens_per_s, tr))
     if n > BATCH_RANGE[1]:
         s += " " + tr._("That is beyond this slider's {max}.", max=tr.int(BATCH_RANGE[1]))
     g = b.gpu
