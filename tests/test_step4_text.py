@@ -457,3 +457,18 @@ def test_a_compute_bound_batch_is_one_point_not_every_kernel():
     for lang in ("id", "pl", "nl"):
         assert text.stop_words(b, Translator(lang)).count(text.rate(
             b.stop.max_tokens_per_s, Translator(lang))) == 2
+
+
+def test_the_takeaway_does_not_make_every_prefill_compute_bound():
+    """truth3 O-4: step 4 shows memory-bound prefills (a short prompt; a mixture of experts at
+    512 tokens), so its takeaway and speaker notes say that a long enough prompt keeps the GPU
+    computing, and name the ones that still wait on memory."""
+    import steps.step4 as step4
+    assert roofline_of(16, 256, "h100").prefill.bound == "memory"
+    assert roofline_of(512, 256, "h100", "mixtral-8x7b").prefill.bound == "memory"
+    assert roofline_of(4096, 256, "h100").prefill.bound == "compute"
+    for words in (step4.TAKEAWAY, step4.NOTES):
+        said = norm(words)
+        assert "a long enough prompt keeps the GPU busy computing" in said
+        assert "short" in said and "mixture of experts" in said
+        assert "at once and keeps the GPU busy computing" not in said

@@ -14,10 +14,14 @@ from explainer.i18n import N_
 
 TITLE = N_("Prefill vs decode")
 TAKEAWAY = N_(
-    "Prefill pushes the whole prompt through at once and keeps the GPU busy computing. "
+    "Prefill pushes the whole prompt through at once: each weight read serves every prompt "
+    "token, so a long enough prompt keeps the GPU busy computing (a short one, or a mixture "
+    "of experts spreading its tokens over the experts, still waits on memory). "
     "Each decode step produces one token per sequence but must read all the weights and "
     "the whole cache: at small batch it waits on memory.")
-NOTES = N_("Prefill takes the whole prompt at once and keeps the GPU busy computing. A decode "
+NOTES = N_("Prefill takes the whole prompt at once: each weight read serves every prompt "
+           "token, so a long enough prompt keeps the GPU busy computing, while a short prompt "
+           "(or a mixture of experts at a few hundred tokens) is still memory-bound. A decode "
            "step makes one token per sequence but must read all the weights and the whole "
            "cache, so at a small batch it waits on memory. Point at the two points on the "
            "roofline, then raise the batch and watch decode move towards the ridge.")
