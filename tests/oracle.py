@@ -333,6 +333,7 @@ def docs_text() -> str:
     truths = json.loads((CORPUS / "truths.json").read_text())
     verdicts = all_verdicts()
     sources = {s["file"]: s for s in json.loads((CORPUS / "sources.json").read_text())}
+    files = corpus_files()
     counts: dict[str, int] = {}
     for v in verdicts.values():
         key = "disagree" if v.startswith("disagree") else v
@@ -354,10 +355,14 @@ def docs_text() -> str:
         "`tests/data/corpus/truths.json` stands in (marked *truth*).",
         "",
         f"{len(verdicts)} configs: " + ", ".join(
-            f"{counts.get(k, 0)} {k}" for k in ("agree", "both refuse", "disagree")) + ".",
+            f"{counts.get(k, 0)} {k}" for k in ("agree", "both refuse", "disagree")) + ". "
+        f"{len(sources)} of them are `config.json` files copied from public repositories "
+        "(the source column: repository, path and commit); the others are the review's "
+        "test vectors.",
         "",
-        "| config | model_type | built by | layers (kind × count) | KV B/token (16-bit) | parameters | verdict |",
-        "|---|---|---|---|---|---|---|",
+        "| config | model_type | source (repository, path @ commit) | built by "
+        "| layers (kind × count) | KV B/token (16-bit) | parameters | verdict |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name in sorted(verdicts):
         r = results[name]
@@ -375,7 +380,12 @@ def docs_text() -> str:
             params = f"{r['params'] / 1e9:.3f} B"
         else:
             layers, kv, params = f"refused: {r['why']}", "", ""
-        lines.append(f"| {name} | {mt} | {by} | {layers} | {kv} | {params} | {verdicts[name]} |")
+        src = sources.get(name + ".json")
+        where = (f"{src['repository']} `{src['path']}` @{src['commit'][:12]}" if src
+                 else f"`tests/data/configs/{files[name].name}` "
+                      "(a review test vector, see its README)")
+        lines.append(f"| {name} | {mt} | {where} | {by} | {layers} | {kv} | {params} "
+                     f"| {verdicts[name]} |")
     lines += ["", "## Disagreements left", ""]
     if KNOWN:
         lines += ["| config | why |", "|---|---|"]
