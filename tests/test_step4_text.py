@@ -472,3 +472,16 @@ def test_the_takeaway_does_not_make_every_prefill_compute_bound():
         assert "a long enough prompt keeps the GPU busy computing" in said
         assert "short" in said and "mixture of experts" in said
         assert "at once and keeps the GPU busy computing" not in said
+
+
+def test_continuous_batching_says_which_schedulers_mix_prefill_and_decode():
+    """truth3 O-6: a newcomer's prefill runs in the same step as the others' decode steps in
+    Orca and in vLLM with chunked prefill (its V1 engine's default), not under vLLM's original
+    scheduler, which gave a prefill a step of its own."""
+    said = norm(text.continuous_words(Translator("en")))
+    assert "its prefill run alongside" not in said
+    assert "Orca runs the newcomer's prefill in the same step" in said
+    assert "vLLM with chunked prefill" in said
+    assert "vLLM's original scheduler gave a prefill a step of its own" in said
+    for lang in ("id", "pl", "nl"):
+        assert "V1" in text.continuous_words(Translator(lang))

@@ -575,10 +575,13 @@ def shrink_links(b: Batching, lang: str, tr: Translator) -> dict:
 def continuous_words(tr: Translator) -> str:
     return tr._("Real servers do not wait for a whole batch to finish. With continuous "
                 "batching (Orca, vLLM) a sequence that ends leaves the batch after any decode "
-                "step, and a waiting request joins at the next one, its prefill run alongside "
-                "the others' decode steps. The batch stays full, so every read of the weights "
-                "keeps serving many sequences; how many can join is set by the memory for "
-                "their caches (step 5).")
+                "step, and a waiting request joins at the next one. Orca runs the newcomer's "
+                "prefill in the same step as the others' decode steps, and so does vLLM with "
+                "chunked prefill (the default of its V1 engine, which also splits a long prompt "
+                "over several steps); vLLM's original scheduler gave a prefill a step of its "
+                "own, the decodes waiting meanwhile. The batch stays full, so every read of the "
+                "weights keeps serving many sequences; how many can join is set by the memory "
+                "for their caches (step 5).")
 
 
 def look(tr: Translator, revealed: bool = True) -> str:
