@@ -176,3 +176,16 @@ def test_menus_are_one_based():
     assert list(text.layer_options(tr).values()) == [1, 2, 3, 4]
     assert list(text.head_options(tr).values()) == [1, 2, 3, 4]
     assert list(text.layer_options(Translator("en")))[0] == "Layer 1"
+
+
+def test_the_takeaway_says_the_logits_agree_up_to_rounding():
+    """truth3 O-3: step 2 shows the cached and uncached runs' logits differing by float
+    rounding, so step 3's takeaway and speaker notes say the same tokens and logits equal up
+    to rounding, not "exactly the same" output."""
+    import steps.step3 as step3
+    for words in (step3.TAKEAWAY, step3.NOTES):
+        said = " ".join(words.split())
+        assert "exactly the same" not in said
+        assert "the same tokens" in said and "float rounding" in said
+        for lang in ("id", "pl", "nl"):
+            assert Translator(lang)._(words) != words

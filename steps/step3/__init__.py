@@ -16,11 +16,13 @@ TITLE = N_("Storing keys and values")
 TAKEAWAY = N_(
     "The KV cache keeps one key row and one value row per token, per layer and KV head. A "
     "decode step appends one row; the earlier rows are read, never rewritten, and the "
-    "output is still exactly the same.")
+    "result is the same as without the cache: the same tokens, the logits equal up to float "
+    "rounding.")
 NOTES = N_("The cache is a table that gains one key row and one value row per token, in every "
            "layer and KV head. Step through the decode steps: the earlier rows are read, never "
-           "rewritten. Stress that the output is exactly the same as without the cache: the "
-           "cache saves work, it does not approximate.")
+           "rewritten. Stress that the result is the same as without the cache: the same tokens, "
+           "the logits differing only by float rounding (the sums are added in another order, "
+           "as step 2 shows). The cache saves work, it does not approximate.")
 MINUTES = 12            # about how long a 90-minute lecture spends here (the speaker's clock)
 HIGHLIGHT = ("kv", "cache", "attn")
 WARM_FRAMES = True
