@@ -127,8 +127,10 @@ TERMS = (
      N_("Multi-query attention: all query heads share a single key/value head, the smallest "
         "cache of the three, at some cost in quality.")),
     (N_("MLA|multi-head latent attention"),
-     N_("Multi-head latent attention (DeepSeek): the cache keeps one small compressed vector "
-        "per token and layer, and the keys and values are rebuilt from it.")),
+     N_("Multi-head latent attention (DeepSeek): per token and layer the cache keeps one "
+        "small compressed vector (512 values in DeepSeek-V3) and a small key for positions "
+        "(64). Optimised kernels attend to the compressed vector directly, without rebuilding "
+        "full keys and values.")),
     (N_("sliding window|sliding-window"),
      N_("Attention that looks only at the last W tokens. A layer with a sliding window stops "
         "growing its cache at W tokens.")),

@@ -123,3 +123,16 @@ def test_each_term_is_used_in_the_explainer_in_its_language():
                        for f in forms):
                 unused.append(forms[0])
         assert len(unused) <= 4, f"{lang}: never used: {unused}"
+
+
+def test_the_mla_entry_does_not_rebuild_keys_and_values():
+    """truth3 N15: MLA's cache holds a latent (512 values in DeepSeek-V3) plus a decoupled
+    RoPE key (64), and optimised kernels attend to the latent directly, as step 5 says; the
+    entry must not say the keys and values are rebuilt from one compressed vector."""
+    (d,) = [d for n, d in TERMS if n.startswith("MLA|")]
+    said = " ".join(d.split())
+    assert "are rebuilt from it" not in said
+    assert "512 values in DeepSeek-V3" in said and "(64)" in said
+    assert "attend to the compressed vector directly" in said
+    for lang in ("id", "pl", "nl"):
+        assert "512" in translator(lang)._(d) and "64" in translator(lang)._(d)
