@@ -94,7 +94,7 @@ TERMS = (
      N_("A FLOP is one floating-point operation, such as a multiplication or an addition. "
         "FLOP/s counts them per second: how fast a chip computes (1 TFLOP/s = 10¹² FLOP/s).")),
     (N_("arithmetic intensity|FLOP/byte|FLOP per byte"),
-     N_("How many operations a computation does per byte it reads from memory. Below the "
+     N_("How many operations a computation does per byte it moves to or from memory. Below the "
         "ridge point the chip waits for memory; above it, memory waits for the chip.")),
     (N_("memory bandwidth|bandwidth"),
      N_("How many bytes per second a chip can read from its memory: a few terabytes per "

@@ -136,3 +136,11 @@ def test_the_mla_entry_does_not_rebuild_keys_and_values():
     assert "attend to the compressed vector directly" in said
     for lang in ("id", "pl", "nl"):
         assert "512" in translator(lang)._(d) and "64" in translator(lang)._(d)
+
+
+def test_arithmetic_intensity_counts_bytes_moved_both_ways():
+    """truth3 N24: step 4 counts the bytes moved to or from memory (a prefill writes its
+    cache, not only reads weights), so the glossary's arithmetic intensity does too."""
+    (d,) = [d for n, d in TERMS if n.startswith("arithmetic intensity|")]
+    said = " ".join(d.split())
+    assert "per byte it moves to or from memory" in said and "reads from memory" not in said
