@@ -130,8 +130,9 @@ class ModelPreset:
     attention (GQA) and is 1 for multi-query attention (MQA).
 
     ``head_dim`` is the width of one head. A config's explicit ``head_dim``
-    wins over ``hidden_size / num_attention_heads`` (Gemma, Mistral NeMo and
-    Qwen3 have a head_dim that is *not* that quotient).
+    wins over ``hidden_size / num_attention_heads``: the two can differ
+    (Gemma 2 9B: 256, not 3,584 / 16 = 224; Mistral NeMo and Qwen3-32B: 128,
+    not 160 and 80), though they need not (Qwen3-8B: 4,096 / 32 = 128).
 
     ``hidden`` is the model width (``hidden_size``). It defaults to
     ``n_heads * head_dim``. It is given for reference only: the cache size

@@ -9,8 +9,10 @@ FAQ = (
         "dimension of 128, so in fp16 it stores 2 × 32 × 32 × 128 × 2 = 524,288 bytes "
         "(512 KiB) per token: 2 GiB for one sequence of 4,096 tokens. Take the numbers from "
         "the model's config.json: num_hidden_layers, num_key_value_heads, and head_dim where "
-        "the config gives it (Gemma, Mistral NeMo and Qwen3 do, and it is not hidden_size "
-        "divided by num_attention_heads there), else that quotient. Never use hidden_size "
+        "the config gives it (Gemma, Mistral NeMo and Qwen3 do), else hidden_size divided by "
+        "num_attention_heads. The two can differ: Gemma 2 9B's head_dim is 256, not 3,584 ÷ "
+        "16 = 224, and Qwen3-32B's 128, not 5,120 ÷ 64 = 80 (Qwen3-8B's 128 is 4,096 ÷ 32). "
+        "Never use hidden_size "
         "alone: grouped-query models cache far fewer heads. Models with multi-head latent "
         "attention (DeepSeek-V2 and V3) cache one latent vector per layer instead: "
         "kv_lora_rank + qk_rope_head_dim values (512 + 64 = 576), with no factor 2.")),
