@@ -185,7 +185,7 @@ KVT.js_units = {
     return [...new Set(bad)];
   },
 
-  readable: ([cases, widths]) => {
+  readable: ([cases, widths, cuts]) => {
     const bad = [];
     const holder = document.createElement("div");
     document.getElementById("root").style.width = "auto";
@@ -200,7 +200,7 @@ KVT.js_units = {
                         badges: stage.text.badges };
           KV["stage.js"].drawFigure(fig, holder, F[i].fig, ctx, "normal");
           const where = `${label} @${width}px frame ${i}`;
-          bad.push(...KVT.js_units.issues(holder, where));
+          bad.push(...KVT.js_units.issues(holder, where, null, null, cuts));
         }
       }
     }
@@ -230,7 +230,7 @@ KVT.js_units = {
   // `grid`, under a text's halo), white strokes (the gaps between cells and a point's rim),
   // a shape the text is drawn inside (a token's box, a block: it holds its label) and a
   // strike-through (class `*strike*`: an evicted token's mark, meant to run through it)
-  crossings: (holder, where) => {
+  crossings: (holder, where, cuts = false) => {
     const pathPoints = KV["draw/path.js"].shapeRuns;   // (checked by the path test)
     const shown = (e) => {
       for (let a = e; a && a !== holder && a.nodeType === 1; a = a.parentNode) {
@@ -267,7 +267,14 @@ KVT.js_units = {
       return b.x0 >= r.left - 1 && b.x1 <= r.right + 1 && b.y0 >= r.top - 1 && b.y1 <= r.bottom + 1;
     };
     const name = (e) => `<${e.tagName}${e.getAttribute("class") ? " " + e.getAttribute("class") : ""}>`;
+    // a shape whose box, grown by NEAR px (more than half any stroke drawn), meets no text's
+    // box cannot run through one: it is passed over before its style is read (step 2's grid
+    // has ~4,300 cells, a few of them near a label)
+    const NEAR = 12;
+    const near = (r) => texts.some((b) => b.x0 < r.right + NEAR && r.left - NEAR < b.x1 &&
+                                          b.y0 < r.bottom + NEAR && r.top - NEAR < b.y1);
     for (const e of holder.querySelectorAll("line, polyline, polygon, path, rect, circle, ellipse")) {
+      if (!near(e.getBoundingClientRect())) continue;
       if (e.closest("defs, clipPath, marker, pattern, mask, symbol") || !shown(e) ||
           /strike/.test(e.getAttribute("class") || "")) continue;
       const m = e.getScreenCTM();
@@ -320,7 +327,33 @@ KVT.js_units = {
           }
         }
       }
+      // `cuts`: a straight line interrupted behind a text that it runs across (labels.js
+      // `interrupt`: an upright line's pieces on either side of a level text, a level line's
+      // of a turned one) still reads as crossing it on a small screen: the gap between two
+      // pieces on one course is checked as a segment of it. (A level line's gap around a
+      // level text is the label set in its own line, as a map labels a contour: not a
+      // crossing.)
+      const cut = new Set();
+      if (cuts && stroked && tag === "path") {
+        const runs = pathPoints(e, 2 / scale).map((run) => run.map(([x, y]) => [m.a * x + m.c * y + m.e,
+                                                                                  m.b * x + m.d * y + m.f]));
+        const upright = (run) => run.length === 2 && Math.abs(run[0][0] - run[1][0]) < 0.5;
+        const level = (run) => run.length === 2 && Math.abs(run[0][1] - run[1][1]) < 0.5;
+        for (let k = 1; k < runs.length; k++) {
+          const a = runs[k - 1], c = runs[k], [ax, ay] = a[1], [cx, cy] = c[0];
+          const across = upright(a) && upright(c) && Math.abs(ax - cx) < 0.5 ? "level"
+            : level(a) && level(c) && Math.abs(ay - cy) < 0.5 ? "turned" : null;
+          if (!across) continue;
+          for (const b of mine) {
+            const tm = b.t.getScreenCTM();
+            const turned = !!tm && Math.abs(tm.b) > Math.abs(tm.a);
+            if (bad.has(b) || turned !== (across === "turned")) continue;
+            if (hits(ax, ay, cx, cy, Math.max(0, sw / 2 - 0.5), b)) cut.add(b);
+          }
+        }
+      }
       for (const b of bad) out.push(`${where}: “${b.t.textContent}” crossed by ${name(e)}`);
+      for (const b of cut) out.push(`${where}: “${b.t.textContent}” crossed by ${name(e)} (cut behind it)`);
     }
     return out;
   },
@@ -352,13 +385,14 @@ KVT.js_units = {
 
   // the check the figure tests share: the texts shown in `holder` (SVG text elements, or the
   // HTML figures' `selector`) that cover each other or are drawn under `least` px on screen
-  // (12; their font size times the drawing's scale)
-  issues: (holder, where, selector, least) => {
+  // (12; their font size times the drawing's scale); `cuts`: lines cut behind a text count
+  // as crossing it (`crossings`)
+  issues: (holder, where, selector, least, cuts) => {
     const els = [...holder.querySelectorAll(selector || "text")]
       .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0 &&
                      getComputedStyle(t).display !== "none" && t.getAttribute("display") !== "none");
     const out = KVT.js_units.overlapping(els, where);
-    out.push(...KVT.js_units.crossings(holder, where));
+    out.push(...KVT.js_units.crossings(holder, where, cuts));
     for (const t of els) {
       const m = t.getScreenCTM ? t.getScreenCTM() : null;
       const scale = m ? Math.hypot(m.a, m.b) : 1;

@@ -160,11 +160,12 @@ function anchorAt(x, half, L, R) {
   return x - half < L ? ["start", L] : x + half > R ? ["end", R] : ["middle", x];
 }
 
-// the bar's height in its units for text of `em`: two rows of GPU names, the cache's label,
-// the bar, the weights' label (on two lines where `split`), the axis and its title
-function barRows(em, split = false) {
+// the bar's height in its units for text of `em`: two rows of GPU names, the cache's label
+// (on `over` lines), the bar, the weights' label (on two lines where `split`), the axis and
+// its title
+function barRows(em, split = false, over = 1) {
   const r = 1.25 * em, bh = 34;
-  const y0 = Math.round(2 + 3 * r + 8);
+  const y0 = Math.round(2 + (2 + over) * r + 8);
   const axisY = Math.round(y0 + bh + r + (split ? r : 0) + 0.4 * em + 8);
   return { bh, y0, axisY, H: Math.ceil(axisY + 4 + 2.8 * em + 2) };
 }
@@ -179,7 +180,12 @@ function drawBar(s, fig, W) {
   const weights = text(s, { class: "bar-label weights-label" }, fig.weights_label);
   const reach = L + textLength(weights, 0.62 * em) + 0.5 * em;
   const split = fig.gpus.some((g) => sx(g.x) > sx(w) && sx(g.x) < reach);
-  const { bh, y0, axisY, H } = barRows(em, split);
+  // the cache's label over the bar, on as few lines as leave it clear of every GPU's line at
+  // one of its places there (`labelBar`); the bar moves down to make room for them
+  const cache = text(s, { class: "bar-label" }, fig.cache_label);
+  const xs = fig.gpus.map((g) => sx(g.x));
+  const over = cacheLines(cache, xs, [sx(w), sx(end)], L, R, em);
+  const { bh, y0, axisY, H } = barRows(em, split, over);
   s.setAttribute("viewBox", `0 0 ${W} ${H}`);
   for (const g of fig.gpus) {
     svg("line", { x1: sx(g.x), x2: sx(g.x), y1: g.chosen ? 2 + r + 4 : 2 + 2 * r + 4, y2: axisY,
@@ -192,9 +198,9 @@ function drawBar(s, fig, W) {
   }
   // the weights' and the cache's sizes: placed once the drawing has its size (`labelBar`),
   // over the lines and the parts
-  s.append(weights);
-  const cache = text(s, { class: "bar-label" }, fig.cache_label);
-  s.__labels = { weights, cache, L, R, top: 2 + 2 * r + 4, y0, bh, axisY, em, ends: [sx(w), sx(end)] };
+  s.append(weights, cache);
+  s.__labels = { weights, cache, L, R, top: 2 + 2 * r + 4, y0, bh, axisY, em, ends: [sx(w), sx(end)],
+                 between: between(xs, [sx(w), sx(end)], 2 + 0.25 * em) };
   // a label's extent along x, from its anchor and its measured width
   const place = (t, at) => {
     const tw = textLength(t, 0.62 * em);
@@ -225,6 +231,51 @@ function drawBar(s, fig, W) {
   return s;
 }
 
+// the places over the cache's part between the GPUs' lines that run through it (a large
+// batch's bar reaches past several GPUs): beside each such line, `pad` from it, on either side
+function between(xs, [start, end], pad) {
+  return xs.filter((x) => x > start && x < end).flatMap((x) => [x + pad + 1, ["end", x - pad - 1]]);
+}
+
+// How many lines (1 to 3) the cache's label `t` needs over the bar to stand clear of the GPUs'
+// lines (at `xs`) at one of its places there (`labelBar`: ending at the bar's end, starting
+// at the cache's start or at the left edge L), its words split where the longest line is
+// shortest (labels.js splits them so); 1 where no number of lines clears them (the label is
+// then placed as labelBar can). On a phone the bar is short and the 24 GiB line stands a
+// little past its end: on one line the label ran across it.
+function cacheLines(t, xs, [start, end], L, R, em) {
+  const words = t.textContent.split(" ");
+  const width = (s) => { t.textContent = s; return textLength(t, 0.62 * em); };
+  const full = t.textContent;
+  const longest = (n) => {            // the narrowest split of the words into n lines
+    if (n === 1) return width(full);
+    let best = Infinity;
+    const cuts = (from, left) => {
+      if (left === 1) return [[words.slice(from).join(" ")]];
+      const out = [];
+      for (let k = from + 1; k <= words.length - left + 1; k++) {
+        for (const rest of cuts(k, left - 1)) out.push([words.slice(from, k).join(" "), ...rest]);
+      }
+      return out;
+    };
+    for (const lines of cuts(0, n)) best = Math.min(best, Math.max(...lines.map(width)));
+    return best;
+  };
+  const pad = 2 + 0.25 * em;
+  const clear = (x0, w) => {
+    const a = Math.max(L, Math.min(R - w, x0));
+    return !xs.some((x) => x > a - pad && x < a + w + pad);
+  };
+  let lines = 1;
+  for (let n = 1; n <= Math.min(3, words.length); n++) {
+    const w = longest(n);
+    const at = [end - w, start, L, ...between(xs, [start, end], pad).map((x) => (Array.isArray(x) ? x[1] - w : x))];
+    if (at.some((x0) => clear(x0, w))) { lines = n; break; }
+  }
+  t.textContent = full;
+  return lines;
+}
+
 // the bar's two sizes next to what they name, where no GPU line, no part's edge and no other
 // text runs through them (draw/labels.js): the weights' under the bar from its left (or over
 // it; on two lines where one would cross a GPU's line), the cache's over the bar at its end
@@ -232,14 +283,15 @@ function drawBar(s, fig, W) {
 function labelBar(s) {
   const b = s.__labels;
   if (!b) return;
-  const { weights, cache, L, R, top, y0, bh, axisY, em, ends } = b;
+  const { weights, cache, L, R, top, y0, bh, axisY, em, ends, between: gaps } = b;
   const under = y0 + bh, gap = 0.25 * em;
   const bounds = { x: L, y: top, width: R - L, height: axisY - 2 - top };
-  const at = ends[1] > (L + R) / 2 ? [["end", ends[1]], ends[0], L] : [ends[0], ["end", ends[1]], L];
+  const at = [...(ends[1] > (L + R) / 2 ? [["end", ends[1]], ends[0], L] : [ends[0], ["end", ends[1]], L]),
+              ...gaps];
   placeLabels(s, [
     { t: weights, split: true, spots: [...besideH(under, [L, ["end", ends[0]]], gap, ["below"]),
                           ...besideH(y0, [L, ["end", ends[0]]], gap, ["above"])] },
-    { t: cache, spots: [...besideH(y0, at, gap, ["above"]), ...besideH(under, at, gap, ["below"])] },
+    { t: cache, split: true, spots: [...besideH(y0, at, gap, ["above"]), ...besideH(under, at, gap, ["below"])] },
   ], { bounds, pad: 2, soft: ".gpu-line" });
 }
 
