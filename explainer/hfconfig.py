@@ -75,8 +75,11 @@ see ``_state_values``); without them the config is refused
   ``seq_length``).
 - multimodal configs (Gemma 3, Llama 4, Mistral 3) keep the language model
   under ``text_config``; its fields are read first, then the top level (and
-  ``attn_config``); the preset's ``multimodal`` says the parameter count is
-  the language model's. ``Infinity``/``NaN`` in the JSON are read as floats:
+  ``attn_config``). Others (Qwen2-VL, Qwen2.5-VL) keep the language fields at
+  the top level and describe the image encoder in an object beside them
+  (``vision_config``; Qwen-VL's ``visual``, ``vision_tower``). Either way the
+  preset's ``multimodal`` says the parameter count is the language model's:
+  the vision tower is not counted. ``Infinity``/``NaN`` in the JSON are read as floats:
   they matter only in a field that is read, which then refuses them.
 
 Parameter count (:class:`ParamCount`), for decoders with a gated MLP
@@ -302,6 +305,9 @@ _TYPE_DEFAULTS: Mapping[str, Mapping[str, Any]] = MappingProxyType(
     }
 )
 
+_VISION_FIELDS = ("vision_config", "visual", "vision_tower")
+"""Top-level objects that describe an image encoder beside the language fields."""
+
 _MODEL_TYPE_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 _LAYER_TYPES = {"full_attention": False, "sliding_attention": True}
 
@@ -525,6 +531,12 @@ def _load(text: Any) -> dict:
     if not isinstance(data, dict):
         raise ConfigError("config", "not_object", type=type(data).__name__)
     return data
+
+
+def _multimodal(top: dict, text: dict | None) -> bool:
+    """Whether the config describes more than the language model it is read for: a
+    ``text_config``, or an image encoder's object at the top level (``_VISION_FIELDS``)."""
+    return text is not None or any(isinstance(top.get(k), dict) for k in _VISION_FIELDS)
 
 
 def _model_type(top: dict, text: dict | None) -> str | None:
@@ -1549,7 +1561,7 @@ def parse_config(
             mla_dims=g.mla_dims, hidden=g.hidden, n_active_params=active,
             source=src, max_context=max_ctx, layers=layers,
             dtype=dtype, n_experts=n_experts, experts_per_token=k,
-            weight_nbytes=weight_nbytes, multimodal=text_cfg is not None,
+            weight_nbytes=weight_nbytes, multimodal=_multimodal(top, text_cfg),
             embed_params=embed,
         )
     except ValueError as e:  # should not happen: everything was checked above

@@ -295,3 +295,19 @@ def test_bad_layouts_are_clear_errors():
         with pytest.raises(ConfigError) as e:
             parse_config(cfg(**bad), n_params=1e9)
         assert (e.value.field, e.value.code) == (field, code), bad
+
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+def test_a_top_level_vision_config_makes_the_count_the_language_models():
+    """truth3 N9: Qwen2.5-VL keeps its language fields at the top level and its vision
+    tower in ``vision_config``; the reader counts the language model (7.62 B of the
+    8.29 B) and marks the preset multimodal, as it does for a ``text_config``."""
+    vl = parse_config((CORPUS / "Qwen--Qwen2.5-VL-7B-Instruct.json").read_text())
+    assert vl.preset.multimodal and round(vl.params.total / 1e9, 2) == 7.62
+    assert from_query(to_query(vl.preset)).multimodal
+    for key in ("vision_config", "visual", "vision_tower"):
+        assert parse_config(cfg(**{key: dict(depth=2)})).preset.multimodal, key
+    # a key that is not an object describes no tower
+    assert not parse_config(cfg(vision_config=None, visual="none")).preset.multimodal

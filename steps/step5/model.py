@@ -36,10 +36,9 @@ Outputs, each recomputed only when what it depends on changes (and on the two pr
 """
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import param
@@ -344,8 +343,7 @@ def parse(text: str, params_b: float | None = None) -> Parsed:
         check_layers(r.preset, next((k for k in read if k.split(".")[-1] in LAYER_FIELDS),
                                     LAYER_FIELDS[0]))
         split = _mla_split(read) if r.preset.is_mla else None
-        preset = _with_vision_tower(r.preset, text)
-        encoded = encode(preset, split)
+        encoded = encode(r.preset, split)
     except hfconfig.ConfigError as e:
         return Parsed(None, (), (), None, "", problem_of(e, "config"), "")
     except (ValueError, TypeError, OverflowError, RecursionError):    # never a traceback
@@ -355,30 +353,8 @@ def parse(text: str, params_b: float | None = None) -> Parsed:
     if back is not None:        # what the link would refuse is the config's fault: say so
         return Parsed(None, (), (), None, "",
                       Problem(back.field, back.code, back.values, "config"), "")
-    return Parsed(preset, tuple(r.fields_read), tuple(r.defaults_used), split, encoded,
+    return Parsed(r.preset, tuple(r.fields_read), tuple(r.defaults_used), split, encoded,
                   None, r.params_source)
-
-
-VISION_FIELDS = ("vision_config", "visual", "vision_tower")
-"""Top-level keys of a multimodal config whose language fields are also at the top level
-(Qwen2-VL, Qwen2.5-VL: `vision_config`): the image encoder the reader does not count."""
-
-
-def _with_vision_tower(preset: presets.ModelPreset, text: str) -> presets.ModelPreset:
-    """The preset marked multimodal when the config also describes a vision tower at its top
-    level (truth3 N9): the reader counts the language model's parameters only, and marks
-    configs with a `text_config`; a Qwen2.5-VL config (language fields at the top, a
-    `vision_config` beside them) must say the same, so the text can name what is left out.
-    The mark travels in the link (`mm-1`)."""
-    if preset.multimodal:
-        return preset
-    try:
-        raw = json.loads(text)
-    except (ValueError, RecursionError):
-        return preset
-    if isinstance(raw, dict) and any(isinstance(raw.get(k), dict) for k in VISION_FIELDS):
-        return replace(preset, multimodal=True)
-    return preset
 
 
 # -- the numbers -----------------------------------------------------------------------------
