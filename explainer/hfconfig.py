@@ -70,9 +70,12 @@ see ``_state_values``); without them the config is refused
 - weights' precision: ``torch_dtype`` (or ``dtype``; an unknown spelling
   such as ``"auto"`` is left out, it only informs), and the bytes of the
   weights from ``quantization_config`` (fp8, MXFP4, GPTQ/AWQ: see
-  ``_weight_nbytes``); maximum context:
+  ``_weight_nbytes``); maximum context: the larger of
   ``max_position_embeddings`` (``n_positions``, ``max_sequence_length``,
-  ``seq_length``).
+  ``seq_length``) and ``model_max_length`` where the config gives it
+  (c4ai-command-r-v01: 8,192 and 131,072, its card's 128k); only the field
+  that gives it is recorded as read. A ``model_max_length`` above the
+  context limit is transformers' "no limit" (``int(1e30)``) and says nothing.
 - multimodal configs (Gemma 3, Llama 4, Mistral 3) keep the language model
   under ``text_config``; its fields are read first, then the top level (and
   ``attn_config``). Others (Qwen2-VL, Qwen2.5-VL) keep the language fields at
@@ -892,6 +895,29 @@ def _geometry(r: _Reader) -> _Geometry:
     return _Geometry(n_layers, n_heads, n_kv, head_dim, hidden)
 
 
+def _max_context(r: _Reader) -> int | None:
+    """The longest context the config allows (module docstring): the larger of the
+    positions field and ``model_max_length``, only the winner's field left recorded."""
+    names = ("max_position_embeddings", "n_positions", "max_sequence_length", "seq_length")
+    positions = r.int(*names, kind="context")
+    _, extra = r.find("model_max_length")
+    if extra is None:
+        return positions
+    if isinstance(extra, int) and not isinstance(extra, bool) and extra > LIMITS["context"]:
+        extra = None  # transformers' VERY_LARGE_INTEGER: no limit stated
+    else:
+        extra = _check_int("model_max_length", extra, 1, LIMITS["context"])
+    if extra is None or (positions is not None and positions >= extra):
+        r.read.pop("text_config.model_max_length", None)
+        r.read.pop("model_max_length", None)
+        return positions
+    for name in names:  # model_max_length is the longer: the positions field is not the answer
+        r.read.pop(name, None)
+        r.read.pop("text_config." + name, None)
+        r.defaults.pop(name, None)
+    return extra
+
+
 def _head_dim_from_hidden(r: _Reader, hidden: int | None, n_heads: int) -> int:
     if hidden is None:
         raise ConfigError("hidden_size", "missing")
@@ -1505,8 +1531,7 @@ def parse_config(
     _refuse_non_decoders(r)
     g = _geometry(r)
     layers = _layout(r, g)
-    max_ctx = r.int("max_position_embeddings", "n_positions",
-                    "max_sequence_length", "seq_length", kind="context")
+    max_ctx = _max_context(r)
     dtype_name, dtype_raw = r.find("torch_dtype", "dtype")
     dtype = None  # informational: an unknown spelling ("auto") is left out
     if isinstance(dtype_raw, str) and dtype_raw.lower() in DTYPES:

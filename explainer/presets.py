@@ -170,7 +170,8 @@ class ModelPreset:
     paper or card gives a shorter trained context (Mistral 7B v0.1: its
     config allows 32,768 positions, but it was trained at 8,192, Jiang et al.
     2023, Table 1). Cache sizes past it describe sequences the model was not
-    built for. A pasted config gives only ``max_position_embeddings``.
+    built for. A pasted config gives what its fields allow
+    (``max_position_embeddings``, or a larger ``model_max_length``).
 
     ``dtype``: precision key (``"bf16"``, ``"fp16"``, ``"fp32"``, ``"fp8"``)
     of the released weights (``torch_dtype``, or fp8 from

@@ -311,3 +311,25 @@ def test_a_top_level_vision_config_makes_the_count_the_language_models():
         assert parse_config(cfg(**{key: dict(depth=2)})).preset.multimodal, key
     # a key that is not an object describes no tower
     assert not parse_config(cfg(vision_config=None, visual="none")).preset.multimodal
+
+
+def test_the_longest_context_is_what_the_config_allows_in_any_of_its_fields():
+    """truth3 N22: c4ai-command-r-v01 gives ``max_position_embeddings`` 8,192 and
+    ``model_max_length`` 131,072 (its card: 128k); the reader takes the larger, names that
+    field alone, and 32,768 tokens are within the model's limit."""
+    cr = parse_config((CORPUS / "CohereForAI--c4ai-command-r-v01.json").read_text())
+    read = dict(cr.fields_read)
+    assert cr.preset.max_context == 131_072
+    assert read["model_max_length"] == 131_072 and "max_position_embeddings" not in read
+    assert not costs.exceeds_max_context(cr.preset, 32_768)
+    # the larger wins either way; a config without model_max_length reads as before
+    small = parse_config(cfg(max_position_embeddings=32_768, model_max_length=4096))
+    assert small.preset.max_context == 32_768
+    assert dict(small.fields_read)["max_position_embeddings"] == 32_768
+    assert parse_config(cfg(max_position_embeddings=4096)).preset.max_context == 4096
+    # transformers' "no limit" (int(1e30), a tokenizer's default) says nothing of the model
+    assert parse_config(cfg(max_position_embeddings=4096,
+                            model_max_length=int(1e30))).preset.max_context == 4096
+    with pytest.raises(ConfigError) as e:
+        parse_config(cfg(model_max_length="128k"))
+    assert (e.value.field, e.value.code) == ("model_max_length", "not_positive_int")

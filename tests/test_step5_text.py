@@ -669,6 +669,18 @@ def test_chunked_layers_are_called_chunked():
                                                                       "h100"), tr))
 
 
+def test_model_max_length_is_the_models_longest_context():
+    """truth3 N22: c4ai-command-r-v01 gives max_position_embeddings 8,192 and
+    model_max_length 131,072 (its card: 128k); 32,768 tokens are not called hypothetical,
+    and the text names the field the limit came from."""
+    tr = Translator("en")
+    m = Step5Model(context=32768)
+    m.config = (CONFIGS.parent / "corpus" / "CohereForAI--c4ai-command-r-v01.json").read_text()
+    said = norm(" ".join(text.custom_lines(m.parsed, m.custom_model, m.spec, m.bill, tr)[0]))
+    assert "model_max_length = 131,072 is the most positions the config allows" in said
+    assert not m.bill.beyond_max_context
+    assert not any("hypothetical" in n for n in text.notices(m.spec, m.bill, tr))
+
 def test_a_top_level_vision_config_is_named():
     """truth3 N9: Qwen2.5-VL keeps its language fields at the top level and its vision tower
     in `vision_config`; the count (7.62 B, the language model's: 8.29 B with the 0.68 B

@@ -830,7 +830,8 @@ def custom_lines(parsed: Parsed | None, link: Custom, spec: Spec, bill: Bill,
     elif from_config:
         paras.append(tr._("{field} = {max} is the most positions the config allows; the model "
                           "may have been trained on fewer (its model card says).",
-                          field=_field(names, "ctx", "max_position_embeddings", "n_positions",
+                          field=_field(names, "ctx", "model_max_length",
+                                       "max_position_embeddings", "n_positions",
                                        "max_sequence_length", "seq_length"),
                           max=tr.int(spec.max_context)))
     return paras, notes
