@@ -13,7 +13,7 @@ How each cache input is found (the first rule that applies wins):
   them the length of ``layers_block_type``, as NemotronHConfig takes it);
   query heads: ``num_attention_heads`` (``n_head``, ``num_heads``).
 - KV heads: ``num_key_value_heads`` (``num_kv_heads``, DBRX's
-  ``attn_config.kv_n_heads``); ``multi_query: true`` means 1; otherwise, or
+  ``attn_config.kv_n_heads``, mamba_ssm's ``attn_cfg.num_heads_kv``); ``multi_query: true`` means 1; otherwise, or
   when null, the number of query heads (MHA). Falcon as ``FalconAttention``
   reads it: ``num_kv_heads`` only with ``new_decoder_architecture``, else 1
   with ``multi_query`` (FalconConfig's default: true), else MHA; a fine-tune
@@ -45,6 +45,9 @@ their sum, :func:`explainer.costs.layer_map`). The first rule that applies:
 - ``attn_type_list`` (MiniMax: 1 softmax attention, 0 lightning attention);
 - ``attn_layer_period`` / ``attn_layer_offset`` (Jamba: attention where
   i % period == offset, Mamba elsewhere);
+- ``attn_layer_idx`` (mamba_ssm's ``MixerModel``, e.g. mamba2attn-2.7b: the
+  attention layers by index, Mamba elsewhere; their heads, ``head_dim`` and
+  ``num_heads_kv`` in ``attn_cfg``, read like DBRX's ``attn_config``);
 - ``full_attention_interval`` (Qwen3-Next: full where (i + 1) % interval
   == 0, Gated DeltaNet elsewhere);
 - ``cross_attention_layers`` (Llama 3.2 Vision): those layers attend to the
@@ -64,7 +67,8 @@ their sum, :func:`explainer.costs.layer_map`). The first rule that applies:
   layers' K/V and cache nothing.
 
 A state layer's size comes from its fields (Mamba ``mamba_*``, Mamba-2
-``mamba_num_heads``..., Gated DeltaNet ``linear_*``, lightning attention:
+``mamba_num_heads``..., Gated DeltaNet ``linear_*``, lightning attention,
+mamba_ssm's ``ssm_cfg`` with its class defaults recorded:
 see ``_state_values``); without them the config is refused
 (``state_unsized``), never sized by guess.
 - weights' precision: ``torch_dtype`` (or ``dtype``; an unknown spelling
@@ -444,11 +448,11 @@ class _Reader:
     """Looks fields up in ``text_config`` then the top level, recording each."""
 
     def __init__(self, top: dict, text: dict | None, model_type: str | None,
-                 attn: dict | None = None):
+                 attn: dict | None = None, attn_name: str = "attn_config"):
         self.layers = [("text_config.", text)] if text is not None else []
         self.layers.append(("", top))
-        if attn is not None:  # DBRX / MPT keep attention fields in attn_config
-            self.layers.append(("attn_config.", attn))
+        if attn is not None:  # DBRX / MPT: attn_config; mamba_ssm hybrids: attn_cfg
+            self.layers.append((attn_name + ".", attn))
         self.model_type = model_type
         self.read: dict[str, Any] = {}
         self.defaults: dict[str, Any] = {}
@@ -597,6 +601,8 @@ def _refuse_non_decoders(r: _Reader) -> None:
                           "encoder_decoder", model_type=mt or None)
     ssm_fields = ("state_size", "ssm_cfg", "d_state", "time_step_rank")
     heads = r.peek("num_attention_heads", "n_head", "n_heads")
+    if heads is None and r.peek("attn_layer_idx"):  # mamba_ssm hybrid: attn_cfg.num_heads
+        heads = r.peek("num_heads")
     if mt in _NO_ATTENTION_TYPES or (heads is None and r.peek(*ssm_fields)):
         raise ConfigError("model_type" if mt else "num_attention_heads",
                           "no_kv_cache", model_type=mt or None)
@@ -667,6 +673,10 @@ def _period_kinds(r: _Reader, n_layers: int) -> list[str] | None:
     if r.find("full_attention_interval")[0] is not None and mt.startswith("qwen3_next"):
         every = r.int("full_attention_interval", kind="layers")
         return ["full" if (i + 1) % every == 0 else "state" for i in range(n_layers)]
+    name, idx = r.find("attn_layer_idx")
+    if name is not None:  # mamba_ssm MixerModel: attention at these indices, Mamba elsewhere
+        at = _index_list(r, name, idx, n_layers)
+        return ["full" if i in at else "state" for i in range(n_layers)]
     name, cross = r.find("cross_attention_layers")
     if name is not None:  # Llama 3.2 Vision: image layers between text layers
         idx = _index_list(r, name, cross, n_layers)
@@ -788,10 +798,15 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
     - Lightning attention (MiniMax): one ``head_dim x head_dim`` state per head.
     - LFM2 short convolution (``layer_types`` ``conv``): ``hidden x
       conv_L_cache``, the last L inputs of each channel (``Lfm2HybridConvCache``).
+    - mamba_ssm (``ssm_cfg`` beside ``attn_layer_idx``): ``_mamba_ssm_state``.
 
     Anything else: ConfigError ``state_unsized`` naming the field it lacks.
     """
     d = g.hidden
+    if r.peek("attn_layer_idx") and r.peek("ssm_cfg"):  # its fields are recorded one by one
+        ssm = next(obj["ssm_cfg"] for _, obj in r.layers if obj.get("ssm_cfg") is not None)
+        if isinstance(ssm, dict):
+            return _mamba_ssm_state(r, ssm, d)
     if r.find(*_MAMBA2_HEADS)[0] is not None:  # Nemotron-H, Granite 4.0-H (Mamba-2)
         heads, hd, d_state, groups, conv = _mamba2_shape(r)
         return heads * hd * d_state + (heads * hd + 2 * groups * d_state) * conv
@@ -816,6 +831,51 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
             raise ConfigError("hidden_size", "missing")
         return d * r.int("conv_L_cache", kind="rank")
     raise ConfigError("layer_types", "state_unsized", model_type=r.model_type)
+
+
+_MAMBA_SSM_DEFAULTS: Mapping[str, Mapping[str, int]] = MappingProxyType({
+    "Mamba1": MappingProxyType(dict(d_state=16, d_conv=4, expand=2)),
+    "Mamba2": MappingProxyType(dict(d_state=128, d_conv=4, expand=2, ngroups=1)),
+})
+"""mamba_ssm's ``Mamba`` and ``Mamba2`` defaults for what ``ssm_cfg`` leaves out
+(mamba2attn-2.7b's names only ``"layer": "Mamba2"``)."""
+
+
+def _mamba_ssm_state(r: _Reader, ssm: dict, d: int | None) -> int:
+    """Values one mamba_ssm Mamba layer keeps (``allocate_inference_cache``).
+
+    ``ssm_cfg.layer`` picks the class (``MixerModel``'s default: Mamba1); each
+    size is ``ssm_cfg``'s, else the class default, recorded as assumed. With
+    d_inner = expand x d_model: Mamba1 keeps ``d_inner x (d_state + d_conv)``
+    (the SSM state and the convolution's last inputs); Mamba2 ``d_ssm x
+    d_state + (d_ssm + 2 x ngroups x d_state) x d_conv`` (d_ssm: d_inner
+    unless given). The attention layers' own short convolution over q/k/v
+    (``attn_cfg.d_conv``) is a few thousand values and left out.
+    """
+    if d is None:
+        raise ConfigError("d_model", "missing")
+    layer = ssm.get("layer")
+    if layer is None:
+        layer = r.defaults["ssm_cfg.layer"] = "Mamba1"
+    elif isinstance(layer, str) and layer in _MAMBA_SSM_DEFAULTS:
+        r.read["ssm_cfg.layer"] = layer
+    else:
+        raise ConfigError("ssm_cfg.layer", "unsupported", value=_short(layer))
+    size = {}
+    for key, default in _MAMBA_SSM_DEFAULTS[layer].items():
+        if ssm.get(key) is None:
+            size[key] = r.defaults["ssm_cfg." + key] = default
+        else:
+            size[key] = r.read["ssm_cfg." + key] = _check_int(
+                "ssm_cfg." + key, ssm[key], 1, LIMITS["rank"])
+    inner = size["expand"] * d
+    if layer == "Mamba1":
+        return inner * (size["d_state"] + size["d_conv"])
+    if ssm.get("d_ssm") is not None:
+        inner = r.read["ssm_cfg.d_ssm"] = _check_int("ssm_cfg.d_ssm", ssm["d_ssm"], 1,
+                                                     LIMITS["hidden"])
+    bc = 2 * size["ngroups"] * size["d_state"]
+    return inner * size["d_state"] + (inner + bc) * size["d_conv"]
 
 
 @dataclass
@@ -878,7 +938,8 @@ def _geometry(r: _Reader) -> _Geometry:
         kv_name = "multi_query_group_num"
         n_kv = r.int(kv_name, kind="kv_heads", required=True)
     else:
-        kv_name, _ = r.find("num_key_value_heads", "num_kv_heads", "kv_n_heads")
+        kv_name, _ = r.find("num_key_value_heads", "num_kv_heads", "kv_n_heads",
+                            "num_heads_kv")
         if kv_name is not None:
             n_kv = r.int(kv_name, kind="kv_heads")
         elif r.flag("multi_query", None):
@@ -1522,8 +1583,10 @@ def parse_config(
     if text_cfg is not None and not isinstance(text_cfg, dict):
         raise ConfigError("text_config", "not_object", type=type(text_cfg).__name__)
     mt = _model_type(top, text_cfg)
-    attn_cfg = top.get("attn_config")
-    r = _Reader(top, text_cfg, mt, attn_cfg if isinstance(attn_cfg, dict) else None)
+    attn_name = "attn_cfg" if isinstance(top.get("attn_cfg"), dict) else "attn_config"
+    attn_cfg = top.get(attn_name)
+    r = _Reader(top, text_cfg, mt, attn_cfg if isinstance(attn_cfg, dict) else None,
+                attn_name)
     if mt is not None:
         nested = text_cfg is not None and text_cfg.get("model_type") is not None
         r.read[("text_config." if nested else "") + "model_type"] = mt

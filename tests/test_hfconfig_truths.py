@@ -333,3 +333,49 @@ def test_the_longest_context_is_what_the_config_allows_in_any_of_its_fields():
     with pytest.raises(ConfigError) as e:
         parse_config(cfg(model_max_length="128k"))
     assert (e.value.field, e.value.code) == ("model_max_length", "not_positive_int")
+
+
+MAMBA2ATTN = dict(  # state-spaces/mamba2attn-2.7b's config.json (mamba_ssm MixerModel)
+    d_model=2560, d_intermediate=0, n_layer=64, vocab_size=50277,
+    ssm_cfg={"layer": "Mamba2"}, attn_layer_idx=[9, 18, 27, 36, 45, 56],
+    attn_cfg={"causal": True, "d_conv": 4, "head_dim": 128, "num_heads": 30,
+              "out_proj_bias": True, "qkv_proj_bias": True, "rotary_emb_dim": 64},
+    rms_norm=True, residual_in_fp32=True, fused_add_norm=True, pad_vocab_size_multiple=16,
+    tie_embeddings=True)
+
+
+def test_mamba_ssm_hybrids_size_their_attention_layers():
+    """truth3 N6: mamba2attn-2.7b names its attention layers in ``attn_layer_idx`` and
+    their heads in ``attn_cfg``: 6 MHA layers of 30 x 128, 92,160 B per token (377 MB at
+    4k, 3.0 GB at 32k) and 58 Mamba-2 states of mamba_ssm's class defaults."""
+    parsed = parse_config(json.dumps(MAMBA2ATTN), n_params=2.7e9)
+    m = parsed.preset
+    assert [i for i, s in enumerate(m.layers) if s.kind == "full"] == [9, 18, 27, 36, 45, 56]
+    assert (m.n_heads, m.n_kv_heads, m.head_dim) == (30, 30, 128)
+    assert costs.kv_bytes_per_token(m) == 92_160
+    assert round(kv_bytes(m, 4096) / 1e6) == 377 and round(kv_bytes(m, 32768) / 1e9, 1) == 3.0
+    # Mamba2(d_state=128, d_conv=4, expand=2, ngroups=1): 5,120 x 128 + (5,120 + 256) x 4
+    states = [s.fixed_values for s in m.layers if s.kind == "state"]
+    assert states == [5120 * 128 + (5120 + 2 * 128) * 4] * 58
+    assert dict(parsed.defaults_used)["ssm_cfg.d_state"] == 128
+    assert dict(parsed.fields_read)["attn_cfg.num_heads"] == 30
+    assert from_query(to_query(m)).layers == m.layers
+    # Mamba-1 layers (no "layer": MixerModel's default) with their own sizes, and GQA
+    mamba1 = dict(MAMBA2ATTN, ssm_cfg={"d_state": 8}, attn_cfg={"num_heads": 32,
+                                                                  "num_heads_kv": 8})
+    m1 = parse_config(json.dumps(mamba1), n_params=2.7e9).preset
+    assert (m1.n_kv_heads, m1.head_dim) == (8, 80)
+    assert {s.fixed_values for s in m1.layers if s.kind == "state"} == {5120 * (8 + 4)}
+    # no attention layer named: a fixed state only, refused as before
+    for attn in (dict(attn_layer_idx=[], attn_cfg={}), dict(attn_layer_idx=None, attn_cfg=None)):
+        with pytest.raises(ConfigError) as e:
+            parse_config(json.dumps({k: v for k, v in dict(MAMBA2ATTN, **attn).items()
+                                     if v is not None}), n_params=2.7e9)
+        assert e.value.code == "no_kv_cache"
+    with pytest.raises(ConfigError) as e:
+        parse_config(json.dumps(dict(MAMBA2ATTN, attn_layer_idx=[64])), n_params=2.7e9)
+    assert (e.value.field, e.value.code) == ("attn_layer_idx", "bad_value")
+    for layer in ("Mamba3", ["Mamba2"]):
+        with pytest.raises(ConfigError) as e:
+            parse_config(json.dumps(dict(MAMBA2ATTN, ssm_cfg={"layer": layer})), n_params=2.7e9)
+        assert (e.value.field, e.value.code) == ("ssm_cfg.layer", "unsupported")
