@@ -63,6 +63,8 @@ their sum, :func:`explainer.costs.layer_map`). The first rule that applies:
   when (i + 1) % pattern == 0; Qwen2/3 with ``use_sliding_window: true``
   window the layers from ``max_window_layers`` on; otherwise
   ``sliding_window`` applies to every layer (Mistral 7B v0.1, Phi-3).
+- then ``attention_window_size`` (RecurrentGemma): every attention layer is
+  local, keeping the last ``attention_window_size`` tokens.
 - then ``num_kv_shared_layers`` (Gemma 3n): the last N layers read earlier
   layers' K/V and cache nothing.
 
@@ -579,6 +581,11 @@ _NEMOTRON_BLOCKS = MappingProxyType({"mamba": "M", "linear_attention": "M", "att
                                      "full_attention": "*", "mlp": "-", "moe": "E"})
 """Nemotron-H ``layers_block_type`` names as pattern letters."""
 
+_LAYOUT_FIELDS = ("layer_types", "layers_block_type", "block_types", "hybrid_override_pattern",
+                  "attn_type_list", "attn_layer_period", "full_attention_interval",
+                  "attn_layer_idx")
+"""Fields that can name a layer a state layer (``_period_kinds``), as errors name them."""
+
 _NO_ATTENTION_TYPES = frozenset({"mamba", "mamba2", "falcon_mamba", "rwkv", "rwkv5",
                                   "rwkv6", "xlstm"})
 """Model types with no attention at all: a fixed-size state instead of a KV cache."""
@@ -751,12 +758,15 @@ def _layout(r: _Reader, g: "_Geometry") -> tuple[tuple[LayerSpec, ...], dict]:
         if count >= n:
             raise ConfigError(shared_name, "bad_value", value=count)
         kinds = kinds[: n - count] + ["shared"] * count
+    local = r.int("attention_window_size", kind="window")
+    if local is not None:  # RecurrentGemma: its attention layers keep a local window
+        kinds = ["sliding" if k == "full" else k for k in kinds]
     if not any(k in ("full", "sliding", "chunked") for k in kinds):
         raise ConfigError("layer_types" if r.find("layer_types")[0] else "config",
                           "no_kv_cache", model_type=mt or None)
     window = chunk = None
     if "sliding" in kinds:
-        window = r.int("sliding_window", kind="window")
+        window = local or r.int("sliding_window", kind="window")
         if window is None:
             raise ConfigError("sliding_window", "missing")
     if "chunked" in kinds:
@@ -799,8 +809,13 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
     - LFM2 short convolution (``layer_types`` ``conv``): ``hidden x
       conv_L_cache``, the last L inputs of each channel (``Lfm2HybridConvCache``).
     - mamba_ssm (``ssm_cfg`` beside ``attn_layer_idx``): ``_mamba_ssm_state``.
+    - RG-LRU (RecurrentGemma ``recurrent`` blocks): ``lru_width x
+      conv1d_width``: the recurrent state (``lru_width``, hidden_size when
+      null, as ``RecurrentGemmaConfig`` takes it) and the convolution's last
+      ``conv1d_width - 1`` inputs of each of its ``lru_width`` channels.
 
-    Anything else: ConfigError ``state_unsized`` naming the field it lacks.
+    Anything else: ConfigError ``state_unsized`` naming the layout field that
+    calls for the state (``layer_types``, ``block_types``...).
     """
     d = g.hidden
     if r.peek("attn_layer_idx") and r.peek("ssm_cfg"):  # its fields are recorded one by one
@@ -830,7 +845,16 @@ def _state_values(r: _Reader, g: "_Geometry") -> int:
         if d is None:
             raise ConfigError("hidden_size", "missing")
         return d * r.int("conv_L_cache", kind="rank")
-    raise ConfigError("layer_types", "state_unsized", model_type=r.model_type)
+    if r.find("conv1d_width")[0] is not None:  # RecurrentGemma's RG-LRU blocks
+        width = r.int("lru_width", kind="hidden", use_default=False)
+        if width is None:
+            if d is None:
+                raise ConfigError("hidden_size", "missing")
+            width = r.defaults["lru_width"] = d
+        return width * r.int("conv1d_width", kind="rank")
+    layout = next((k for k in _LAYOUT_FIELDS if k in r.read or "text_config." + k in r.read),
+                  "layer_types")
+    raise ConfigError(layout, "state_unsized", model_type=r.model_type)
 
 
 _MAMBA_SSM_DEFAULTS: Mapping[str, Mapping[str, int]] = MappingProxyType({

@@ -228,10 +228,11 @@ def test_layout_fields_of_other_families():
     # MiniMax-01: 0 = lightning attention (a head_dim x head_dim state per head), 1 = softmax
     mm = cfg(attn_type_list=[0, 0, 0, 1] * 2, head_dim=64)
     assert kinds(mm, n_params=1e9) == ["state"] * 3 + ["full"] + ["state"] * 3 + ["full"]
-    # layers_block_type (Jamba's newer configs), with a state that cannot be sized
+    # layers_block_type (Jamba's newer configs), with a state that cannot be sized: the
+    # error names the field the config has (truth3 N7)
     with pytest.raises(ConfigError) as e:
         parse_config(cfg(layers_block_type=["mamba", "attention"] * 4))
-    assert (e.value.code, e.value.field) == ("state_unsized", "layer_types")
+    assert (e.value.code, e.value.field) == ("state_unsized", "layers_block_type")
     # Gemma 3n: the last layers reuse earlier layers' K/V and cache nothing
     shared = cfg(num_kv_shared_layers=3)
     assert kinds(shared) == ["full"] * 5 + ["shared"] * 3
@@ -379,3 +380,39 @@ def test_mamba_ssm_hybrids_size_their_attention_layers():
         with pytest.raises(ConfigError) as e:
             parse_config(json.dumps(dict(MAMBA2ATTN, ssm_cfg={"layer": layer})), n_params=2.7e9)
         assert (e.value.field, e.value.code) == ("ssm_cfg.layer", "unsupported")
+
+
+RECURRENTGEMMA_9B = dict(  # google/recurrentgemma-9b's config.json (its layout fields)
+    model_type="recurrent_gemma", architectures=["RecurrentGemmaForCausalLM"],
+    attention_bias=False, attention_window_size=2048, block_types=["recurrent", "recurrent",
+                                                                    "attention"],
+    conv1d_width=4, head_dim=256, hidden_size=4096, intermediate_size=36864, lru_width=4096,
+    num_attention_heads=16, num_hidden_layers=38, num_key_value_heads=1,
+    partial_rotary_factor=0.5, torch_dtype="bfloat16", vocab_size=256000)
+
+
+def test_recurrentgemma_local_attention_and_rg_lru_states():
+    """truth3 N7: recurrentgemma-9b repeats recurrent, recurrent, attention over 38 layers;
+    ``attention_window_size`` makes its 12 attention layers local (2,048 tokens of 1 KV head
+    x 256: 25.2 MB), and each of the 26 RG-LRU layers keeps ``lru_width`` values of
+    recurrent state and the last ``conv1d_width`` - 1 inputs of its convolution (0.85 MB in
+    all): about 26.0 MB at 4k and at 32k."""
+    m = parse_config(json.dumps(RECURRENTGEMMA_9B), n_params=8.6e9).preset
+    assert [i for i, s in enumerate(m.layers) if s.kind == "sliding"] == list(range(2, 38, 3))
+    assert {s.span for s in m.layers if s.kind == "sliding"} == {2048}
+    states = [s.fixed_values for s in m.layers if s.kind == "state"]
+    assert states == [4096 + 3 * 4096] * 26
+    assert round(kv_bytes(m, 32768) / 1e6, 1) == 25.2
+    for ctx in (4096, 32768):
+        total = costs.kv_cache_bytes(m, ctx, window=m.cache_window)
+        assert round(total / 1e6, 1) == 26.0
+    assert from_query(to_query(m)).layers == m.layers
+    # lru_width left out: RecurrentGemmaConfig takes hidden_size
+    plain = {k: v for k, v in RECURRENTGEMMA_9B.items() if k != "lru_width"}
+    assert {s.fixed_values for s in parse_config(json.dumps(plain), n_params=8.6e9).preset.layers
+            if s.kind == "state"} == {4 * 4096}
+    # a state it cannot size names the field the config has
+    unsized = {k: v for k, v in RECURRENTGEMMA_9B.items() if k != "conv1d_width"}
+    with pytest.raises(ConfigError) as e:
+        parse_config(json.dumps(dict(unsized, model_type="griffin")), n_params=8.6e9)
+    assert (e.value.code, e.value.field) == ("state_unsized", "block_types")
