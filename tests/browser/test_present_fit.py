@@ -32,7 +32,9 @@ MARKED_CONTRAST = "(a) => KVT.present_fit.markedContrast(a)"
 def test_every_part_of_step_6_fits_a_projector(app, page, part, size, lang):
     """Each part, projected: the lead, the question, the controls (part B has only its
     player) and the figure (part C's: the continuations' table) fit the screen, and the
-    player's buttons stay inside their column; and still once the question is answered (the
+    player's buttons stay inside their column, where it stands (“Token 1 of 40”, Polish
+    “Token 1 z 40”) on one line (present.js fitPlayer: icons only where it would wrap); and
+    still once the question is answered (the
     answer moves the figure; beside it, the verdict and the explanation's first lines), the
     picked option marked in white on dark green or dark red (at least 4.5:1)."""
     wanted = ["lead", "question", "visual"] + (["controls"] if part != "b" else [])

@@ -281,7 +281,7 @@ export function fitPlayer(bar, mode) {
   if (mode !== "present") { bar.querySelectorAll(".player-btn").forEach((b) => b.removeAttribute("title")); return false; }
   const r = bar.getBoundingClientRect();
   const over = r.width > 0 && (bar.scrollWidth > bar.clientWidth + 1 ||
-    [...bar.querySelectorAll(".player-btn")].some((b) => b.getBoundingClientRect().right > r.right + 1));
+    [...bar.querySelectorAll(".player-btn, .player-pos")].some((b) => b.getBoundingClientRect().right > r.right + 1));
   if (over) bar.classList.add("icons-only");
   for (const b of bar.querySelectorAll(".player-btn")) {
     const label = b.querySelector(".player-label");

@@ -18,6 +18,15 @@ KVT.present_fit = {
       if (r.left < Math.max(0, col.left) - 1 || r.right > Math.min(innerWidth, col.right) + 1 ||
           r.bottom > innerHeight + 1) out.push([b.textContent, Math.round(r.left), Math.round(r.right)]);
     }
+    // where it stands (“Token 1 of 40”): on one line, inside the column
+    for (const p of all('.stage .player-pos')) {
+      const r = p.getBoundingClientRect();
+      if (!(r.width > 0) || !p.textContent.trim()) continue;
+      const col = p.closest('.step-visual').getBoundingClientRect();
+      const line = parseFloat(getComputedStyle(p).lineHeight) || 1.2 * parseFloat(getComputedStyle(p).fontSize);
+      if (r.height > 1.5 * line) out.push([p.textContent, 'on', Math.round(r.height / line), 'lines']);
+      if (r.right > Math.min(innerWidth, col.right) + 1) out.push([p.textContent, Math.round(r.right)]);
+    }
     return out;
   },
 
