@@ -1514,8 +1514,7 @@ BACKGROUND_DONE = "this machine's speed measured in the background ("
 
 
 def background_done(server, timeout_s: float = 120.0) -> None:
-    """A start that read the warm-up cache measures this machine's speed in the background
-    after it answers (steps/warm.py `say_when_done`): wait for each process's line saying it
+    """Every start measures this machine's speed in the background after it answers (steps/warm.py `say_when_done`): wait for each process's line saying it
     is done, so that the memory before the class is not taken in the middle of it."""
     paths = ([server.log_path] if isinstance(server, PanelServer)
              else sorted(server.run_dir.glob("app-*.log")))

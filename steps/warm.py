@@ -271,9 +271,9 @@ def warm_numbers(verbose: bool = True, progress: Progress | None = None) -> floa
 def submit_live(speed_later: bool = False) -> tuple[list, list, int]:
     """Queue every live measurement on the shared queue (each once per process: a job asked
     for twice shares one future); they run on its thread while the caller goes on. Returns the
-    futures to wait for, the keys of this machine's speed left to run in the background
-    (`speed_later`: a start whose other results came from the cache, so that the page answers
-    at once; a page that shows one before it is done says it is being measured) and how many
+    futures to wait for, the keys of this machine's speed left for later (`speed_later`: they
+    are queued by `measure_in_background` once the warm-up is done, so that the page answers
+    first; a page that shows one before it is done says it is being measured) and how many
     were already done (from the warm-up cache)."""
     from .live import JOBS
     from .warmcache import speed_job
@@ -281,12 +281,22 @@ def submit_live(speed_later: bool = False) -> tuple[list, list, int]:
     kept = {key for key, _ in jobs if (f := JOBS.get(key)) is not None and f.done()}
     later = list(dict.fromkeys(key for key, _ in jobs if speed_later and speed_job(key)))
     slow = set(later)
-    background = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in jobs if key in slow))
     futures = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in jobs
                                  if key not in slow))                           # shared
+    return futures, later, len(kept)
+
+
+def measure_in_background(later: list) -> list:
+    """Queue the speed measurements `submit_live` left for later (after the warm-up: measured
+    while nothing else of the warm-up runs beside them, so they time this machine, not the
+    warm-up) and say when they are done (`say_when_done`); their futures."""
+    from .live import JOBS
+    slow = set(later)
+    background = list(dict.fromkeys(JOBS.submit(key, fn) for key, fn in live_jobs()
+                                    if key in slow))
     if background:
         say_when_done(background)
-    return futures, later, len(kept)
+    return background
 
 
 def say_when_done(futures: list, stream=None) -> None:
@@ -328,9 +338,12 @@ def wait_live(futures: list, later: list, kept: int, verbose: bool = True,
 
 
 def precompute(verbose: bool = True, progress: Progress | None = None,
-               speed_later: bool = False) -> float:
-    """Run every live measurement on the shared queue and wait for them; seconds."""
-    return wait_live(*submit_live(speed_later), verbose, progress)
+               speed_later: bool = False) -> list:
+    """Run every live measurement on the shared queue and wait for them, but for this
+    machine's speed with `speed_later`; the keys of those left for `measure_in_background`."""
+    futures, later, kept = submit_live(speed_later)
+    wait_live(futures, later, kept, verbose, progress)
+    return later
 
 
 def warm_frames(verbose: bool = True, progress: Progress | None = None) -> float:
@@ -456,10 +469,14 @@ def _warm_all(verbose, live, progress, cache) -> float:
     load_shared(verbose, p)
     restored = restore_cache(cache, verbose, p) if on else False
     warm_numbers(verbose, p)
+    later: list = []
     if live:
         # one after the other: frames built while the queue's thread runs the live model
-        # hold the interpreter's lock in turns with it, and both go slower than in a row
-        precompute(verbose, p, speed_later=restored)
+        # hold the interpreter's lock in turns with it, and both go slower than in a row.
+        # This machine's speed is measured after the warm-up, in the background (cold or
+        # cached: it is never kept), so that the first page does not wait for it and nothing
+        # of the warm-up runs beside what it times.
+        later = precompute(verbose, p, speed_later=True)
         warm_frames(verbose, p)
     elif verbose:
         print(f"{PREFIX}: live measurements and frames not made at start: each is made when "
@@ -470,4 +487,5 @@ def _warm_all(verbose, live, progress, cache) -> float:
         p.start("warm-up cache written", 1)
         p.advance()
         p.finish("not needed: read from there")
+    measure_in_background(later)
     return p.seconds()
