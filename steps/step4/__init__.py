@@ -14,11 +14,9 @@ from explainer.i18n import N_
 
 TITLE = N_("Prefill vs decode")
 TAKEAWAY = N_(
-    "Prefill pushes the whole prompt through at once: each weight read serves every prompt "
-    "token, so a long enough prompt keeps the GPU busy computing (a short one, or a mixture "
-    "of experts spreading its tokens over the experts, still waits on memory). "
-    "Each decode step produces one token per sequence but must read all the weights and "
-    "the whole cache: at small batch it waits on memory.")
+    "Prefill pushes the whole prompt through at once: a long enough prompt keeps the GPU "
+    "busy computing. Each decode step produces one token per sequence but must read all "
+    "the weights and the whole cache: at small batch it waits on memory.")
 NOTES = N_("Prefill takes the whole prompt at once: each weight read serves every prompt "
            "token, so a long enough prompt keeps the GPU busy computing, while a short prompt "
            "(or a mixture of experts at a few hundred tokens) is still memory-bound. A decode "

@@ -16,9 +16,8 @@ from explainer.i18n import N_
 TITLE = N_("Shrinking the cache")
 TAKEAWAY = N_(
     "Fewer KV heads (GQA, MQA), fewer bits (fp8, int8, int4) and fewer tokens (a sliding "
-    "window) shrink it, each at a different price. Paged memory leaves it the same size but "
-    "hands out memory block by block as the tokens come, not for a maximum length, so more "
-    "sequences fit.")
+    "window) shrink it, each at a different price. Paged memory leaves it the same size "
+    "but lets more sequences fit.")
 NOTES = N_("Take the levers one part at a time: fewer KV heads (GQA, MQA), fewer bits per "
            "number, fewer tokens kept (a sliding window) and no reserved waste (paged memory). "
            "For each one, ask the room what it costs: quality, forgotten context or "
