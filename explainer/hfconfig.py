@@ -1120,20 +1120,9 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         _, archs = r.find("architectures")
         arch = archs[0] if isinstance(archs, list) and archs else None
         mt = _ARCHITECTURE_TYPES.get(arch, "") if isinstance(arch, str) else ""
-    if mt in _FALCON_TYPES:
-        return _falcon_params(r, g)
-    if mt == "phi":
-        return _phi_params(r, g)
-    if mt in ("gpt2", "gpt_bigcode"):
-        return _gpt2_params(r, g)
-    if mt == "starcoder2":
-        return _starcoder2_params(r, g)
-    if mt == "chatglm":
-        return _chatglm_params(r, g)
-    if mt in ("gemma4", "gemma4_text"):
-        return _gemma4_params(r, g)
-    if mt == "nemotron_h":
-        return _nemotron_h_params(r, g)
+    family = _FAMILY_PARAMS.get(mt)
+    if family is not None:
+        return family(r, g)
     if mt in GATED_MLP_EXCLUDED:
         raise ConfigError("n_params", "params_needed", model_type=mt,
                           reason="mlp_not_gated")
@@ -1535,6 +1524,15 @@ def _gemma4_params(r: _Reader, g: _Geometry) -> ParamCount:
 _QUANT_BITS = MappingProxyType({"fp8": 8, "fbgemm_fp8": 8, "mxfp4": 4.25})
 """Bits per weight of the linear layers a ``quant_method`` stores (MXFP4: 4-bit
 values and one 8-bit scale per 32)."""
+
+
+# the families whose parameters follow their own rule, by model_type (`_params` looks here first)
+_FAMILY_PARAMS = {
+    **dict.fromkeys(_FALCON_TYPES, _falcon_params), "phi": _phi_params,
+    "gpt2": _gpt2_params, "gpt_bigcode": _gpt2_params, "starcoder2": _starcoder2_params,
+    "chatglm": _chatglm_params, "gemma4": _gemma4_params, "gemma4_text": _gemma4_params,
+    "nemotron_h": _nemotron_h_params,
+}
 
 
 def _weight_nbytes(r: _Reader, count: ParamCount | None) -> tuple[float | None, str | None]:
