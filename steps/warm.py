@@ -350,7 +350,8 @@ def warm_frames(verbose: bool = True, progress: Progress | None = None) -> float
     """Build the played frames of every state a control reaches, in every language
     (each view's `warm`), as sessions would on first sight, for the steps whose
     StepInfo.warm_frames is set (today step 1's example, layer and head, step 2's prompt
-    length with its measurement, step 3's example, layer and head). A class moving these controls then only looks them up, and the process holds
+    length with its measurement, step 3's example, layer and head). A class moving these
+    controls then only looks them up, and the process holds
     them from the start, compressed (`steps.ui.frames.Frames`), instead of growing while the
     class works (their size: docs/performance.md). Seconds."""
     p = _progress(progress, verbose)
