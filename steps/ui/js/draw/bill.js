@@ -176,10 +176,16 @@ function drawBar(s, fig, W) {
   const chosen = fig.gpus.find((g) => g.chosen);
   const end = fig.parts[fig.parts.length - 1].x1, w = fig.parts[0].x1;
   // the weights' label under the bar from its left: where a GPU's line (a phone's narrow bar:
-  // 24 GiB) runs through it on one line, the bar keeps a second line for it
+  // 24 GiB) runs through it on one line, the bar keeps a second line for it; where a line
+  // runs through it on two lines too (a large batch's long axis puts 24 and 48 GiB within
+  // “gewichten 13,5 GB”), it stays on one line and the lines it would cross end at the bar
+  // (`short`): their gap cut behind it read as crossing it
   const weights = text(s, { class: "bar-label weights-label" }, fig.weights_label);
-  const reach = L + textLength(weights, 0.62 * em) + 0.5 * em;
-  const split = fig.gpus.some((g) => sx(g.x) > sx(w) && sx(g.x) < reach);
+  const within = (x0) => (g) => sx(g.x) > sx(w) && sx(g.x) < x0 + 0.5 * em;
+  const one = fig.gpus.filter(within(L + narrowest(weights, 1, em)));
+  const two = fig.gpus.filter(within(L + narrowest(weights, 2, em)));
+  const split = one.length > 0 && two.length === 0;
+  const short = new Set(split ? [] : one);
   // the cache's label over the bar, on as few lines as leave it clear of every GPU's line at
   // one of its places there (`labelBar`); the bar moves down to make room for them
   const cache = text(s, { class: "bar-label" }, fig.cache_label);
@@ -188,7 +194,8 @@ function drawBar(s, fig, W) {
   const { bh, y0, axisY, H } = barRows(em, split, over);
   s.setAttribute("viewBox", `0 0 ${W} ${H}`);
   for (const g of fig.gpus) {
-    svg("line", { x1: sx(g.x), x2: sx(g.x), y1: g.chosen ? 2 + r + 4 : 2 + 2 * r + 4, y2: axisY,
+    svg("line", { x1: sx(g.x), x2: sx(g.x), y1: g.chosen ? 2 + r + 4 : 2 + 2 * r + 4,
+                  y2: short.has(g) ? y0 + bh : axisY,
                   class: "gpu-line" + (g.chosen ? " chosen" : "") }, s);
   }
   for (const p of fig.parts) {
@@ -245,22 +252,7 @@ function between(xs, [start, end], pad) {
 // little past its end: on one line the label ran across it.
 function cacheLines(t, xs, [start, end], L, R, em) {
   const words = t.textContent.split(" ");
-  const width = (s) => { t.textContent = s; return textLength(t, 0.62 * em); };
-  const full = t.textContent;
-  const longest = (n) => {            // the narrowest split of the words into n lines
-    if (n === 1) return width(full);
-    let best = Infinity;
-    const cuts = (from, left) => {
-      if (left === 1) return [[words.slice(from).join(" ")]];
-      const out = [];
-      for (let k = from + 1; k <= words.length - left + 1; k++) {
-        for (const rest of cuts(k, left - 1)) out.push([words.slice(from, k).join(" "), ...rest]);
-      }
-      return out;
-    };
-    for (const lines of cuts(0, n)) best = Math.min(best, Math.max(...lines.map(width)));
-    return best;
-  };
+  const longest = (n) => narrowest(t, n, em);
   const pad = 2 + 0.25 * em;
   const clear = (x0, w) => {
     const a = Math.max(L, Math.min(R - w, x0));
@@ -272,8 +264,28 @@ function cacheLines(t, xs, [start, end], L, R, em) {
     const at = [end - w, start, L, ...between(xs, [start, end], pad).map((x) => (Array.isArray(x) ? x[1] - w : x))];
     if (at.some((x0) => clear(x0, w))) { lines = n; break; }
   }
-  t.textContent = full;
   return lines;
+}
+
+// the width of the text `t` split into `n` lines (1 to 3) at the spaces that make its longest
+// line the shortest, as labels.js splits it (Infinity where it has too few spaces); `t` keeps
+// its words
+function narrowest(t, n, em) {
+  const full = t.textContent, words = full.split(" ");
+  const width = (s) => { t.textContent = s; return textLength(t, 0.62 * em); };
+  if (n === 1) { const w = width(full); t.textContent = full; return w; }
+  let best = Infinity;
+  const cuts = (from, left) => {
+    if (left === 1) return [[words.slice(from).join(" ")]];
+    const out = [];
+    for (let k = from + 1; k <= words.length - left + 1; k++) {
+      for (const rest of cuts(k, left - 1)) out.push([words.slice(from, k).join(" "), ...rest]);
+    }
+    return out;
+  };
+  for (const lines of cuts(0, n)) best = Math.min(best, Math.max(...lines.map(width)));
+  t.textContent = full;
+  return best;
 }
 
 // the bar's two sizes next to what they name, where no GPU line, no part's edge and no other
