@@ -5,6 +5,7 @@ its step, language and deep link) and the one component that draws it (`steps.ui
 The models, tokenizer and traces live in explainer/ and are shared by all sessions.
 """
 import panel as pn
+from bokeh.settings import settings
 
 from steps import platform, release
 from steps.platform.collector import tune_gc
@@ -14,6 +15,11 @@ from steps.ui.page import connect
 pn.extension(reconnect=True)
 platform.install()      # the few reaches into library internals: see steps/platform/
 tune_gc()               # CPython's full collections rarer under a class
+# Bokeh's "did you mean" search (difflib over a model's property names) runs for every
+# attribute a model lacks, and Panel looks each changed part of the page up on the Bokeh
+# model that does not hold it (`freeze_doc`): 0.06 ms a part, 5 parts a move, for a message
+# no learner reads (docs/performance.md, "A move's own cost")
+settings.perform_error_diagnostics.set_value(False)
 
 TEMPLATE = """
 {% extends base %}

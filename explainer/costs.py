@@ -257,17 +257,21 @@ def _override_spans(m: ModelPreset, window: WindowLike) -> tuple[int | None, ...
     return _layer_spans(m, window)
 
 
-def _uses(m: ModelPreset, tokens: int, p: Precision, n_kv_heads: int | None,
-          window: object, group: int | None):
-    """(kind, span, tokens, nbytes) per layer: the body of :func:`layer_map`."""
+def _spans(m: ModelPreset, n_kv_heads: int | None, window: object) -> tuple[int | None, ...]:
+    """One span per layer: the model's own (``_OWN``) or ``window``'s (validated, as are
+    the heads)."""
     if n_kv_heads is not None:
         _kv_heads(m, n_kv_heads)
     if window is _OWN:
-        spans = tuple(s.span for s in m.layers)
-    else:
-        spans = _override_spans(m, window)
+        return tuple(s.span for s in m.layers)
+    return _override_spans(m, window)
+
+
+def _uses(m: ModelPreset, tokens: int, p: Precision, n_kv_heads: int | None,
+          window: object, group: int | None):
+    """(kind, span, tokens, nbytes) per layer: the body of :func:`layer_map`."""
     out = []
-    for spec, span in zip(m.layers, spans):
+    for spec, span in zip(m.layers, _spans(m, n_kv_heads, window)):
         per_token = _token_bytes(m, spec, p, n_kv_heads, group)
         kind = spec.kind
         if per_token:
@@ -314,11 +318,51 @@ def layer_map(
     )
 
 
+_PROFILES: dict[tuple, tuple] = {}
+"""(ids of model and precision, heads, window, group) -> (model, precision, profile): the
+layers of a model grouped by what they keep (:func:`_profile`). The model and the precision
+are held with their entry, so that the ids in its key stay theirs."""
+_PROFILES_MAX = 512
+
+
+def _profile(m: ModelPreset, p: Precision, n_kv_heads: int | None, window: object,
+             group: int | None) -> tuple[tuple[int | None, int, int, int], ...]:
+    """The layers grouped by (span, bytes per token, fixed bytes), with their count.
+
+    A sequence's bytes are the same sum as :func:`_uses`' for every length,
+    but over a handful of groups instead of every layer (Llama: one group of
+    32; Gemma 3: two): step 4's batch curve and step 5's planner size the
+    cache at thousands of lengths per move. Made once per model, precision,
+    heads, window and group (a window given as a list is keyed as a tuple).
+    """
+    wkey = tuple(window) if isinstance(window, list) else window
+    try:
+        key = (id(m), id(p), n_kv_heads, wkey, group)
+        hash(key)
+    except TypeError:                   # a window that cannot be a key: not kept
+        key = None
+    entry = _PROFILES.get(key) if key is not None else None
+    if entry is not None and entry[0] is m and entry[1] is p:
+        return entry[2]
+    counts: dict[tuple[int | None, int, int], int] = {}
+    for spec, span in zip(m.layers, _spans(m, n_kv_heads, window)):
+        per_token = _token_bytes(m, spec, p, n_kv_heads, group)
+        g = (span if per_token else 0, per_token, _state_bytes(spec, p))
+        counts[g] = counts.get(g, 0) + 1
+    profile = tuple((*g, n) for g, n in counts.items())
+    if key is not None:
+        if len(_PROFILES) >= _PROFILES_MAX:
+            _PROFILES.clear()
+        _PROFILES[key] = (m, p, profile)
+    return profile
+
+
 def _sequence_bytes(m: ModelPreset, tokens: int, p: Precision,
                     n_kv_heads: int | None, window: object,
                     group: int | None = None) -> int:
-    """The sum of :func:`layer_map`'s ``nbytes`` (one sequence)."""
-    return sum(u[3] for u in _uses(m, tokens, p, n_kv_heads, window, group))
+    """The sum of :func:`layer_map`'s ``nbytes`` (one sequence), from :func:`_profile`."""
+    return sum(n * ((tokens if span is None else min(tokens, span)) * per_token + fixed)
+               for span, per_token, fixed, n in _profile(m, p, n_kv_heads, window, group))
 
 
 def kv_bytes_per_token(

@@ -823,3 +823,25 @@ def test_quantized_weights_keep_the_embeddings_at_16_bits_and_count_the_scales()
     assert costs.quantized_weight_bytes(no_vocab, "8-bit") == 1e9
     with pytest.raises(ValueError):
         costs.quantized_weight_bytes("llama3.1-8b", "3-bit")
+
+
+@pytest.mark.parametrize("precision", ["fp16", "fp8", "int4"])
+def test_a_sequence_is_sized_from_grouped_layers_exactly_as_layer_by_layer(precision):
+    """`_sequence_bytes` sums a few groups of alike layers (`_profile`); it must equal the
+    layer-by-layer `layer_map` for every model (hybrids, windows, chunks, MLA, state), at
+    lengths below, at and past the windows, with the model's own windows, none, one and a
+    per-layer list, and with heads replaced."""
+    for m in ALL_MODELS.values():
+        n = len(m.layers)
+        windows = [costs._OWN, None, 512, [None if i % 3 else 256 for i in range(n)]]
+        heads = [None] + ([1] if m.n_kv_heads and all(
+            s.kind not in ("mla",) for s in m.layers) else [])
+        for window in windows:
+            for h in heads:
+                for tokens in (0, 1, 255, 256, 257, 4096, 100_000):
+                    by_layer = sum(u.nbytes for u in (
+                        costs.layer_map(m, tokens, precision, h) if window is costs._OWN else
+                        costs.layer_map(m, tokens, precision, h, window)))
+                    assert costs._sequence_bytes(
+                        m, tokens, costs.get_precision(precision), h, window) == by_layer, \
+                        (m.key, window if not isinstance(window, list) else "list", h, tokens)

@@ -135,6 +135,15 @@ def test_the_guards_are_installed_by_the_app():
     assert state._add_busy_event.__wrapped__ is guards._ORIGINAL["_add_busy_event"]
 
 
+def test_the_app_skips_bokehs_close_match_diagnostics():
+    """Each changed part of the page is looked up on a Bokeh model that lacks it (Panel's
+    `freeze_doc`): with Bokeh's diagnostics on, every lookup runs difflib."""
+    from bokeh.settings import settings
+
+    import app  # noqa: F401
+    assert settings.perform_error_diagnostics() is False
+
+
 def test_close_after_the_keep_alive_released_the_connection():
     platform.install()
     handler, session = handler_with_connection()
