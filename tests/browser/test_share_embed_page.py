@@ -181,18 +181,33 @@ def test_screenshot_figure_only(app, page, query):
     page.screenshot(path=str(out / f"{name}-embed-figure.png"), full_page=True)
 
 
-@pytest.mark.parametrize("query", ["step=1", "step=2", "step=3", "step=4", "step=5",
-                                   "step=6&part=a", "step=6&part=b", "step=6&part=c",
-                                   "step=6&part=d"])
+TALLEST_FRAME = "(a) => KVT.share_embed_page.tallestFrame(a)"
+
+
+@pytest.mark.parametrize("query", ["step=1", "step=2", "step=3", "step=3&lang=pl", "step=4",
+                                   "step=5", "step=6&part=a", "step=6&part=b", "step=6&part=c",
+                                   "step=6&part=d", "step=end", "step=end&lang=nl"])
 def test_a_figure_only_embed_fits_beside_a_lecturers_text(app, page, query):
-    """At 760 px wide, a figure-only embed is at most 800 px tall: the lead, at most two
-    controls and the figure (step 4's roofline alone, step 5's growth curve alone)."""
+    """At 760 px wide, a figure-only embed is at most 800 px tall at every frame of its
+    figure, as first drawn and after each Step forward (step 3's cache grows a row a step:
+    its rows share a fixed height, thinner as they come; step 6B's and 6D's figures grow
+    too): the lead, at most two controls and the figure (step 4's roofline alone, step 5's
+    growth curve alone). The key ideas' figure is the six ideas, compact: the intro, the
+    formula box, the links back to the steps, to the sheet and the glossary and the print
+    button stay on the full page."""
     page.set_viewport_size({"width": 760, "height": 900})
     app(f"?{query}&embed=1&figure=1")
+    expect(page.locator(".step").first).to_be_attached(timeout=60_000)
     page.wait_for_timeout(1500)
-    height = page.locator(".kv-root").evaluate("(e) => e.getBoundingClientRect().height")
-    assert height <= 800, (query, height)
+    first, tallest, frames = page.evaluate(TALLEST_FRAME)
+    assert tallest <= 800, (query, first, tallest, frames)
+    if query.startswith(("step=2", "step=3", "step=6&part=b", "step=6&part=d")):
+        assert frames > 5, (query, frames)                   # the player went through them
     assert page.locator(".ctl:visible").count() <= 2
+    if query.startswith("step=end"):
+        expect(page.locator(".takeaways li:visible")).to_have_count(6)
+        for gone in (".formula-box", ".ending-intro", ".back-link", ".sheet-link", ".print-btn"):
+            expect(page.locator(f"{gone}:visible")).to_have_count(0)
     expect(page.get_by_role("button", name="Copy link")).to_have_count(0)
     if query == "step=4":
         expect(page.locator(".roof-svg")).to_have_count(1)

@@ -9,6 +9,25 @@ KVT.share_embed_page = {
                    root.querySelector('[data-metric="seq_len"] .metric-value').textContent];
   }, { once: true }),
 
+  // a figure-only embed's height ([at its first frame, at its tallest, the frames seen]): the
+  // player's Step forward pressed until it is disabled (the frames are the page's own, no
+  // round trip), the page's height read once each frame is drawn (two animation frames on)
+  tallestFrame: async () => {
+    const root = KVT.deep.first(".kv-root");
+    const next = KVT.deep.first(".player-next button");
+    const drawn = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const height = () => root.getBoundingClientRect().height;
+    const first = height();
+    let tallest = first, frames = 1;
+    while (next && next.getClientRects().length && !next.disabled && frames < 100) {
+      next.click();
+      await drawn();
+      frames += 1;
+      tallest = Math.max(tallest, height());
+    }
+    return [first, tallest, frames];
+  },
+
   // the course page has heard the app's height in both forms (`window.__kv`: its messages)
   theCoursePageHearsBothHeightMessages: () => {
     const d = window.__kv || [];

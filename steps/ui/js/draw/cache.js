@@ -69,6 +69,9 @@ function cells(g, row, x0, y, cw, ch, cls) {
   }
 }
 
+// the rows' height in a figure-only embed, all of them together (16 rows of 15 px)
+const FIGURE_ROWS = 240;
+
 function draw(holder, fig, ctx) {
   const rows = fig.rows || [], n = rows.length;
   if (!n) { holder.replaceChildren(); return; }
@@ -112,10 +115,19 @@ function draw(holder, fig, ctx) {
     // half-gap above them) stays under the heads
     Y0 += (rh - ch) / 2;
     every = Math.max(1, Math.ceil(1.2 * em / rh));   // (a text's box is ~1.17 em high)
+  } else if (ctx.mode === "figure" && n * rh > FIGURE_ROWS) {
+    // a figure-only embed (a course page's frame, ≤ 800 px tall): the rows share FIGURE_ROWS,
+    // thinner as decode steps add rows (the 16 rows of a prompt's answer: 15 px, a line of
+    // text's height, each labelled), every k-th labelled where they are thinner still
+    rh = Math.max(4, FIGURE_ROWS / n);
+    ch = Math.max(3, Math.round(rh * 0.8 * 10) / 10);
+    Y0 += (rh - ch) / 2;
+    every = Math.max(1, Math.ceil(1.15 * em / rh - 0.01));
   }
+  const thin = rh < 26;                 // rows laid out for a height: labels on the cells' middle
   const pad = (rh - ch) / 2;
   const yRow = (i) => Y0 + i * rh, OY = yRow(n) + (box ? 8 : 12);
-  const baseline = (y) => box ? y + ch / 2 + 0.36 * em : y + ch - 5;
+  const baseline = (y) => box || thin ? y + ch / 2 + 0.36 * em : y + ch - 5;
   // under the output row: its name (projected: the numbers per row beside the output, under
   // the keys, when they fit there)
   const dimsBeside = !!box && dimsW <= strip + GAP - 8;
