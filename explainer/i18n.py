@@ -37,7 +37,6 @@ def _separators(locale: Locale) -> dict:
 
 _QUANTUM = [decimal.Decimal(1).scaleb(-d) for d in range(12)]
 _INTS = 4096        # whole numbers a translator keeps written (Translator.int)
-_TEXTS = 8192       # messages a translator keeps looked up (Translator.gettext)
 
 
 def fixed(x, digits: int, locale: Locale, percent: bool = False) -> str:
@@ -148,24 +147,14 @@ class Translator:
         self._plural = _plural_index(self.lang)
         self.locale = Locale.parse(self.lang)
         self._ints: list = [None] * _INTS       # int(k) for 0 <= k < _INTS, as written
-        self._texts: dict[str, str] = {}        # msg -> its text (gettext)
 
     # -- messages ------------------------------------------------------------------------
     def gettext(self, msg: str) -> str:
-        """The catalog's text for `msg` (`msg` itself when it has none). A page's state
-        translates some 200 messages at every move, and Babel's `Catalog.get` builds a key
-        for each: a translator keeps what it looked up (`_TEXTS` at most)."""
-        text = self._texts.get(msg)
-        if text is None:
-            text = msg
-            if self._cat is not None:
-                m = self._cat.get(msg)
-                if m is not None and m.string and not m.fuzzy and isinstance(m.string, str):
-                    text = m.string
-            if len(self._texts) >= _TEXTS:
-                self._texts.clear()
-            self._texts[msg] = text
-        return text
+        if self._cat is not None:
+            m = self._cat.get(msg)
+            if m is not None and m.string and not m.fuzzy and isinstance(m.string, str):
+                return m.string
+        return msg
 
     def _(self, msg: str, **kw) -> str:
         text = self.gettext(msg)

@@ -160,13 +160,3 @@ def test_fixed_point_numbers_are_written_as_babel_writes_them():
                     want = pattern.apply(x, locale, numbering_system="latn")
                     assert fixed(x, digits, locale, percent) == want, (lang, digits, percent, x)
 
-
-def test_a_translator_keeps_what_it_looked_up_and_no_more_than_its_bound():
-    from explainer import i18n
-    t = i18n.Translator("pl")
-    first = t._("Language")
-    assert first != "Language" and t._("Language") == first == t._cat.get("Language").string
-    for i in range(i18n._TEXTS + 10):       # texts that are no message (names, pasted words)
-        assert t.gettext(f"no such message {i}") == f"no such message {i}"
-    assert len(t._texts) <= i18n._TEXTS
-    assert t._("Language") == first
