@@ -107,8 +107,9 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
     Mamba / DeltaNet layer its mixer (``_mamba_params``, Mamba-2's
                            ``_mamba2_params``, ``_delta_net_params``)
     cross-attention layer  attention + q/k norms + 2 gates
-    dense MLP per layer    3 * d * I       (gate, up, down; Nemotron and Apertus
-                                            have no gate: 2 * d * I)
+    dense MLP per layer    3 * d * I       (gate, up, down; Nemotron, Apertus,
+                                            Arcee, Jais 2, nanochat, Persimmon,
+                                            Fuyu and BioGPT have no gate: 2 * d * I)
     MoE layer              E * 3 * d * I_e + d * E (router)
                            + shared experts 3 * d * I_s (+ d for Qwen's gate;
                              I_s: ``shared_expert_intermediate_size``, Granite's
@@ -291,8 +292,11 @@ _PATTERN_TYPES = _GEMMA3_TYPES | {"cohere2"}
 _COHERE_TYPES = frozenset({"cohere", "cohere2"})
 _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text", "lfm2"}) | _COHERE_TYPES
 _FALCON_TYPES = frozenset({"falcon", "RefinedWeb", "RefinedWebModel"})
-_UP_DOWN_MLP_TYPES = frozenset({"nemotron", "apertus"})
-"""MLPs with an up and a down projection and no gate (relu^2, xIELU): 2 x d x I."""
+_UP_DOWN_MLP_TYPES = frozenset({"nemotron", "apertus", "apertus1p5", "apertus1p5_text",
+                                "arcee", "jais2", "nanochat",
+                                "persimmon", "fuyu", "biogpt"})
+"""MLPs with an up and a down projection and no gate (relu^2, xIELU, GELU): 2 x d x I
+(the families transformers builds that way, found by ``tests/test_hfconfig_types.py``)."""
 _LLAMA4_TYPES = frozenset({"llama4", "llama4_text"})
 
 # Class defaults of transformers' Gemma 2/3 configs for fields that the
@@ -1191,7 +1195,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
 
     def dense(width: int) -> int:
         if mt in _UP_DOWN_MLP_TYPES:  # no gate_proj; Apertus' xIELU has 2 parameters
-            return 2 * d * width + ((width + d) if mlp_bias else 0) + (2 if mt == "apertus" else 0)
+            return 2 * d * width + ((width + d) if mlp_bias else 0) + (2 if mt.startswith("apertus") else 0)
         return 3 * d * width + ((2 * width + d) if mlp_bias else 0)
 
     experts = active_experts = shared = 0

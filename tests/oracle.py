@@ -395,7 +395,48 @@ def docs_text() -> str:
     lines += ["", "KV B/token sums every layer's K/V (windowed layers included, as if the "
               "context were within the window); state layers hold a fixed state not "
               "counted here.", ""]
+    lines += types_text(files)
     return "\n".join(lines)
+
+
+def types_text(files: dict[str, Path]) -> list[str]:
+    """docs/configs.md's table of every decoder model_type and how it is covered."""
+    from tests.test_hfconfig_types import CACHE, KNOWN_TYPES, UNBUILT_TYPES, type_verdicts
+
+    real: dict[str, int] = {}
+    for path in files.values():
+        try:
+            mt = load(path).get("model_type")
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(mt, str):
+            real[mt] = real.get(mt, 0) + 1
+    verdicts = type_verdicts()
+    counts = {"real": sum(1 for mt in verdicts if real.get(mt))}
+    for v in verdicts.values():
+        key = v.split(":")[0]
+        counts[key] = counts.get(key, 0) + 1
+    lines = [
+        f"## Every decoder model_type of transformers {CACHE['transformers']}", "",
+        "`tests/oracle_types.py` lists them from transformers' auto mappings (a class for "
+        "causal LM or image-text-to-text, less the encoder-only families, which also have a "
+        "masked-LM class, and the encoder-decoders) and builds each from transformers' "
+        "default config (`AutoConfig.for_model`); `tests/test_hfconfig_types.py` gives the "
+        "reader that config's `to_dict()` and holds it to the same verdicts as the corpus "
+        "(results cached in `tests/data/oracle_types.json`). **real**: how many corpus or "
+        "review configs of the type are checked above.", "",
+        f"{len(verdicts)} types: {counts['real']} with real configs; default configs: "
+        + ", ".join(f"{counts.get(k, 0)} {k}" for k in ("agree", "both refuse", "disagree",
+                                                       "unbuilt")) + ".", "",
+        "| model_type | real | default config | reason |", "|---|---|---|---|",
+    ]
+    for mt in sorted(verdicts):
+        v = verdicts[mt]
+        short = v.split(":")[0]
+        why = KNOWN_TYPES.get(mt) or UNBUILT_TYPES.get(mt) or ""
+        why = why.replace("|", "\\|")
+        lines.append(f"| {mt} | {real.get(mt, '')} | {short} | {why} |")
+    return lines + [""]
 
 
 def main(argv: list[str]) -> int:
@@ -429,14 +470,19 @@ def main(argv: list[str]) -> int:
             built.sort()
             print(f"built {len(built)}: median {built[len(built) // 2]:.3f} s, "
                   f"max {built[-1]:.3f} s, total {sum(times.values()):.1f} s")
+    report(results)
+    return 0
+
+
+def report(results: dict, head: str = "") -> None:
+    """Print the count of each status and why each config not built was not."""
     counts: dict[str, int] = {}
     for r in results.values():
         counts[r["status"]] = counts.get(r["status"], 0) + 1
-    print(counts)
+    print(f"{head}{counts}")
     for n, r in results.items():
         if r["status"] != "built":
             print(f"  {n}: {r['status']}: {r['why']}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -154,8 +154,13 @@ def verdict(name: str) -> str:
     want = expected(name)
     if want is None:
         return "no truth"
+    return compare(want, FILES[name].read_text())
+
+
+def compare(want: dict, text: str) -> str:
+    """The reader on the config ``text`` against the oracle's (or the truth's) ``want``."""
     try:
-        parsed = parse_config(FILES[name].read_text())
+        parsed = parse_config(text)
     except ConfigError as e:
         if want["status"] == "refused" and e.code in REFUSALS:
             return "both refuse"

@@ -1,0 +1,470 @@
+"""Every decoder ``model_type`` transformers ships, its default config against the reader.
+
+``tests/oracle_types.py`` lists the decoder model_types of transformers 5.25
+(its auto mappings, less encoder-only and encoder-decoder families: the rule
+is in its docstring) and builds each from transformers' **default** config
+(``AutoConfig.for_model``) on the meta device; the results are cached in
+``tests/data/oracle_types.json`` (about 35 s to rebuild:
+``PYTHONPATH=. .venv/bin/python -m tests.oracle_types --write``). Here the
+reader (:func:`parse_config`) gets the same config's ``to_dict()`` as JSON and
+must agree with the oracle as the corpus does (``compare`` of
+``tests/test_hfconfig_oracle.py``: per layer kind, span and values, parameters
+within 1 %), or both refuse; every other type is named below with its reason:
+
+- ``KNOWN_TYPES``: the reader disagrees with what transformers builds (or
+  refuses by name what transformers builds);
+- ``UNBUILT_TYPES``: transformers builds no model from its own default (its
+  config class refuses the default, a build needs a library the tests do not
+  install, or the oracle finds no decoder layers to read).
+
+The test asserts both sets are exactly what the verdicts give, so a reader
+fix and a new disagreement both show. Real ``config.json`` files of a type,
+where the corpus has them, are checked by ``tests/test_hfconfig_oracle.py``;
+``docs/configs.md`` lists every type with how it is covered.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from explainer.hfconfig import ConfigError, parse_config
+from tests import oracle_types as ot
+from tests.test_hfconfig_oracle import compare
+
+CACHE = json.loads(ot.TYPES_FILE.read_text())
+TYPES = CACHE["types"]
+
+KNOWN_TYPES: dict[str, str] = {
+    'aria': (
+        'parameters: the reader counts 4,020,506,624, transformers builds 18,517,069,824; '
+        'cause not yet traced'),
+    'aria_text': (
+        'parameters: the reader counts 4,020,506,624, transformers builds 18,517,069,824; '
+        'cause not yet traced'),
+    'axk1': (
+        'parameters: the reader counts 527,087,393,792, transformers builds '
+        '518,983,052,288; cause not yet traced'),
+    'axk2': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'bailing_hybrid': (
+        'the reader refuses by name: layer_types: state_unsized '
+        "(model_type='bailing_hybrid'): the hybrid's state layers are not sized from this "
+        "config's fields"),
+    'bamba': (
+        'transformers refuses (no_kv_cache), the reader sizes it: the default has no '
+        'attn_layer_indices (every layers_block_type entry is linear_attention, Mamba-2), '
+        'so transformers builds no attention layer; the reader sizes K/V layers from it'),
+    'beam': (
+        'parameters: the reader counts 528,890,475,520, transformers builds '
+        '501,267,599,808; cause not yet traced'),
+    'blip-2': (
+        "the reader refuses by name: n_params: params_needed (model_type='opt', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'bloom': (
+        "the reader refuses by name: n_params: params_needed (model_type='bloom', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'codegen': (
+        "the reader refuses by name: n_params: params_needed (model_type='codegen', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'cosmos3_edge': (
+        'parameters: the reader counts 2,474,756,096, transformers builds 1,946,273,792; '
+        'cause not yet traced'),
+    'ctrl': (
+        'the reader refuses by name: n_params: params_needed '
+        "(missing='intermediate_size'): the family names its MLP width otherwise "
+        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
+    'deepseek_v2': 'the reader refuses by name: num_experts_per_tok: missing',
+    'deepseek_v32': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'deepseek_v4': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='heavily_compressed_attention')"),
+    'deepseek_vl': (
+        'parameters: the reader counts 6,738,415,616, transformers builds 6,627,274,752; '
+        'cause not yet traced'),
+    'deepseek_vl_hybrid': (
+        'parameters: the reader counts 6,738,415,616, transformers builds 6,624,124,928; '
+        'cause not yet traced'),
+    'doge': (
+        'parameters: the reader counts 3,299,273,147,392, transformers builds '
+        '403,055,872; cause not yet traced'),
+    'dory': (
+        "the reader refuses by name: n_params: params_needed (model_type='dory', "
+        "reason='hybrid_layers')"),
+    'dots3_note': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'dots3_note_text': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'ergo': (
+        'parameters: the reader counts 1,676,246,261,760, transformers builds '
+        '1,105,550,917,632; cause not yet traced'),
+    'ernie4_5_moe': (
+        'parameters: the reader counts 3,347,724,800, transformers builds 21,825,437,888; '
+        'cause not yet traced'),
+    'ernie4_5_vl_moe': (
+        'parameters: the reader counts 3,347,724,800, transformers builds 21,825,437,888; '
+        'cause not yet traced'),
+    'exaone_moe': (
+        'parameters: the reader counts 28,160,561,152, transformers builds '
+        '28,550,639,616; cause not yet traced'),
+    'falcon_h1': (
+        'parameters: the reader counts 8,028,164,096, transformers builds 8,514,961,408; '
+        'cause not yet traced'),
+    'gemma3n_text': (
+        "the reader refuses by name: intermediate_size: not_positive_int (value='list')"),
+    'gemma4': (
+        "Gemma 4's full-attention layers have their own geometry (global_head_dim 512: "
+        "4,096 values); the app's ModelPreset holds one K/V geometry, so the reader sizes "
+        'them like the sliding layers (2,048 values), as for google--gemma-4-26B-A4B'),
+    'gemma4_text': (
+        "Gemma 4's full-attention layers have their own geometry (global_head_dim 512: "
+        "4,096 values); the app's ModelPreset holds one K/V geometry, so the reader sizes "
+        'them like the sliding layers (2,048 values), as for google--gemma-4-26B-A4B'),
+    'gemma4_unified': (
+        "Gemma 4's full-attention layers have their own geometry (global_head_dim 512: "
+        "4,096 values); the app's ModelPreset holds one K/V geometry, so the reader sizes "
+        'them like the sliding layers (2,048 values), as for google--gemma-4-26B-A4B'),
+    'gemma4_unified_assistant': (
+        'the reader refuses by name: num_kv_shared_layers: bad_value (value=30)'),
+    'gemma4_unified_text': (
+        "Gemma 4's full-attention layers have their own geometry (global_head_dim 512: "
+        "4,096 values); the app's ModelPreset holds one K/V geometry, so the reader sizes "
+        'them like the sliding layers (2,048 values), as for google--gemma-4-26B-A4B'),
+    'glm4_moe': 'the reader refuses by name: hidden_size: hidden_divide (hidden=4096, heads=96)',
+    'glm4_moe_lite': (
+        'parameters: the reader counts 30,494,024,448, transformers builds '
+        '29,943,390,976; cause not yet traced'),
+    'glm4v_moe': 'the reader refuses by name: hidden_size: hidden_divide (hidden=4096, heads=96)',
+    'glm5_next': 'the reader refuses by name: qk_rope_head_dim: not_positive_int (value=0)',
+    'glm_moe_dsa': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'gpt-sw3': (
+        'the reader refuses by name: n_params: params_needed '
+        "(missing='intermediate_size'): the family names its MLP width otherwise "
+        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
+    'gpt_neo': (
+        "the reader refuses by name: n_params: params_needed (model_type='gpt_neo', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'gpt_neox': (
+        "the reader refuses by name: n_params: params_needed (model_type='gpt_neox', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'gpt_neox_japanese': (
+        'the reader refuses by name: n_params: params_needed '
+        "(missing='intermediate_size'): the family names its MLP width otherwise "
+        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
+    'gptj': (
+        "the reader refuses by name: n_params: params_needed (model_type='gptj', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'hy_v4': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'hy_v4_vl': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'hyperclovax_vision_v2': (
+        'parameters: the reader counts 6,738,415,616, transformers builds 6,607,605,760; '
+        'cause not yet traced'),
+    'idefics': (
+        'parameters: the reader counts 6,738,415,616, transformers builds 12,342,267,968; '
+        'cause not yet traced'),
+    'idefics2': (
+        'parameters: the reader counts 7,241,732,096, transformers builds 7,322,472,448; '
+        'cause not yet traced'),
+    'inkling2': "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')",
+    'inkling2_loop': (
+        "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')"),
+    'inkling2_loop_text': (
+        "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')"),
+    'inkling2_text': (
+        "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')"),
+    'inkling_mm_model': (
+        "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')"),
+    'inkling_text': "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')",
+    'instructblip': (
+        "the reader refuses by name: n_params: params_needed (model_type='opt', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'instructblipvideo': (
+        "the reader refuses by name: n_params: params_needed (model_type='opt', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'internvl': (
+        "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
+        "lm_head to the embeddings; the reader follows text_config's false and counts an "
+        'lm_head (+vocab x hidden: 0.62 B), as for '
+        'review--Mistral-Small-3.1-24B-Instruct-2503'),
+    'jetmoe': (
+        'transformers refuses (no_kv_cache), the reader sizes it: the oracle finds no K/V '
+        "projection in the built layers (JetMoE's attention is a mixture of attention "
+        'experts)'),
+    'kimi_linear': (
+        'the reader refuses by name: layer_types: state_unsized '
+        "(model_type='kimi_linear'): the hybrid's state layers are not sized from this "
+        "config's fields"),
+    'kolibri1_1': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'kosmos-2': 'the reader refuses by name: num_hidden_layers: missing',
+    'kosmos-2.5': 'the reader refuses by name: num_hidden_layers: missing',
+    'laguna': (
+        'parameters: the reader counts 33,944,750,080, transformers builds '
+        '33,189,975,808; cause not yet traced'),
+    'lighton_ocr': (
+        "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
+        "lm_head to the embeddings; the reader follows text_config's false and counts an "
+        'lm_head (+vocab x hidden: 0.16 B), as for '
+        'review--Mistral-Small-3.1-24B-Instruct-2503'),
+    'mimo_v2_flash': (
+        "48 layers differ, first 0: ['full', None, 1536, 4, 192] vs ['full', None, 1280, "
+        '3, 192]'),
+    'minicpm5_moe': (
+        'parameters: the reader counts 15,224,129,536, transformers builds '
+        '15,002,552,320; cause not yet traced'),
+    'minicpm_ocr': (
+        'parameters: the reader counts 8,953,803,264, transformers builds 7,958,717,952; '
+        'cause not yet traced'),
+    'minimax': (
+        "the reader refuses by name: layer_types: state_unsized (model_type='minimax'): "
+        "the hybrid's state layers are not sized from this config's fields"),
+    'mistral3': (
+        "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
+        "lm_head to the embeddings; the reader follows text_config's false and counts an "
+        'lm_head (+vocab x hidden: 0.67 B), as for '
+        'review--Mistral-Small-3.1-24B-Instruct-2503'),
+    'mistral_large4': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
+        'not size (N8)'),
+    'moshi': (
+        'the reader refuses by name: n_params: params_needed '
+        "(missing='intermediate_size'): the family names its MLP width otherwise "
+        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
+    'mpt': (
+        "the reader refuses by name: n_params: params_needed (model_type='mpt', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'muse_spark': (
+        'parameters: the reader counts 1,610,530,922,496, transformers builds '
+        '819,990,536,192; cause not yet traced'),
+    'olmo_hybrid': (
+        "24 layers differ, first 0: ['state', None, 0] vs ['full', None, 8640, None, "
+        'None]'),
+    'openai-gpt': (
+        'the reader refuses by name: n_params: params_needed '
+        "(missing='intermediate_size'): the family names its MLP width otherwise "
+        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
+    'opt': (
+        "the reader refuses by name: n_params: params_needed (model_type='opt', "
+        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
+        'of its own (GATED_MLP_EXCLUDED)'),
+    'ovis2': (
+        "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
+        "lm_head to the embeddings; the reader follows text_config's false and counts an "
+        'lm_head (+vocab x hidden: 0.62 B), as for '
+        'review--Mistral-Small-3.1-24B-Instruct-2503'),
+    'qwen2_5_omni_thinker': (
+        'parameters: the reader counts 7,070,490,112, transformers builds 7,615,616,512; '
+        'cause not yet traced'),
+    'qwen3_omni_moe_thinker': (
+        'the reader refuses by name: hidden_size: hidden_divide (hidden=2048, heads=28)'),
+    'qwen3_vl_moe': (
+        'parameters: the reader counts 13,173,950,464, transformers builds '
+        '13,485,121,536; cause not yet traced'),
+    'recurrent_gemma': (
+        'the reader refuses by name: n_params: params_needed '
+        "(model_type='recurrent_gemma', reason='hybrid_layers')"),
+    'step3p7': (
+        'parameters: the reader counts 208,349,270,016, transformers builds '
+        '195,843,833,088; cause not yet traced'),
+    'trocr': 'the reader refuses by name: num_hidden_layers: missing',
+    'unlimited_ocr': (
+        'the reader refuses by name: layer_types: unsupported '
+        "(value='reference_sliding_attention')"),
+    'video_llava': (
+        'parameters: the reader counts 6,738,415,616, transformers builds 7,041,595,392; '
+        'cause not yet traced'),
+    'xglm': 'the reader refuses by name: num_attention_heads: missing',
+    'xlnet': (
+        'the reader refuses by name: n_params: params_needed '
+        "(missing='intermediate_size'): the family names its MLP width otherwise "
+        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
+    'zamba': "the reader refuses by name: layers_block_type: unsupported (value='hybrid')",
+    'zamba2': "the reader refuses by name: layers_block_type: unsupported (value='hybrid')",
+    'zaya': "the reader refuses by name: layer_types: unsupported (value='hybrid')",
+}
+
+UNBUILT_TYPES: dict[str, str] = {
+    'aya_vision': (
+        "no model built from the default config's to_dict(): AutoModelForImageTextToText: "
+        'ValueError: embed_dim must be divisible by num_heads (got `embed_dim`: 1152 and '
+        '`num_heads`: 14).'),
+    'bert-generation': (
+        'the oracle finds no decoder ModuleList of 24 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'blip': (
+        'the oracle finds no decoder ModuleList of 12 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'blt': (
+        'the oracle finds no decoder ModuleList of 0 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'chameleon': (
+        "no model built from the default config's to_dict(): AutoModelForImageTextToText: "
+        "AttributeError: 'NoneType' object has no attribute 'get'"),
+    'cohere_compass': (
+        "no model built from the default config's to_dict(): AutoModelForImageTextToText: "
+        "KeyError: 'full_attention'"),
+    'cohere_compass_text': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "KeyError: 'full_attention'"),
+    'cpmant': (
+        'the oracle finds no decoder ModuleList of 48 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'dbrx': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "AttributeError: 'DbrxAttentionConfig' object has no attribute 'rope_theta'"),
+    'deepseek_ocr2': (
+        "no model built from the default config's to_dict(): AutoModelForImageTextToText: "
+        "TypeError: 'NoneType' object is not subscriptable"),
+    'diffusion_gemma': (
+        "no model built from the default config's to_dict(): AutoModelForImageTextToText: "
+        "TypeError: empty(): argument 'size' (position 1) must be tuple of ints, but "
+        'found element of type NoneType at p'),
+    'dots1': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        'TypeError: empty() takes 1 positional argument but 3 were given'),
+    'evolla': "no model built from the default config's to_dict(): no auto class maps its config",
+    'fast_vlm': (
+        "no model built from the default config's to_dict(): its vision tower is a timm "
+        'model (TimmWrapperModel) and timm is not installed for the tests'),
+    'gemma3n': (
+        "no model built from the default config's to_dict(): its vision tower is a timm "
+        'model (TimmWrapperModel) and timm is not installed for the tests'),
+    'gemma4_assistant': (
+        'transformers 5.25 refuses its own default config: '
+        'StrictDataclassClassValidationError: Class validation error for validator '
+        "'validate_architecture': ValueError: hidden_size_per_layer_input must be 0, got"),
+    'git': (
+        'the oracle finds no decoder ModuleList of 6 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'granite4_vision': (
+        "no model built from the default config's to_dict(): AutoModelForImageTextToText: "
+        "TypeError: object of type 'NoneType' has no len()"),
+    'hrm_text': (
+        'the oracle finds no decoder ModuleList of 128 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'hunyuan_v1_dense': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "TypeError: unsupported operand type(s) for ** or pow(): 'NoneType' and 'float'"),
+    'hunyuan_v1_moe': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "TypeError: unsupported operand type(s) for ** or pow(): 'NoneType' and 'float'"),
+    'hunyuan_vl': (
+        "no model built from the default config's to_dict(): AutoModelForImageTextToText: "
+        "TypeError: unsupported operand type(s) for ** or pow(): 'NoneType' and 'float'"),
+    'lfm2_moe': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "TypeError: 'NoneType' object is not subscriptable"),
+    'longcat_flash': (
+        'the oracle finds no decoder ModuleList of 56 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'ministral': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "TypeError: unsupported operand type(s) for ** or pow(): 'NoneType' and 'float'"),
+    'nemotron': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "TypeError: unsupported operand type(s) for //: 'int' and 'NoneType'"),
+    'perception_lm': (
+        "no model built from the default config's to_dict(): its vision tower is a timm "
+        'model (TimmWrapperModel) and timm is not installed for the tests'),
+    'pi0': (
+        'the oracle finds no decoder ModuleList of 0 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'pi05': (
+        'the oracle finds no decoder ModuleList of 0 layers (num_hidden_layers) in the '
+        'built model: its decoder layers are counted or held another way'),
+    'qwen4_exp': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "TypeError: unsupported operand type(s) for //: 'NoneType' and 'NoneType'"),
+    'qwen4_exp_text': (
+        "no model built from the default config's to_dict(): AutoModelForCausalLM: "
+        "TypeError: unsupported operand type(s) for //: 'NoneType' and 'NoneType'"),
+}
+
+
+def type_verdict(mt: str) -> str:
+    """``agree``, ``both refuse``, ``unbuilt: <why>`` or ``disagree: <what>`` for one type."""
+    got = TYPES[mt]
+    if got["status"] == "unbuildable":
+        return "unbuilt: " + got["why"]
+    return compare(got, json.dumps(got["config"]))
+
+
+def type_verdicts() -> dict[str, str]:
+    return {mt: type_verdict(mt) for mt in TYPES}
+
+
+def test_cache_is_this_transformers():
+    """The cached list is the installed transformers' decoder types, built by that version."""
+    import transformers
+
+    assert CACHE["transformers"] == transformers.__version__
+    assert sorted(TYPES) == ot.decoder_types()
+    assert len(TYPES) > 200
+
+
+def test_cache_rebuilds_live():
+    """A sample across families (dense, sliding, MLA, hybrid, state, multimodal,
+    unbuildable), rebuilt with transformers now, equals the cached entries."""
+    sample = ("llama", "gemma3_text", "deepseek_v3", "qwen3_next", "falcon_h1", "mamba",
+              "llava", "gpt2", "dbrx", "arcee")
+    for mt in sample:
+        live = json.loads(json.dumps(ot.default_entry(mt)))  # as the cache stores it
+        assert live == TYPES[mt], mt
+
+
+def test_default_configs_agree_or_are_named():
+    verdicts = type_verdicts()
+    disagree = {mt for mt, v in verdicts.items() if v.startswith("disagree")}
+    unbuilt = {mt for mt, v in verdicts.items() if v.startswith("unbuilt")}
+    assert not disagree - set(KNOWN_TYPES), "new disagreements:\n" + "\n".join(
+        f"  {mt}: {verdicts[mt]}" for mt in sorted(disagree - set(KNOWN_TYPES)))
+    assert not set(KNOWN_TYPES) - disagree, (
+        f"no longer disagree, take them out of KNOWN_TYPES: {sorted(set(KNOWN_TYPES) - disagree)}")
+    assert unbuilt == set(UNBUILT_TYPES)
+    agree = [mt for mt, v in verdicts.items() if v in ("agree", "both refuse")]
+    assert len(agree) > 100
+
+
+@pytest.mark.parametrize("mt", sorted(k for k, v in KNOWN_TYPES.items()
+                                      if v.startswith("the reader refuses by name")))
+def test_named_refusals_are_the_readers(mt):
+    """A reason that says the reader refuses names the refusal the reader gives."""
+    with pytest.raises(ConfigError) as err:
+        parse_config(json.dumps(TYPES[mt]["config"]))
+    assert f"{err.value.field}: {err.value.code}" in KNOWN_TYPES[mt]
+
+
+def test_reasons_are_written():
+    for mt, why in {**KNOWN_TYPES, **UNBUILT_TYPES}.items():
+        assert len(why) > 30, mt
