@@ -1092,7 +1092,8 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
     (from layer step - 1); Qwen-MoE: layer i when (i + 1) %
     ``decoder_sparse_step`` == 0 and i is not in ``mlp_only_layers``; Jamba:
     i % ``expert_layer_period`` == ``expert_layer_offset``; DeepSeek: from
-    ``first_k_dense_replace`` on, every ``moe_layer_freq``-th; else all.
+    ``first_k_dense_replace`` on, every ``moe_layer_freq``-th (MiniMax-M3's
+    ``moe_layer_freq`` is a list, one 0/1 flag per layer); else all.
     """
     mt = r.model_type or ""
     name, listed = r.find("moe_layers")
@@ -1113,6 +1114,11 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
     if name is not None:
         layers -= _index_list(r, name, only, L)
     first = r.int("first_k_dense_replace", kind="layers", minimum=0) or 0
+    name, flags = r.find("moe_layer_freq")
+    if isinstance(flags, list):  # MiniMax-M3: one 0/1 flag per layer
+        if len(flags) != L or any(f not in (0, 1) or isinstance(f, bool) for f in flags):
+            raise ConfigError(name, "bad_value", value=_short(flags))
+        return {i for i in layers if flags[i] == 1}
     freq = r.int("moe_layer_freq", kind="layers") or 1
     return {i for i in layers if i >= first and (i - first) % freq == 0}
 
