@@ -163,8 +163,11 @@ full-attention layers' own ``global_head_dim`` and, with
 with ``enable_moe_block`` a gated MLP and ``num_experts`` experts side by
 side in every layer, ``top_k_experts`` of them per token (the count only:
 a preset holds one K/V geometry, so the cache of its full layers is sized
-like the sliding ones'). Other architectures (OPT, GPT-NeoX, BLOOM, ...)
-need the count entered by hand (``n_params=``).
+like the sliding ones'). GPT-NeoX / Pythia (``_gpt_neox_params``): a fused
+``query_key_value`` and ``dense``, biased under ``attention_bias``, a
+gate-less MLP with biases, LayerNorms with a bias, an untied ``embed_out``.
+Other architectures (OPT, BLOOM, GPT-J, ...) need the count entered by hand
+(``n_params=``).
 Nemotron-H (``_nemotron_h_params``), block by block from
 ``hybrid_override_pattern`` or ``layers_block_type``: an RMSNorm and one
 mixer each, a Mamba-2 mixer, attention without biases, a gate-less MLP
@@ -269,10 +272,10 @@ DTYPES: Mapping[str, str] = MappingProxyType(
 """``torch_dtype`` spellings and the precision key each maps to."""
 
 GATED_MLP_EXCLUDED = frozenset(
-    {"gpt_neo", "gpt_neox", "gptj", "opt", "bloom", "mpt", "codegen"}
+    {"gpt_neo", "gptj", "opt", "bloom", "mpt", "codegen"}
 )
 """Model types whose MLP is not gated and that have no rule of their own: their
-parameters are not counted (GPT-2, GPTBigCode, Starcoder2, Falcon and Phi have one)."""
+parameters are not counted (GPT-2, GPTBigCode, Starcoder2, GPT-NeoX, Falcon and Phi have one)."""
 
 _ARCHITECTURE_TYPES: Mapping[str, str] = MappingProxyType({
     "GPT2LMHeadModel": "gpt2", "GPT2Model": "gpt2",
@@ -1379,6 +1382,24 @@ def _starcoder2_params(r: _Reader, g: _Geometry) -> ParamCount:
     )
 
 
+def _gpt_neox_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """GPT-NeoX / Pythia (``GPTNeoXModel``): a fused ``query_key_value`` (3 x d
+    outputs) and a ``dense`` d x d, both biased when ``attention_bias`` (the
+    class default); a gate-less GELU MLP (``dense_h_to_4h``, ``dense_4h_to_h``,
+    both biased); two LayerNorms with a bias per layer and ``final_layer_norm``;
+    ``embed_in`` and an ``embed_out`` lm_head that is not tied by default."""
+    d, vocab, inter = _family_sizes(r, g)
+    L = g.n_layers
+    bias = bool(r.flag("attention_bias", True))
+    attn = 3 * d * d + d * d + (4 * d if bias else 0)
+    tied = r.flag("tie_word_embeddings", False)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d, attention=L * attn,
+        dense_mlp=L * (2 * d * inter + inter + d), experts=0, active_experts=0, shared=0,
+        norms=L * 4 * d + 2 * d,
+    )
+
+
 def _chatglm_params(r: _Reader, g: _Geometry) -> ParamCount:
     """ChatGLM2/3 and GLM-4 (remote code ``modeling_chatglm.py``, ``ChatGLMModel``).
 
@@ -1540,7 +1561,8 @@ values and one 8-bit scale per 32)."""
 _FAMILY_PARAMS = {
     **dict.fromkeys(_FALCON_TYPES, _falcon_params), "phi": _phi_params,
     "gpt2": _gpt2_params, "gpt_bigcode": _gpt2_params, "starcoder2": _starcoder2_params,
-    "chatglm": _chatglm_params, "gemma4": _gemma4_params, "gemma4_text": _gemma4_params,
+    "gpt_neox": _gpt_neox_params, "chatglm": _chatglm_params,
+    "gemma4": _gemma4_params, "gemma4_text": _gemma4_params,
     "nemotron_h": _nemotron_h_params,
 }
 

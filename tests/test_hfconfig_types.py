@@ -161,10 +161,6 @@ KNOWN_TYPES: dict[str, str] = {
         "the reader refuses by name: n_params: params_needed (model_type='gpt_neo', "
         "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
         'of its own (GATED_MLP_EXCLUDED)'),
-    'gpt_neox': (
-        "the reader refuses by name: n_params: params_needed (model_type='gpt_neox', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
     'gpt_neox_japanese': (
         'the reader refuses by name: n_params: params_needed '
         "(missing='intermediate_size'): the family names its MLP width otherwise "
