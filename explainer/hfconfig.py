@@ -166,7 +166,10 @@ a preset holds one K/V geometry, so the cache of its full layers is sized
 like the sliding ones'). GPT-NeoX / Pythia (``_gpt_neox_params``): a fused
 ``query_key_value`` and ``dense``, biased under ``attention_bias``, a
 gate-less MLP with biases, LayerNorms with a bias, an untied ``embed_out``.
-Other architectures (OPT, BLOOM, GPT-J, ...) need the count entered by hand
+OPT (``_opt_params``): biased q/k/v/out and ``fc1``/``fc2``, learned
+positions offset by 2, ``project_in``/``project_out`` where
+``word_embed_proj_dim`` differs from d, tied by default.
+Other architectures (BLOOM, GPT-J, GPT-Neo, ...) need the count entered by hand
 (``n_params=``).
 Nemotron-H (``_nemotron_h_params``), block by block from
 ``hybrid_override_pattern`` or ``layers_block_type``: an RMSNorm and one
@@ -272,10 +275,11 @@ DTYPES: Mapping[str, str] = MappingProxyType(
 """``torch_dtype`` spellings and the precision key each maps to."""
 
 GATED_MLP_EXCLUDED = frozenset(
-    {"gpt_neo", "gptj", "opt", "bloom", "mpt", "codegen"}
+    {"gpt_neo", "gptj", "bloom", "mpt", "codegen"}
 )
 """Model types whose MLP is not gated and that have no rule of their own: their
-parameters are not counted (GPT-2, GPTBigCode, Starcoder2, GPT-NeoX, Falcon and Phi have one)."""
+parameters are not counted (GPT-2, GPTBigCode, Starcoder2, GPT-NeoX, OPT, Falcon and Phi
+have one)."""
 
 _ARCHITECTURE_TYPES: Mapping[str, str] = MappingProxyType({
     "GPT2LMHeadModel": "gpt2", "GPT2Model": "gpt2",
@@ -1400,6 +1404,31 @@ def _gpt_neox_params(r: _Reader, g: _Geometry) -> ParamCount:
     )
 
 
+def _opt_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """OPT (``OPTDecoder``): q/k/v/out projections and a gate-less ``fc1``/``fc2``
+    MLP (``ffn_dim``), all biased under ``enable_bias`` (the class default); two
+    LayerNorms per layer and a final one (with ``do_layer_norm_before``), with a
+    bias; learned positions of ``max_position_embeddings`` + 2 (OPT's offset);
+    embeddings of ``word_embed_proj_dim`` with ``project_in``/``project_out``
+    where that differs from d (OPT-350m); the lm_head tied by default."""
+    d, vocab, inter = _family_sizes(r, g, width_names=("ffn_dim",))
+    positions = r.int("max_position_embeddings", kind="context")
+    if positions is None:
+        raise ConfigError("n_params", "params_needed", missing="max_position_embeddings")
+    L = g.n_layers
+    e = r.int("word_embed_proj_dim", kind="hidden") or d
+    bias = bool(r.flag("enable_bias", True))
+    attn = 4 * d * d + (4 * d if bias else 0)
+    mlp = 2 * d * inter + ((inter + d) if bias else 0)
+    final = 2 * d if r.flag("do_layer_norm_before", True) else 0
+    tied = r.flag("tie_word_embeddings", True)
+    return ParamCount(
+        embedding=vocab * e + (positions + 2) * d + (2 * e * d if e != d else 0),
+        lm_head=0 if tied else vocab * e, attention=L * attn, dense_mlp=L * mlp,
+        experts=0, active_experts=0, shared=0, norms=L * 4 * d + final,
+    )
+
+
 def _chatglm_params(r: _Reader, g: _Geometry) -> ParamCount:
     """ChatGLM2/3 and GLM-4 (remote code ``modeling_chatglm.py``, ``ChatGLMModel``).
 
@@ -1561,7 +1590,7 @@ values and one 8-bit scale per 32)."""
 _FAMILY_PARAMS = {
     **dict.fromkeys(_FALCON_TYPES, _falcon_params), "phi": _phi_params,
     "gpt2": _gpt2_params, "gpt_bigcode": _gpt2_params, "starcoder2": _starcoder2_params,
-    "gpt_neox": _gpt_neox_params, "chatglm": _chatglm_params,
+    "gpt_neox": _gpt_neox_params, "opt": _opt_params, "chatglm": _chatglm_params,
     "gemma4": _gemma4_params, "gemma4_text": _gemma4_params,
     "nemotron_h": _nemotron_h_params,
 }

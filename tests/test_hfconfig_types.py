@@ -62,9 +62,9 @@ KNOWN_TYPES: dict[str, str] = {
         'parameters: the reader counts 528,890,475,520, transformers builds '
         '501,267,599,808; cause not yet traced'),
     'blip-2': (
-        "the reader refuses by name: n_params: params_needed (model_type='opt', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
+        "the reader counts the OPT language model (0.125 B); the oracle's count also "
+        "holds the Q-Former (0.105 B), its query_tokens and language_projection, which its "
+        "filter of vision parts does not leave out"),
     'bloom': (
         "the reader refuses by name: n_params: params_needed (model_type='bloom', "
         "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
@@ -197,13 +197,13 @@ KNOWN_TYPES: dict[str, str] = {
         "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')"),
     'inkling_text': "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')",
     'instructblip': (
-        "the reader refuses by name: n_params: params_needed (model_type='opt', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
+        "the reader counts the OPT language model (0.125 B); the oracle's count also "
+        "holds the Q-Former (0.186 B), its query_tokens and language_projection, which its "
+        "filter of vision parts does not leave out"),
     'instructblipvideo': (
-        "the reader refuses by name: n_params: params_needed (model_type='opt', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
+        "the reader counts the OPT language model (0.125 B); the oracle's count also "
+        "holds the Q-Former (0.186 B), its query_tokens and language_projection, which its "
+        "filter of vision parts does not leave out"),
     'internvl': (
         "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
         "lm_head to the embeddings; the reader follows text_config's false and counts an "
@@ -270,10 +270,6 @@ KNOWN_TYPES: dict[str, str] = {
         'the reader refuses by name: n_params: params_needed '
         "(missing='intermediate_size'): the family names its MLP width otherwise "
         '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
-    'opt': (
-        "the reader refuses by name: n_params: params_needed (model_type='opt', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
     'ovis2': (
         "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
         "lm_head to the embeddings; the reader follows text_config's false and counts an "
