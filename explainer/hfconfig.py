@@ -168,8 +168,11 @@ like the sliding ones'). GPT-NeoX / Pythia (``_gpt_neox_params``): a fused
 gate-less MLP with biases, LayerNorms with a bias, an untied ``embed_out``.
 OPT (``_opt_params``): biased q/k/v/out and ``fc1``/``fc2``, learned
 positions offset by 2, ``project_in``/``project_out`` where
-``word_embed_proj_dim`` differs from d, tied by default.
-Other architectures (BLOOM, GPT-J, GPT-Neo, ...) need the count entered by hand
+``word_embed_proj_dim`` differs from d, tied by default. GPT-J and CodeGen
+(``_gptj_params``), GPT-Neo (``_gpt_neo_params``), BLOOM (``_bloom_params``)
+and MPT (``_mpt_params``): their gate-less MLPs, biases and norms as each
+class builds them (see each rule). Other non-gated families
+(``GATED_MLP_EXCLUDED``: CTRL, GPT-1, GPT-NeoX Japanese) need the count entered by hand
 (``n_params=``).
 Nemotron-H (``_nemotron_h_params``), block by block from
 ``hybrid_override_pattern`` or ``layers_block_type``: an RMSNorm and one
@@ -274,12 +277,10 @@ DTYPES: Mapping[str, str] = MappingProxyType(
 )
 """``torch_dtype`` spellings and the precision key each maps to."""
 
-GATED_MLP_EXCLUDED = frozenset(
-    {"gpt_neo", "gptj", "bloom", "mpt", "codegen"}
-)
+GATED_MLP_EXCLUDED = frozenset({"ctrl", "openai-gpt", "gpt_neox_japanese"})
 """Model types whose MLP is not gated and that have no rule of their own: their
-parameters are not counted (GPT-2, GPTBigCode, Starcoder2, GPT-NeoX, OPT, Falcon and Phi
-have one)."""
+parameters are not counted (GPT-2, GPTBigCode, Starcoder2, GPT-NeoX, OPT, GPT-J,
+CodeGen, GPT-Neo, BLOOM, MPT, Falcon and Phi have one)."""
 
 _ARCHITECTURE_TYPES: Mapping[str, str] = MappingProxyType({
     "GPT2LMHeadModel": "gpt2", "GPT2Model": "gpt2",
@@ -1429,6 +1430,86 @@ def _opt_params(r: _Reader, g: _Geometry) -> ParamCount:
     )
 
 
+def _gptj_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """GPT-J and CodeGen (``GPTJModel``, ``CodeGenModel``): q/k/v/out without a
+    bias (CodeGen fuses q/k/v in one ``qkv_proj``: the same count), attention
+    and a gate-less ``fc_in``/``fc_out`` MLP side by side after one LayerNorm
+    with a bias; inner is ``n_inner``, 4d when null; ``ln_f``; an untied
+    lm_head with a bias."""
+    d, vocab = g.hidden, r.int("vocab_size", kind="vocab")
+    if d is None or vocab is None:
+        raise ConfigError("n_params", "params_needed",
+                          missing="n_embd" if d is None else "vocab_size")
+    inner = r.int("n_inner", kind="intermediate") or 4 * d
+    tied = r.flag("tie_word_embeddings", False)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d + vocab,
+        attention=g.n_layers * 4 * d * d, dense_mlp=g.n_layers * (2 * d * inner + inner + d),
+        experts=0, active_experts=0, shared=0, norms=g.n_layers * 2 * d + 2 * d,
+    )
+
+
+def _gpt_neo_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """GPT-Neo (``GPTNeoModel``): q/k/v without a bias and a biased ``out_proj``,
+    a gate-less ``c_fc``/``c_proj`` MLP with biases (``intermediate_size``, 4d
+    when null), two LayerNorms with a bias per layer and ``ln_f``, learned
+    positions ``wpe`` (``max_position_embeddings`` x d) and ``wte``, which the
+    lm_head shares by default."""
+    d, vocab = g.hidden, r.int("vocab_size", kind="vocab")
+    positions = r.int("max_position_embeddings", kind="context")
+    if d is None or vocab is None or positions is None:
+        raise ConfigError("n_params", "params_needed", missing="hidden_size" if d is None
+                          else "vocab_size" if vocab is None else "max_position_embeddings")
+    inner = r.int("intermediate_size", kind="intermediate") or 4 * d
+    tied = r.flag("tie_word_embeddings", True)
+    return ParamCount(
+        embedding=vocab * d + positions * d, lm_head=0 if tied else vocab * d,
+        attention=g.n_layers * (4 * d * d + d),
+        dense_mlp=g.n_layers * (2 * d * inner + inner + d),
+        experts=0, active_experts=0, shared=0, norms=g.n_layers * 4 * d + 2 * d,
+    )
+
+
+def _bloom_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """BLOOM (``BloomModel``): a biased fused ``query_key_value`` (3d) and
+    ``dense``, a gate-less MLP of 4d with biases, two LayerNorms with a bias
+    per layer, a LayerNorm after the embeddings and ``ln_f``; ALiBi, so no
+    position table; the lm_head tied by default."""
+    d, vocab = g.hidden, r.int("vocab_size", kind="vocab")
+    if d is None or vocab is None:
+        raise ConfigError("n_params", "params_needed",
+                          missing="hidden_size" if d is None else "vocab_size")
+    tied = r.flag("tie_word_embeddings", True)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d,
+        attention=g.n_layers * (4 * d * d + 4 * d),
+        dense_mlp=g.n_layers * (8 * d * d + 5 * d),
+        experts=0, active_experts=0, shared=0, norms=g.n_layers * 4 * d + 4 * d,
+    )
+
+
+def _mpt_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """MPT (``MptModel``): a fused ``Wqkv`` and ``out_proj``, an ``up_proj`` /
+    ``down_proj`` MLP of ``expansion_ratio`` x d, without biases under
+    ``no_bias`` (the class default: LayerNorms then hold a weight only), two
+    LayerNorms per layer and a final one; ALiBi; the lm_head tied."""
+    d, vocab = g.hidden, r.int("vocab_size", kind="vocab")
+    if d is None or vocab is None:
+        raise ConfigError("n_params", "params_needed",
+                          missing="d_model" if d is None else "vocab_size")
+    ratio = r.int("expansion_ratio", kind="intermediate") or 4
+    inner = ratio * d
+    bias = not r.flag("no_bias", True)
+    norm = 2 * d if bias else d
+    tied = r.flag("tie_word_embeddings", True)
+    return ParamCount(
+        embedding=vocab * d, lm_head=0 if tied else vocab * d,
+        attention=g.n_layers * (4 * d * d + (4 * d if bias else 0)),
+        dense_mlp=g.n_layers * (2 * d * inner + ((inner + d) if bias else 0)),
+        experts=0, active_experts=0, shared=0, norms=g.n_layers * 2 * norm + norm,
+    )
+
+
 def _chatglm_params(r: _Reader, g: _Geometry) -> ParamCount:
     """ChatGLM2/3 and GLM-4 (remote code ``modeling_chatglm.py``, ``ChatGLMModel``).
 
@@ -1590,7 +1671,9 @@ values and one 8-bit scale per 32)."""
 _FAMILY_PARAMS = {
     **dict.fromkeys(_FALCON_TYPES, _falcon_params), "phi": _phi_params,
     "gpt2": _gpt2_params, "gpt_bigcode": _gpt2_params, "starcoder2": _starcoder2_params,
-    "gpt_neox": _gpt_neox_params, "opt": _opt_params, "chatglm": _chatglm_params,
+    "gpt_neox": _gpt_neox_params, "opt": _opt_params, "gptj": _gptj_params,
+    "codegen": _gptj_params, "gpt_neo": _gpt_neo_params, "bloom": _bloom_params,
+    "mpt": _mpt_params, "chatglm": _chatglm_params,
     "gemma4": _gemma4_params, "gemma4_text": _gemma4_params,
     "nemotron_h": _nemotron_h_params,
 }

@@ -319,9 +319,9 @@ def test_override_params():
 
 def test_params_needed_without_override():
     with pytest.raises(ConfigError) as e:
-        parse(with_(LLAMA2_7B, model_type="bloom"))
+        parse(with_(LLAMA2_7B, model_type="ctrl"))
     assert (e.value.field, e.value.code) == ("n_params", "params_needed")
-    assert e.value.values["model_type"] == "bloom"
+    assert e.value.values["model_type"] == "ctrl"
     for missing in ("vocab_size", "intermediate_size"):
         with pytest.raises(ConfigError) as e:
             parse(with_(LLAMA2_7B, **{missing: ...}))
@@ -408,7 +408,7 @@ BAD_FIELDS = [
     (dict(num_local_experts=0, num_experts_per_tok=1), "num_local_experts", "not_positive_int"),
     (dict(kv_lora_rank=-512), "kv_lora_rank", "not_positive_int"),
     (dict(vocab_size=0), "vocab_size", "not_positive_int"),
-    (dict(model_type="bloom"), "n_params", "params_needed"),
+    (dict(model_type="ctrl"), "n_params", "params_needed"),
     # every size within its limit, together more than any real model (truth2 C-12)
     (dict(hidden_size=999_936, intermediate_size=10_000_000, num_hidden_layers=1024,
           num_attention_heads=32, num_key_value_heads=8), "n_params", "params_too_large"),

@@ -65,21 +65,13 @@ KNOWN_TYPES: dict[str, str] = {
         "the reader counts the OPT language model (0.125 B); the oracle's count also "
         "holds the Q-Former (0.105 B), its query_tokens and language_projection, which its "
         "filter of vision parts does not leave out"),
-    'bloom': (
-        "the reader refuses by name: n_params: params_needed (model_type='bloom', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
-    'codegen': (
-        "the reader refuses by name: n_params: params_needed (model_type='codegen', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
     'cosmos3_edge': (
         'parameters: the reader counts 2,474,756,096, transformers builds 1,946,273,792; '
         'cause not yet traced'),
     'ctrl': (
-        'the reader refuses by name: n_params: params_needed '
-        "(missing='intermediate_size'): the family names its MLP width otherwise "
-        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
+        "the reader refuses by name: n_params: params_needed (model_type='ctrl', "
+        "reason='mlp_not_gated'): a gate-less MLP without a parameter rule of its own "
+        "(GATED_MLP_EXCLUDED); the paste asks for n_params"),
     'deepseek_v2': 'the reader refuses by name: num_experts_per_tok: missing',
     'deepseek_v32': (
         'the reader refuses by name: layer_types: unsupported '
@@ -157,18 +149,10 @@ KNOWN_TYPES: dict[str, str] = {
         'the reader refuses by name: n_params: params_needed '
         "(missing='intermediate_size'): the family names its MLP width otherwise "
         '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
-    'gpt_neo': (
-        "the reader refuses by name: n_params: params_needed (model_type='gpt_neo', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
     'gpt_neox_japanese': (
-        'the reader refuses by name: n_params: params_needed '
-        "(missing='intermediate_size'): the family names its MLP width otherwise "
-        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
-    'gptj': (
-        "the reader refuses by name: n_params: params_needed (model_type='gptj', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
+        "the reader refuses by name: n_params: params_needed (model_type='gpt_neox_japanese', "
+        "reason='mlp_not_gated'): a gate-less MLP without a parameter rule of its own "
+        "(GATED_MLP_EXCLUDED); the paste asks for n_params"),
     'hy_v4': (
         'the reader refuses by name: layer_types: unsupported '
         "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
@@ -256,10 +240,6 @@ KNOWN_TYPES: dict[str, str] = {
         'the reader refuses by name: n_params: params_needed '
         "(missing='intermediate_size'): the family names its MLP width otherwise "
         '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
-    'mpt': (
-        "the reader refuses by name: n_params: params_needed (model_type='mpt', "
-        "reason='mlp_not_gated'): the family's MLP is not gated and has no parameter rule "
-        'of its own (GATED_MLP_EXCLUDED)'),
     'muse_spark': (
         'parameters: the reader counts 1,610,530,922,496, transformers builds '
         '819,990,536,192; cause not yet traced'),
@@ -267,9 +247,9 @@ KNOWN_TYPES: dict[str, str] = {
         "24 layers differ, first 0: ['state', None, 0] vs ['full', None, 8640, None, "
         'None]'),
     'openai-gpt': (
-        'the reader refuses by name: n_params: params_needed '
-        "(missing='intermediate_size'): the family names its MLP width otherwise "
-        '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
+        "the reader refuses by name: n_params: params_needed (model_type='openai-gpt', "
+        "reason='mlp_not_gated'): a gate-less MLP without a parameter rule of its own "
+        "(GATED_MLP_EXCLUDED); the paste asks for n_params"),
     'ovis2': (
         "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
         "lm_head to the embeddings; the reader follows text_config's false and counts an "
