@@ -116,13 +116,14 @@ export function textLength(t, perChar) {
 export function textWidths(holder, svgClass, items) {
   const s = svgClass ? hiddenSvg(holder, svgClass) : holder;
   const made = [];
-  const out = items.map(([cls, str, group]) => {
+  const texts = items.map(([cls, str, group]) => {
     const g = group ? svg("g", { class: group }, s) : s;
     const t = svg("text", { class: cls }, g);
     made.push(group ? g : t);
     t.textContent = str;
-    return textLength(t, 8);
+    return t;
   });
+  const out = texts.map((t) => textLength(t, 8));   // all in, then all read: one layout
   if (svgClass) s.remove();
   else made.forEach((e) => e.remove());
   return out;

@@ -436,13 +436,15 @@ KVT.js_units = {
       const fig = KV["figures.js"].FIGURES[stage.figure];
       const screens = rowOf("present").figures[stage.figure] || [null];
       for (const [w, hgt, vh] of boxes) for (const parts of screens) {
-        Object.assign(holder.style, { width: w + "px", height: hgt + "px", display: "flex",
-                                      flexDirection: "column" });
+        // a box as the projected page gives it, its chart text fitted anew; the frames then
+        // drawn one after the other in it as Play does, each fitted again where it needs it
+        // (fitChartText's sizes stay from frame to frame, as on the page)
+        holder.removeAttribute("style");
+        delete holder.dataset.box;
+        Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
         for (const i of (only || F.map((_, k) => k)).filter((k) => k < F.length)) {
           const ctx = { text: stage.text, index: i, count: F.length, reduced: true,
                         badges: stage.text.badges, parts };
-          holder.removeAttribute("style");
-          Object.assign(holder.style, { width: w + "px", height: hgt + "px" });
           drawFigure(fig, holder, F[i].fig, ctx, "present");
           for (let k = 0; k < 4 && KVT.js_units.fit(holder, vh); k++) drawFigure(fig, holder, F[i].fig, ctx, "present");
           const where = `${label} presenting${parts ? " " + parts.join("+") : ""} @${w}×${hgt} frame ${i}`;

@@ -73,7 +73,7 @@
  * @property {string} verdict whether they are the same
  */
 
-import { svg, h, layoutWidth, textWidths, textLength, projectedBox } from "../dom.js";
+import { svg, h, layoutWidth, textWidths, projectedBox } from "../dom.js";
 
 function draw(holder, fig, ctx) {
   const rows = fig.rows || [];
@@ -126,6 +126,14 @@ function draw(holder, fig, ctx) {
     });
   };
   const em = box ? box.em : 12;
+  // the legend's labels measured before the grids are built, in a hidden <svg> of the grids'
+  // class (dom.js textWidths): measured after, each would make the browser lay out thousands
+  // of cells first, at every frame Play draws
+  const keyWidth = {};
+  textWidths(holder, "grids-svg", ["new", "recomputed", "cached"].map((k) =>
+    ["legend-label", leg[k] || ""])).forEach((w, i) => {
+    keyWidth[["new", "recomputed", "cached"][i]] = w;
+  });
   const xt = box ? spaced(fig.xt, cw, (lab) => 0.62 * em * String(lab).length + 0.6 * em) : fig.xt || [];
   const yt = box ? spaced(fig.yt, ch, () => 1.1 * em) : fig.yt || [];
   [["u", t.uncached, "recomputed"], ["c", t.cached, "cached"]].forEach(([id, title, old], k) => {
@@ -159,7 +167,7 @@ function draw(holder, fig, ctx) {
       const c = svg("rect", { x: GX + inset, y: ky + inset, width: chip - 2 * inset,
                               height: chip - 2 * inset, class: "key-chip " + kind }, g);
       keys.push([c, inset, label(g, GX + chip + 5, ky + (box ? Math.round(0.8 * em) : 10),
-                                 "legend-label", leg[kind] || "")]);
+                                 "legend-label", leg[kind] || ""), keyWidth[kind]]);
     }
   });
   s.style.minWidth = W + "px";
@@ -167,21 +175,20 @@ function draw(holder, fig, ctx) {
   layoutKeys(keys, GX, PW - 4, line, chip);
 }
 
-// the legend's entries side by side, each after the width its label really takes (known once
-// the drawing is in the page; 8 units a character before that); one that would pass the
-// grid's right edge starts a second line (`line` lower)
+// the legend's entries side by side, each after the width its label takes (`w`, measured
+// before the drawing: 8 units a character where it cannot be measured); one that would pass
+// the grid's right edge starts a second line (`line` lower)
 function layoutKeys(keys, x0, right, line, chip) {
   let lx = x0, g = null, dy = 0;
-  for (const [c, inset, text] of keys) {
+  keys.forEach(([c, inset, text, w]) => {
     if (text.parentNode !== g) { g = text.parentNode; lx = x0; dy = 0; }
-    const w = textLength(text, 8);
     if (lx > x0 && lx + chip + 5 + w > right) { lx = x0; dy += line; }
     c.setAttribute("x", lx + inset);
     c.setAttribute("y", Number(c.getAttribute("y")) + dy);
     text.setAttribute("x", lx + chip + 5);
     text.setAttribute("y", Number(text.getAttribute("y")) + dy);
     lx += chip + 5 + w + 16;
-  }
+  });
 }
 
 function extra(box, f, ctx) {
