@@ -126,8 +126,13 @@ Which layers are MoE follows the modeling code (``_moe_layers``): Llama 4
 ``intermediate_size_mlp`` wide, a shared expert as wide as a routed one in
 each MoE layer), Qwen's ``decoder_sparse_step`` and ``mlp_only_layers``,
 Jamba's ``expert_layer_period``/``offset``, DeepSeek's
-``first_k_dense_replace``. Active parameters replace E by
-``num_experts_per_tok`` routed experts (Gemma 4: ``top_k_experts``). Layers
+``first_k_dense_replace``, ERNIE 4.5's ``moe_layer_start_index`` ..
+``moe_layer_end_index`` every ``moe_layer_interval``-th. Active parameters replace E by
+``num_experts_per_tok`` routed experts (Gemma 4: ``top_k_experts``). ERNIE 4.5
+MoE and Aria name E ``moe_num_experts``, the experts per token ``moe_k`` /
+``moe_topk`` and the shared experts ``moe_num_shared_experts`` (each as wide as
+a routed one; Aria's routed experts are ``intermediate_size`` wide, having no
+``moe_intermediate_size``). Layers
 of other kinds make the count ``params_needed`` (Nemotron-H's Mamba-2, MLP and
 MoE blocks have a rule of their own, below).
 Biases of routers and of the MLP are left out (they are a few thousand).
@@ -1093,6 +1098,12 @@ def _delta_net_params(r: _Reader, d: int) -> int:
             + value * d)                                # out_proj
 
 
+# the fields that name the experts: ERNIE 4.5 MoE's moe_num_experts / moe_k and
+# Aria's moe_num_experts / moe_topk are the same numbers under other names
+_EXPERT_COUNT = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts")
+_EXPERTS_PER_TOKEN = ("num_experts_per_tok", "num_experts_per_token", "experts_per_token",
+                      "top_k_experts", "moe_k", "moe_topk")
+
 def _moe_layers(r: _Reader, L: int) -> set[int]:
     """Which layers have a mixture of experts, as the modeling code decides.
 
@@ -1101,7 +1112,9 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
     ``decoder_sparse_step`` == 0 and i is not in ``mlp_only_layers``; Jamba:
     i % ``expert_layer_period`` == ``expert_layer_offset``; DeepSeek: from
     ``first_k_dense_replace`` on, every ``moe_layer_freq``-th (MiniMax-M3's
-    ``moe_layer_freq`` is a list, one 0/1 flag per layer); else all.
+    ``moe_layer_freq`` is a list, one 0/1 flag per layer); ERNIE 4.5: i from
+    ``moe_layer_start_index`` to ``moe_layer_end_index`` (the last layer when
+    absent) with (i + 1) % ``moe_layer_interval`` == 0; else all.
     """
     mt = r.model_type or ""
     name, listed = r.find("moe_layers")
@@ -1114,6 +1127,12 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
         period = r.int("expert_layer_period", kind="layers")
         offset = r.int("expert_layer_offset", kind="layers", minimum=0, required=True)
         return {i for i in range(L) if i % period == offset}
+    if r.find("moe_layer_start_index")[0] is not None:  # ERNIE 4.5
+        start = r.int("moe_layer_start_index", kind="layers", minimum=0)
+        end = r.int("moe_layer_end_index", kind="layers", minimum=0)
+        step = r.int("moe_layer_interval", kind="layers") or 1
+        end = L - 1 if end is None else end
+        return {i for i in range(L) if start <= i <= end and (i + 1) % step == 0}
     layers = set(range(L))
     if r.find("decoder_sparse_step")[0] is not None:
         step = r.int("decoder_sparse_step", kind="layers")
@@ -1200,8 +1219,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
             raise ConfigError("n_params", "params_needed", model_type=mt,
                               reason="hybrid_layers")
 
-    n_experts = r.int("num_local_experts", "num_experts", "n_routed_experts",
-                      kind="experts")
+    n_experts = r.int(*_EXPERT_COUNT, kind="experts")
     inter = r.int("intermediate_size", kind="intermediate")
     if inter is not None and r.flag("block_auto_adjust_ff_dim", False):
         inter = _lfm2_width(r, inter)
@@ -1218,8 +1236,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
             raise ConfigError("n_params", "params_needed", missing="intermediate_size")
         dense_mlp = L * dense(inter)
     else:
-        k = r.int("num_experts_per_tok", "num_experts_per_token",
-                  "experts_per_token", "top_k_experts", kind="experts", required=True)
+        k = r.int(*_EXPERTS_PER_TOKEN, kind="experts", required=True)
         if k > n_experts:
             raise ConfigError("num_experts_per_tok", "experts_range",
                               experts=n_experts, per_token=k)
@@ -1239,7 +1256,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         per_expert = 3 * d * width
         experts = len(moe) * n_experts * per_expert
         active_experts = len(moe) * k * per_expert
-        n_shared = r.int("n_shared_experts", kind="experts", minimum=0) or 0
+        n_shared = r.int("n_shared_experts", "moe_num_shared_experts", kind="experts", minimum=0) or 0
         if llama4:  # Llama4TextMoe: one shared expert as wide as the routed ones
             n_shared = 1
         shared_name, _ = r.find("shared_expert_intermediate_size", "shared_intermediate_size")
@@ -1794,11 +1811,9 @@ def parse_config(
         dtype = "fp8"
 
     n_experts = k = None
-    if r.find("num_local_experts", "num_experts", "n_routed_experts")[0]:
-        n_experts = r.int("num_local_experts", "num_experts", "n_routed_experts",
-                          kind="experts")
-        k = r.int("num_experts_per_tok", "num_experts_per_token",
-                  "experts_per_token", "top_k_experts", kind="experts", required=True)
+    if r.find(*_EXPERT_COUNT)[0]:
+        n_experts = r.int(*_EXPERT_COUNT, kind="experts")
+        k = r.int(*_EXPERTS_PER_TOKEN, kind="experts", required=True)
         if k > n_experts:
             raise ConfigError("num_experts_per_tok", "experts_range",
                               experts=n_experts, per_token=k)

@@ -37,12 +37,6 @@ CACHE = json.loads(ot.TYPES_FILE.read_text())
 TYPES = CACHE["types"]
 
 KNOWN_TYPES: dict[str, str] = {
-    'aria': (
-        'parameters: the reader counts 4,020,506,624, transformers builds 18,517,069,824; '
-        'cause not yet traced'),
-    'aria_text': (
-        'parameters: the reader counts 4,020,506,624, transformers builds 18,517,069,824; '
-        'cause not yet traced'),
     'axk1': (
         'parameters: the reader counts 527,087,393,792, transformers builds '
         '518,983,052,288; cause not yet traced'),
@@ -103,12 +97,10 @@ KNOWN_TYPES: dict[str, str] = {
     'ergo': (
         'parameters: the reader counts 1,676,246,261,760, transformers builds '
         '1,105,550,917,632; cause not yet traced'),
-    'ernie4_5_moe': (
-        'parameters: the reader counts 3,347,724,800, transformers builds 21,825,437,888; '
-        'cause not yet traced'),
     'ernie4_5_vl_moe': (
-        'parameters: the reader counts 3,347,724,800, transformers builds 21,825,437,888; '
-        'cause not yet traced'),
+        "the reader refuses by name: moe_intermediate_size: not_positive_int (value='list'): "
+        'its moe_intermediate_size lists the text experts\' width and the vision experts\' '
+        '([1536, 512]), two expert sets the reader does not count'),
     'exaone_moe': (
         'parameters: the reader counts 28,160,561,152, transformers builds '
         '28,550,639,616; cause not yet traced'),
