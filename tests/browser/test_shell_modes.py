@@ -146,6 +146,12 @@ def test_s_opens_the_speaker_view_with_notes_prose_and_the_next_step(app, page):
     copy = speaker.frame_locator("iframe.screen-copy")
     expect(copy.locator('[data-metric="seq_len"] .metric-value')).to_have_text("5")
     expect(copy.locator(".kv-root.present.copy .stage-svg svg").first).to_be_visible()
+    # the copy takes no input: none of the projected page's own chrome is drawn in it
+    expect(copy.locator(".kv-root.copy h2").first).to_be_visible()
+    for chrome in (".present-hint", ".share-btn", ".nav-prev", ".nav-next", ".prevnext"):
+        expect(copy.locator(chrome)).to_have_count(0)
+    expect(page.locator(".present-hint")).not_to_be_empty()     # the projected page keeps them
+    expect(page.locator(".nav-next")).to_be_visible()
     # the full prose is one key away in the speaker view (P), not on the projected page
     expect(speaker.locator(".step-text .narration")).to_have_count(0)
     speaker.locator(".talk-notes").click()

@@ -106,7 +106,7 @@ export function render({ model }) {
   const talk = speaker ? createTalk(() => { proseOpen = !proseOpen; touch("layout"); }) : null;
   const screen = speaker ? createScreen(copyUrl(window.location)) : null;
   let proseOpen = false;                 // the speaker view's drawer (the row's `drawer`)
-  const bar = present ? presentBar(shell, speaker) : null;
+  const bar = present ? presentBar(shell, speaker, copy) : null;
   root.className = "kv-root" + (mode0.embed ? " embed" : "") + (mode0.present ? " present" : "") +
     (figureOnly ? " figure-only" : "") + (speaker ? " speaker" : "") + (copy ? " copy" : "");
   if (mode0.embed) root.append(shell.embedBar, shell.heading, step);

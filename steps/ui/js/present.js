@@ -158,11 +158,14 @@ export function copyUrl(loc) {
 }
 
 // The projected page's bar and the speaker view's: the heading, a hint or the next step, and
-// Previous/Next (in the speaker view they move the projected page).
-export function presentBar(shell, speaker) {
+// Previous/Next (in the speaker view they move the projected page). The projected page's copy
+// in the speaker view (`copy`) takes no input: its bar is the heading alone, without the hint,
+// Previous/Next or “Copy link” (which the shell keeps in its Previous/Next row).
+export function presentBar(shell, speaker, copy) {
   const bar = h("div", "present-bar" + (speaker ? " speaker-bar" : ""));
   const hint = h("span", "present-hint", null, null, { "aria-hidden": "true" });
-  bar.append(shell.heading, hint, shell.prevnext);
+  if (copy) bar.append(shell.heading);
+  else bar.append(shell.heading, hint, shell.prevnext);
   // s: the shell's state; the speaker view's window says so in its title
   const update = (s) => {
     const talk = (s && s.talk) || null;
