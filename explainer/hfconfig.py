@@ -106,6 +106,8 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
                             n/r/v = qk_nope/qk_rope/v head dims)
     Mamba / DeltaNet layer its mixer (``_mamba_params``, Mamba-2's
                            ``_mamba2_params``, ``_delta_net_params``)
+    Falcon-H1 layer        attention and a Mamba-2 mixer side by side
+                           (``_falcon_h1_mamba_params``)
     cross-attention layer  attention + q/k norms + 2 gates
     dense MLP per layer    3 * d * I       (gate, up, down; Nemotron, Apertus,
                                             Arcee, Jais 2, nanochat, Persimmon,
@@ -1064,6 +1066,31 @@ def _mamba2_params(r: _Reader, d: int) -> int:
             + inner * d + (d if proj_bias else 0))                # out_proj
 
 
+def _falcon_h1_mamba_params(r: _Reader, d: int) -> int:
+    """The Mamba-2 mixer beside the attention in every Falcon-H1 layer
+    (``FalconH1Mixer``): ``mamba_d_ssm`` channels (``mamba_expand`` x d when
+    null), in_proj to z, x, B, C and dt (biased under ``mamba_proj_bias``), a
+    depthwise conv over x, B, C, per-head dt_bias / A_log / D, a gated norm only
+    under ``mamba_rms_norm``, out_proj (biased under ``projectors_bias``)."""
+    heads = r.int("mamba_n_heads", kind="heads", required=True)
+    d_state = r.int("mamba_d_state", kind="rank", required=True)
+    conv = r.int("mamba_d_conv", kind="rank", required=True)
+    groups = r.int("mamba_n_groups", kind="heads") or 1
+    inner = r.int("mamba_d_ssm", kind="intermediate")
+    if inner is None:
+        _, expand = r.find("mamba_expand")
+        if not isinstance(expand, (int, float)) or isinstance(expand, bool) or expand <= 0:
+            raise ConfigError("mamba_expand", "missing" if expand is None else "bad_value",
+                              value=_short(expand))
+        inner = int(expand * d)
+    conv_dim = inner + 2 * groups * d_state
+    in_out = inner + conv_dim + heads
+    return (d * in_out + (in_out if r.flag("mamba_proj_bias", False) else 0)
+            + conv_dim * conv + (conv_dim if r.flag("mamba_conv_bias", True) else 0)
+            + 3 * heads + (inner if r.flag("mamba_rms_norm", False) else 0)
+            + inner * d + (d if r.flag("projectors_bias", False) else 0))
+
+
 def _mamba_params(r: _Reader, d: int) -> int:
     """One Jamba Mamba mixer (transformers' ``JambaMambaMixer``)."""
     d_state = r.int("mamba_d_state", kind="rank", required=True)
@@ -1218,6 +1245,9 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         else:
             raise ConfigError("n_params", "params_needed", model_type=mt,
                               reason="hybrid_layers")
+
+    if mt == "falcon_h1":  # a Mamba-2 mixer beside the attention in every layer
+        mixers += L * _falcon_h1_mamba_params(r, d)
 
     n_experts = r.int(*_EXPERT_COUNT, kind="experts")
     inter = r.int("intermediate_size", kind="intermediate")

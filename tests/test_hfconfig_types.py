@@ -104,9 +104,6 @@ KNOWN_TYPES: dict[str, str] = {
     'exaone_moe': (
         'parameters: the reader counts 28,160,561,152, transformers builds '
         '28,550,639,616; cause not yet traced'),
-    'falcon_h1': (
-        'parameters: the reader counts 8,028,164,096, transformers builds 8,514,961,408; '
-        'cause not yet traced'),
     'gemma3n_text': (
         "the reader refuses by name: intermediate_size: not_positive_int (value='list')"),
     'gemma4': (
