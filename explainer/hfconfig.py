@@ -121,7 +121,10 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
                            Nemotron's biased LayerNorms, d for Cohere's one
                            LayerNorm) + d (2 * d for Nemotron)
     embeddings tied        Gemma and Cohere by default (``tie_word_embeddings``,
-                           Cohere's ``use_embedding_sharing``)
+                           Cohere's ``use_embedding_sharing``; a composite
+                           image-text config's top-level flag before its
+                           ``text_config``'s: the model class transformers
+                           builds ties by its own config, the top level)
 
 Which layers are MoE follows the modeling code (``_moe_layers``): Llama 4
 ``moe_layers`` / ``interleave_moe_layer_step`` (its dense layers
@@ -478,10 +481,12 @@ class _Reader:
         self.read: dict[str, Any] = {}
         self.defaults: dict[str, Any] = {}
 
-    def find(self, *names: str) -> tuple[str | None, Any]:
-        """First present, non-null field among ``names``: (name, value)."""
+    def find(self, *names: str, top_first: bool = False) -> tuple[str | None, Any]:
+        """First present, non-null field among ``names``: (name, value); with
+        ``top_first`` the top level is looked at before ``text_config``."""
+        layers = sorted(self.layers, key=lambda x: x[0] != "") if top_first else self.layers
         for name in names:
-            for prefix, obj in self.layers:
+            for prefix, obj in layers:
                 if name in obj and obj[name] is not None:
                     self.read[prefix + name] = obj[name]
                     return name, obj[name]
@@ -515,8 +520,8 @@ class _Reader:
             name = names[0]
         return _check_int(name, value, minimum, LIMITS[kind])
 
-    def flag(self, name: str, default: bool | None) -> bool | None:
-        found, value = self.find(name)
+    def flag(self, name: str, default: bool | None, top_first: bool = False) -> bool | None:
+        found, value = self.find(name, top_first=top_first)
         if found is None:
             if default is not None:
                 self.defaults[name] = default
@@ -1199,7 +1204,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
     sharing = r.find("use_embedding_sharing")[0]
     tie_default = (r.flag("use_embedding_sharing", None) if sharing
                    else mt in _TIED_BY_DEFAULT)
-    tied = r.flag("tie_word_embeddings", tie_default)
+    # a composite (image-text) model ties its lm_head by its own, top-level flag
+    tied = r.flag("tie_word_embeddings", tie_default, top_first=True)
     L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
 
     if g.mla_dims is not None:

@@ -74,12 +74,6 @@ KNOWN_TYPES: dict[str, str] = {
     'deepseek_v4': (
         'the reader refuses by name: layer_types: unsupported '
         "(value='heavily_compressed_attention')"),
-    'deepseek_vl': (
-        'parameters: the reader counts 6,738,415,616, transformers builds 6,627,274,752; '
-        'cause not yet traced'),
-    'deepseek_vl_hybrid': (
-        'parameters: the reader counts 6,738,415,616, transformers builds 6,624,124,928; '
-        'cause not yet traced'),
     'doge': (
         'parameters: the reader counts 3,299,273,147,392, transformers builds '
         '403,055,872; cause not yet traced'),
@@ -150,9 +144,6 @@ KNOWN_TYPES: dict[str, str] = {
         'the reader refuses by name: layer_types: unsupported '
         "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
         'not size (N8)'),
-    'hyperclovax_vision_v2': (
-        'parameters: the reader counts 6,738,415,616, transformers builds 6,607,605,760; '
-        'cause not yet traced'),
     'idefics': (
         'parameters: the reader counts 6,738,415,616, transformers builds 12,342,267,968; '
         'cause not yet traced'),
@@ -177,11 +168,11 @@ KNOWN_TYPES: dict[str, str] = {
         "the reader counts the OPT language model (0.125 B); the oracle's count also "
         "holds the Q-Former (0.186 B), its query_tokens and language_projection, which its "
         "filter of vision parts does not leave out"),
-    'internvl': (
-        "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
-        "lm_head to the embeddings; the reader follows text_config's false and counts an "
-        'lm_head (+vocab x hidden: 0.62 B), as for '
-        'review--Mistral-Small-3.1-24B-Instruct-2503'),
+    'janus': (
+        "the reader counts the language model (6,607,343,616, its lm_head tied by the "
+        "top-level tie_word_embeddings as transformers ties it); the oracle's count also "
+        "holds Janus's image-generation parts (aligner, VQ model, generation_embeddings / "
+        "aligner / head: 86,721,163 more), which its filter of vision parts does not leave out"),
     'jetmoe': (
         'transformers refuses (no_kv_cache), the reader sizes it: the oracle finds no K/V '
         "projection in the built layers (JetMoE's attention is a mixture of attention "
@@ -199,28 +190,15 @@ KNOWN_TYPES: dict[str, str] = {
     'laguna': (
         'parameters: the reader counts 33,944,750,080, transformers builds '
         '33,189,975,808; cause not yet traced'),
-    'lighton_ocr': (
-        "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
-        "lm_head to the embeddings; the reader follows text_config's false and counts an "
-        'lm_head (+vocab x hidden: 0.16 B), as for '
-        'review--Mistral-Small-3.1-24B-Instruct-2503'),
     'mimo_v2_flash': (
         "48 layers differ, first 0: ['full', None, 1536, 4, 192] vs ['full', None, 1280, "
         '3, 192]'),
     'minicpm5_moe': (
         'parameters: the reader counts 15,224,129,536, transformers builds '
         '15,002,552,320; cause not yet traced'),
-    'minicpm_ocr': (
-        'parameters: the reader counts 8,953,803,264, transformers builds 7,958,717,952; '
-        'cause not yet traced'),
     'minimax': (
         "the reader refuses by name: layer_types: state_unsized (model_type='minimax'): "
         "the hybrid's state layers are not sized from this config's fields"),
-    'mistral3': (
-        "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
-        "lm_head to the embeddings; the reader follows text_config's false and counts an "
-        'lm_head (+vocab x hidden: 0.67 B), as for '
-        'review--Mistral-Small-3.1-24B-Instruct-2503'),
     'mistral_large4': (
         'the reader refuses by name: layer_types: unsupported '
         "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
@@ -239,19 +217,8 @@ KNOWN_TYPES: dict[str, str] = {
         "the reader refuses by name: n_params: params_needed (model_type='openai-gpt', "
         "reason='mlp_not_gated'): a gate-less MLP without a parameter rule of its own "
         "(GATED_MLP_EXCLUDED); the paste asks for n_params"),
-    'ovis2': (
-        "the default's top-level tie_word_embeddings is true and transformers 5.25 ties "
-        "lm_head to the embeddings; the reader follows text_config's false and counts an "
-        'lm_head (+vocab x hidden: 0.62 B), as for '
-        'review--Mistral-Small-3.1-24B-Instruct-2503'),
-    'qwen2_5_omni_thinker': (
-        'parameters: the reader counts 7,070,490,112, transformers builds 7,615,616,512; '
-        'cause not yet traced'),
     'qwen3_omni_moe_thinker': (
         'the reader refuses by name: hidden_size: hidden_divide (hidden=2048, heads=28)'),
-    'qwen3_vl_moe': (
-        'parameters: the reader counts 13,173,950,464, transformers builds '
-        '13,485,121,536; cause not yet traced'),
     'recurrent_gemma': (
         'the reader refuses by name: n_params: params_needed '
         "(model_type='recurrent_gemma', reason='hybrid_layers')"),
