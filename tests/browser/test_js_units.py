@@ -285,6 +285,19 @@ def test_step_5_bar_labels_run_across_no_gpu_line_on_a_phone(readable, lang):
     assert bar == [], f"{len(bar)}:\n" + "\n".join(bar[:16])
 
 
+@pytest.mark.parametrize("lang", list(LANGS))
+def test_step_4_roofline_names_the_last_x_tick_on_a_phone(readable, lang):
+    """On a phone the roofline's x axis ended without its last label (“10,000”): the space
+    between tick labels was judged from an estimated 0.62 em a character, wider than the digits
+    drawn. The labels are measured (roofline.js `xLabels`), and the last tick keeps its label:
+    at every state of step 4 and a phone's widths it is drawn (the tests above check that no
+    two labels overlap)."""
+    cases = [c for c in _cases(4, lang) if c[1].get("figure") == "roofline"]
+    assert cases
+    missing = readable.evaluate("(a) => KVT.js_units.lastTick(a)", [cases, PHONE_WIDTHS])
+    assert missing == [], f"{len(missing)}:\n" + "\n".join(missing[:16])
+
+
 # Presenter mode: the stage as the projected page holds it (presenter CSS, the figure's box
 # of that step at that screen, chart text made at least 18 px on screen by
 # present.js fitChartText and the figure drawn again at that size, as stage.js does); no two

@@ -207,6 +207,31 @@ KVT.js_units = {
     return [...new Set(bad)];
   },
 
+  // each case's first frame drawn at each width: where the roofline's <svg> does not draw
+  // the label of the frame's last x tick, `label @width: last`
+  lastTick: ([cases, widths]) => {
+    const missing = [];
+    const holder = document.createElement("div");
+    document.getElementById("root").style.width = "auto";
+    document.getElementById("root").replaceChildren(holder);
+    for (const [label, stage, frames] of cases) {
+      const F = KV["stage.js"].parseFrames(frames);
+      const fig = KV["figures.js"].FIGURES[stage.figure];
+      for (const width of widths) {
+        holder.style.width = width + "px";
+        const ctx = { text: stage.text, index: 0, count: F.length, reduced: true,
+                      badges: stage.text.badges };
+        KV["stage.js"].drawFigure(fig, holder, F[0].fig, ctx, "normal");
+        const ticks = F[0].fig.xticks || [];
+        const last = ticks.length ? ticks[ticks.length - 1][1] : null;
+        const drawn = [...holder.querySelectorAll(".roof-svg text.tick-label")]
+          .map((t) => t.textContent);
+        if (!last || !drawn.includes(last)) missing.push(`${label} @${width}px: ${last} not in ${drawn}`);
+      }
+    }
+    return missing;
+  },
+
   // the pairs of `els` (elements with text) whose boxes cover each other by more than a pixel
   // each way, said as `where: “a” × “b”`
   overlapping: (els, where) => {

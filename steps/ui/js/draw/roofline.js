@@ -134,6 +134,27 @@ function measure(s, cls, labels) {
            widest: Math.max(0, ...textWidths(s, null, labels.map((label) => [cls, label]))) };
 }
 
+// The x ticks whose labels are drawn, [[x, label], …]: the labels measured at the size they
+// are drawn, all before any is placed (one layout), a label dropped where it would come
+// within `gap` of the one before it or run past `right` (the drawing's right edge).
+// The last tick (the axis's end: “10,000”) is kept where it fits the drawing: the labels
+// before it that it would come too near give way to it.
+function xLabels(s, ticks, sx, gap, right) {
+  const widths = textWidths(s, null, ticks.map(([, label]) => ["tick-label", label]));
+  const fits = (k) => sx(ticks[k][0]) + widths[k] / 2 <= right;
+  const clear = (j, k) => sx(ticks[k][0]) - sx(ticks[j][0]) >= (widths[j] + widths[k]) / 2 + gap;
+  const kept = [];
+  ticks.forEach((_, k) => {
+    if (fits(k) && (!kept.length || clear(kept[kept.length - 1], k))) kept.push(k);
+  });
+  const end = ticks.length - 1;
+  if (end >= 0 && fits(end) && kept[kept.length - 1] !== end) {
+    while (kept.length && !clear(kept[kept.length - 1], end)) kept.pop();
+    kept.push(end);
+  }
+  return kept.map((k) => [sx(ticks[k][0]), ticks[k][1]]);
+}
+
 // a title in two lines, split at the space nearest its middle
 function split(text) {
   const mid = text.length / 2;
@@ -198,15 +219,14 @@ function drawRoof(s, fig, ctx, box) {
   if (fig.memory) {
     svg("rect", { x: L, y: T, width: rx - L, height: B - T, class: "mem-region" }, s);
   }
+  const xLabeled = xLabels(s, fig.xticks, sx, 0.4 * em, W - 2);
   const grid = svg("g", { class: "axis" }, s);
-  let last = -1e9;
-  for (const [v, label] of fig.xticks) {
+  for (const [v] of fig.xticks) {
     svg("line", { x1: sx(v), x2: sx(v), y1: T, y2: B, class: "grid" }, grid);
     svg("line", { x1: sx(v), x2: sx(v), y1: B, y2: B + 4 }, grid);
-    if (sx(v) - last < 0.62 * em * label.length + em) continue;     // no overlapping labels
-    if (Hbox && sx(v) + 0.31 * em * label.length > W - 2) continue;   // inside the drawing
-    last = sx(v);
-    svgText(grid, sx(v), B + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" });
+  }
+  for (const [x, label] of xLabeled) {
+    svgText(grid, x, B + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" });
   }
   for (const [v, label] of fig.yticks) {
     svg("line", { x1: L, x2: R, y1: sy(v), y2: sy(v), class: "grid" }, grid);
@@ -357,14 +377,11 @@ function drawBatch(s, fig, W, laidOut, Hbox) {
     svg("circle", { cx: nx, cy: ny, r: 5, class: "bnow" }, s);
     return { T, B, ny, label: p.now_label, lines, marks };
   });
+  const xLabeled = xLabels(s, fig.xticks, sx, 0.3 * em, W - 2);
   const g = svg("g", { class: "axis" }, s);
-  let last = -1e9;
-  for (const [v, label] of fig.xticks) {
-    svg("line", { x1: sx(v), x2: sx(v), y1: B0, y2: B0 + 4 }, g);
-    if (sx(v) - last < 0.62 * em * label.length + 0.8 * em) continue;   // no overlapping labels
-    if (Hbox && sx(v) + 0.31 * em * label.length > W - 2) continue;     // inside the drawing
-    last = sx(v);
-    svgText(g, sx(v), B0 + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" });
+  for (const [v] of fig.xticks) svg("line", { x1: sx(v), x2: sx(v), y1: B0, y2: B0 + 4 }, g);
+  for (const [x, label] of xLabeled) {
+    svgText(g, x, B0 + 6 + 1.3 * em, label, { "text-anchor": "middle", class: "tick-label" });
   }
   if (Hbox) {
     xLines.forEach((line, j) => svgText(s, W / 2, B0 + 6 + (2.6 + 1.3 * j) * em, line,
