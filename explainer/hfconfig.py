@@ -131,13 +131,15 @@ Which layers are MoE follows the modeling code (``_moe_layers``): Llama 4
 ``intermediate_size_mlp`` wide, a shared expert as wide as a routed one in
 each MoE layer), Qwen's ``decoder_sparse_step`` and ``mlp_only_layers``,
 Jamba's ``expert_layer_period``/``offset``, DeepSeek's
-``first_k_dense_replace``, ERNIE 4.5's ``moe_layer_start_index`` ..
+``first_k_dense_replace`` (AFMoE: ``num_dense_layers``), HY-V3's and
+EXAONE-MoE's ``mlp_layer_types``, ERNIE 4.5's ``moe_layer_start_index`` ..
 ``moe_layer_end_index`` every ``moe_layer_interval``-th. Active parameters replace E by
 ``num_experts_per_tok`` routed experts (Gemma 4: ``top_k_experts``). ERNIE 4.5
 MoE and Aria name E ``moe_num_experts``, the experts per token ``moe_k`` /
 ``moe_topk`` and the shared experts ``moe_num_shared_experts`` (each as wide as
 a routed one; Aria's routed experts are ``intermediate_size`` wide, having no
-``moe_intermediate_size``). Layers
+``moe_intermediate_size``); EXAONE-MoE names them ``num_shared_experts``.
+Doge's ``is_moe`` false makes the model dense whatever ``num_experts`` says. Layers
 of other kinds make the count ``params_needed`` (Nemotron-H's Mamba-2, MLP and
 MoE blocks have a rule of their own, below).
 Biases of routers and of the MLP are left out (they are a few thousand).
@@ -1136,6 +1138,14 @@ _EXPERT_COUNT = ("num_local_experts", "num_experts", "n_routed_experts", "moe_nu
 _EXPERTS_PER_TOKEN = ("num_experts_per_tok", "num_experts_per_token", "experts_per_token",
                       "top_k_experts", "moe_k", "moe_topk")
 
+
+def _expert_count(r: _Reader) -> int | None:
+    """The routed experts per MoE layer, or None for a dense model: Doge's
+    ``is_moe`` false switches its default ``num_experts`` (16384) off."""
+    if r.flag("is_moe", None) is False:
+        return None
+    return r.int(*_EXPERT_COUNT, kind="experts")
+
 def _moe_layers(r: _Reader, L: int) -> set[int]:
     """Which layers have a mixture of experts, as the modeling code decides.
 
@@ -1146,7 +1156,9 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
     ``first_k_dense_replace`` on, every ``moe_layer_freq``-th (MiniMax-M3's
     ``moe_layer_freq`` is a list, one 0/1 flag per layer); ERNIE 4.5: i from
     ``moe_layer_start_index`` to ``moe_layer_end_index`` (the last layer when
-    absent) with (i + 1) % ``moe_layer_interval`` == 0; else all.
+    absent) with (i + 1) % ``moe_layer_interval`` == 0; HY-V3 and EXAONE-MoE:
+    the layers ``mlp_layer_types`` calls "sparse"; AFMoE's ``num_dense_layers``
+    is DeepSeek's ``first_k_dense_replace``; else all.
     """
     mt = r.model_type or ""
     name, listed = r.find("moe_layers")
@@ -1159,6 +1171,12 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
         period = r.int("expert_layer_period", kind="layers")
         offset = r.int("expert_layer_offset", kind="layers", minimum=0, required=True)
         return {i for i in range(L) if i % period == offset}
+    name, kinds = r.find("mlp_layer_types")
+    if name is not None:  # HY-V3, EXAONE-MoE: "dense" or "sparse" per layer
+        if (not isinstance(kinds, list) or len(kinds) != L
+                or any(k not in ("dense", "sparse") for k in kinds)):
+            raise ConfigError(name, "bad_value", value=_short(kinds))
+        return {i for i, k in enumerate(kinds) if k == "sparse"}
     if r.find("moe_layer_start_index")[0] is not None:  # ERNIE 4.5
         start = r.int("moe_layer_start_index", kind="layers", minimum=0)
         end = r.int("moe_layer_end_index", kind="layers", minimum=0)
@@ -1172,7 +1190,7 @@ def _moe_layers(r: _Reader, L: int) -> set[int]:
     name, only = r.find("mlp_only_layers")
     if name is not None:
         layers -= _index_list(r, name, only, L)
-    first = r.int("first_k_dense_replace", kind="layers", minimum=0) or 0
+    first = r.int("first_k_dense_replace", "num_dense_layers", kind="layers", minimum=0) or 0
     name, flags = r.find("moe_layer_freq")
     if isinstance(flags, list):  # MiniMax-M3: one 0/1 flag per layer
         if len(flags) != L or any(f not in (0, 1) or isinstance(f, bool) for f in flags):
@@ -1255,7 +1273,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
     if mt == "falcon_h1":  # a Mamba-2 mixer beside the attention in every layer
         mixers += L * _falcon_h1_mamba_params(r, d)
 
-    n_experts = r.int(*_EXPERT_COUNT, kind="experts")
+    n_experts = _expert_count(r)
     inter = r.int("intermediate_size", kind="intermediate")
     if inter is not None and r.flag("block_auto_adjust_ff_dim", False):
         inter = _lfm2_width(r, inter)
@@ -1292,7 +1310,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         per_expert = 3 * d * width
         experts = len(moe) * n_experts * per_expert
         active_experts = len(moe) * k * per_expert
-        n_shared = r.int("n_shared_experts", "moe_num_shared_experts", kind="experts", minimum=0) or 0
+        n_shared = r.int("n_shared_experts", "moe_num_shared_experts", "num_shared_experts",
+                         kind="experts", minimum=0) or 0
         if llama4:  # Llama4TextMoe: one shared expert as wide as the routed ones
             n_shared = 1
         shared_name, _ = r.find("shared_expert_intermediate_size", "shared_intermediate_size")
@@ -1847,8 +1866,8 @@ def parse_config(
         dtype = "fp8"
 
     n_experts = k = None
-    if r.find(*_EXPERT_COUNT)[0]:
-        n_experts = r.int(*_EXPERT_COUNT, kind="experts")
+    if _expert_count(r) is not None:
+        n_experts = _expert_count(r)
         k = r.int(*_EXPERTS_PER_TOKEN, kind="experts", required=True)
         if k > n_experts:
             raise ConfigError("num_experts_per_tok", "experts_range",

@@ -105,11 +105,6 @@ KNOWN: dict[str, str] = {
     "nvidia--GLM-5.3-NVFP4": _GLM52_N8_DSA,
     "nvidia--Gemma-4-26B-A4B-NVFP4": _GEMMA4_FULL % (2, "2,048", "4,096"),
     "nvidia--Gemma-4-31B-IT-NVFP4": _GEMMA4_FULL % (4, "4,096", "8,192"),
-    "poolside--Laguna-XS.2-FP8": (
-        "transformers builds Laguna's layer 0 with a dense MLP (intermediate_size 8192) and "
-        "39 MoE layers, a per-head output gate g_proj, and q_proj/o_proj 7,680 wide on "
-        "average (more query heads than num_attention_heads' 48 on some layers); the reader "
-        "counts 40 MoE layers of 48 heads without the gate: 33.94 B vs 33.44 B"),
     "zai-org--GLM-5": (
         "N8: transformers caches the DSA indexer's key (index_head_dim 128) beside the "
         "576-value MLA latent, 704 values per layer; the reader counts 576"),

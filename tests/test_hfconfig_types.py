@@ -37,9 +37,6 @@ CACHE = json.loads(ot.TYPES_FILE.read_text())
 TYPES = CACHE["types"]
 
 KNOWN_TYPES: dict[str, str] = {
-    'axk1': (
-        'parameters: the reader counts 527,087,393,792, transformers builds '
-        '518,983,052,288; cause not yet traced'),
     'axk2': (
         'the reader refuses by name: layer_types: unsupported '
         "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
@@ -52,9 +49,6 @@ KNOWN_TYPES: dict[str, str] = {
         'transformers refuses (no_kv_cache), the reader sizes it: the default has no '
         'attn_layer_indices (every layers_block_type entry is linear_attention, Mamba-2), '
         'so transformers builds no attention layer; the reader sizes K/V layers from it'),
-    'beam': (
-        'parameters: the reader counts 528,890,475,520, transformers builds '
-        '501,267,599,808; cause not yet traced'),
     'blip-2': (
         "the reader counts the OPT language model (0.125 B); the oracle's count also "
         "holds the Q-Former (0.105 B), its query_tokens and language_projection, which its "
@@ -74,9 +68,6 @@ KNOWN_TYPES: dict[str, str] = {
     'deepseek_v4': (
         'the reader refuses by name: layer_types: unsupported '
         "(value='heavily_compressed_attention')"),
-    'doge': (
-        'parameters: the reader counts 3,299,273,147,392, transformers builds '
-        '403,055,872; cause not yet traced'),
     'dory': (
         "the reader refuses by name: n_params: params_needed (model_type='dory', "
         "reason='hybrid_layers')"),
@@ -95,9 +86,6 @@ KNOWN_TYPES: dict[str, str] = {
         "the reader refuses by name: moe_intermediate_size: not_positive_int (value='list'): "
         'its moe_intermediate_size lists the text experts\' width and the vision experts\' '
         '([1536, 512]), two expert sets the reader does not count'),
-    'exaone_moe': (
-        'parameters: the reader counts 28,160,561,152, transformers builds '
-        '28,550,639,616; cause not yet traced'),
     'gemma3n_text': (
         "the reader refuses by name: intermediate_size: not_positive_int (value='list')"),
     'gemma4': (
@@ -119,9 +107,6 @@ KNOWN_TYPES: dict[str, str] = {
         "4,096 values); the app's ModelPreset holds one K/V geometry, so the reader sizes "
         'them like the sliding layers (2,048 values), as for google--gemma-4-26B-A4B'),
     'glm4_moe': 'the reader refuses by name: hidden_size: hidden_divide (hidden=4096, heads=96)',
-    'glm4_moe_lite': (
-        'parameters: the reader counts 30,494,024,448, transformers builds '
-        '29,943,390,976; cause not yet traced'),
     'glm4v_moe': 'the reader refuses by name: hidden_size: hidden_divide (hidden=4096, heads=96)',
     'glm5_next': 'the reader refuses by name: qk_rope_head_dim: not_positive_int (value=0)',
     'glm_moe_dsa': (
@@ -145,11 +130,14 @@ KNOWN_TYPES: dict[str, str] = {
         "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
         'not size (N8)'),
     'idefics': (
-        'parameters: the reader counts 6,738,415,616, transformers builds 12,342,267,968; '
-        'cause not yet traced'),
+        'parameters: the reader counts 6,738,415,616, transformers builds 12,342,267,968: '
+        "the reader does not count Idefics' gated_cross_attn_layers (one beside every "
+        'cross_layer_interval-th decoder layer, each a cross-attention to the image '
+        'features, an MLP, norms and tanh gates: 5,603,852,352)'),
     'idefics2': (
-        'parameters: the reader counts 7,241,732,096, transformers builds 7,322,472,448; '
-        'cause not yet traced'),
+        "the reader counts the language model (7,241,732,096); the oracle's count also "
+        "holds the connector's modality_projection (80,740,352), which its filter of "
+        'vision parts does not leave out'),
     'inkling2': "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')",
     'inkling2_loop': (
         "the reader refuses by name: layer_types: unsupported (value='hybrid_sliding')"),
@@ -187,9 +175,6 @@ KNOWN_TYPES: dict[str, str] = {
         'not size (N8)'),
     'kosmos-2': 'the reader refuses by name: num_hidden_layers: missing',
     'kosmos-2.5': 'the reader refuses by name: num_hidden_layers: missing',
-    'laguna': (
-        'parameters: the reader counts 33,944,750,080, transformers builds '
-        '33,189,975,808; cause not yet traced'),
     'mimo_v2_flash': (
         "48 layers differ, first 0: ['full', None, 1536, 4, 192] vs ['full', None, 1280, "
         '3, 192]'),
@@ -222,16 +207,14 @@ KNOWN_TYPES: dict[str, str] = {
     'recurrent_gemma': (
         'the reader refuses by name: n_params: params_needed '
         "(model_type='recurrent_gemma', reason='hybrid_layers')"),
-    'step3p7': (
-        'parameters: the reader counts 208,349,270,016, transformers builds '
-        '195,843,833,088; cause not yet traced'),
     'trocr': 'the reader refuses by name: num_hidden_layers: missing',
     'unlimited_ocr': (
         'the reader refuses by name: layer_types: unsupported '
         "(value='reference_sliding_attention')"),
     'video_llava': (
-        'parameters: the reader counts 6,738,415,616, transformers builds 7,041,595,392; '
-        'cause not yet traced'),
+        "the reader counts the language model (6,738,415,616); the oracle's count also "
+        'holds the video_tower (303,179,776, a CLIP encoder like the image_tower), which '
+        'its filter of vision parts does not leave out'),
     'xglm': 'the reader refuses by name: num_attention_heads: missing',
     'xlnet': (
         'the reader refuses by name: n_params: params_needed '
