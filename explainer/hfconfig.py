@@ -139,7 +139,12 @@ MoE and Aria name E ``moe_num_experts``, the experts per token ``moe_k`` /
 ``moe_topk`` and the shared experts ``moe_num_shared_experts`` (each as wide as
 a routed one; Aria's routed experts are ``intermediate_size`` wide, having no
 ``moe_intermediate_size``); EXAONE-MoE names them ``num_shared_experts``.
-Doge's ``is_moe`` false makes the model dense whatever ``num_experts`` says. Layers
+Doge's ``is_moe`` false makes the model dense whatever ``num_experts`` says.
+MuseSpark's experts work in a ``moe_hidden_size`` latent (3 x m x I_e each, with
+pre/post_expert_proj 2 x d x m and two latent norms per MoE layer), its attention
+has MuseGlimmer's gate_proj, and each layer five d-wide norms and gates. MiniCPM 5
+MoE's q_gate_proj is q_proj and an output gate fused (2 x d x H x h). Cosmos 3
+Edge's relu^2 MLP has no gate (``_UP_DOWN_MLP_TYPES``). Layers
 of other kinds make the count ``params_needed`` (Nemotron-H's Mamba-2, MLP and
 MoE blocks have a rule of their own, below).
 Biases of routers and of the MLP are left out (they are a few thousand).
@@ -303,7 +308,11 @@ _QWEN_TYPES = frozenset({"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"})
 _GEMMA2_TYPES = frozenset({"gemma2"})
 _GEMMA3_TYPES = frozenset({"gemma3", "gemma3_text"})
 _MUSE_TYPES = frozenset({"muse_glimmer", "muse_glimmer_text"})
-_GATE_PROJ_TYPES = _MUSE_TYPES
+_MUSE_SPARK_TYPES = frozenset({"muse_spark", "muse_spark_text"})
+"""MuseSpark: MuseGlimmer's gated attention; experts in a ``moe_hidden_size`` latent
+(pre_expert_proj d -> m, an RMSNorm before and after the experts, post_expert_proj
+m -> d); input, pre- and post-feedforward norms and two residual gates per layer."""
+_GATE_PROJ_TYPES = _MUSE_TYPES | _MUSE_SPARK_TYPES
 """Attention with an output gate of its own, a gate_proj d -> H x h as wide as q_proj."""
 _FOUR_NORM_TYPES = _GEMMA2_TYPES | _GEMMA3_TYPES | _MUSE_TYPES
 _QK_NORM_TYPES = frozenset({"qwen3", "qwen3_moe", "lfm2", "apertus"}) | _GEMMA3_TYPES
@@ -313,7 +322,8 @@ _COHERE_TYPES = frozenset({"cohere", "cohere2"})
 _TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3", "gemma3_text", "lfm2"}) | _COHERE_TYPES
 _FALCON_TYPES = frozenset({"falcon", "RefinedWeb", "RefinedWebModel"})
 _UP_DOWN_MLP_TYPES = frozenset({"nemotron", "apertus", "apertus1p5", "apertus1p5_text",
-                                "arcee", "jais2", "nanochat",
+                                "arcee", "jais2", "nanochat", "cosmos3_edge",
+                                "cosmos3_edge_text",
                                 "persimmon", "fuyu", "biogpt"})
 """MLPs with an up and a down projection and no gate (relu^2, xIELU, GELU): 2 x d x I
 (the families transformers builds that way, found by ``tests/test_hfconfig_types.py``)."""
@@ -1239,7 +1249,9 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
     else:
         # Qwen3-Next / Qwen3.5: q_proj also writes an output gate (attn_output_gate)
         gate = bool(r.flag("attn_output_gate", mt.startswith(("qwen3_next", "qwen3_5"))))
-        attn = d * H * h * (2 if gate else 1) + 2 * d * K * h + H * h * d
+        # MiniCPM 5 MoE: a fused q_gate_proj, twice q_proj's width, no q/k norms
+        fused_gate = mt == "minicpm5_moe"
+        attn = d * H * h * (2 if gate or fused_gate else 1) + 2 * d * K * h + H * h * d
         bias = r.flag("attention_bias", None)
         if bias or mt in _QKV_BIAS_TYPES:
             attn += (H + 2 * K) * h  # q, k, v biases (Qwen2 always has them)
@@ -1307,7 +1319,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         if n_dense and dense_width is None:
             raise ConfigError("n_params", "params_needed", missing="intermediate_size")
         dense_mlp = n_dense * dense(dense_width) if n_dense else 0
-        per_expert = 3 * d * width
+        latent = r.int("moe_hidden_size", kind="hidden") if mt in _MUSE_SPARK_TYPES else None
+        per_expert = 3 * (latent or d) * width
         experts = len(moe) * n_experts * per_expert
         active_experts = len(moe) * k * per_expert
         n_shared = r.int("n_shared_experts", "moe_num_shared_experts", "num_shared_experts",
@@ -1318,12 +1331,16 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         shared_width = shared_name and r.int(shared_name, kind="intermediate", minimum=0)
         per_layer_shared = d * n_experts  # router
         per_layer_shared += n_shared * per_expert
+        if latent:  # MuseSpark: pre/post_expert_proj and the two latent norms
+            per_layer_shared += 2 * d * latent + 2 * latent
         if shared_width:  # Qwen-MoE: + its gate; Granite's shared_mlp has none
             per_layer_shared += 3 * d * shared_width
             per_layer_shared += d if shared_name == "shared_expert_intermediate_size" else 0
         shared = len(moe) * per_layer_shared
 
     per_layer_norms = 4 if mt in _FOUR_NORM_TYPES else 1 if mt in _COHERE_TYPES else 2
+    if mt in _MUSE_SPARK_TYPES:  # three norms and two residual gates, d each
+        per_layer_norms = 5
     final_norm = d
     if mt == "nemotron":  # LayerNorm1P: a weight and a bias, also the final one
         per_layer_norms, final_norm = 4, 2 * d

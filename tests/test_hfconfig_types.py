@@ -53,9 +53,6 @@ KNOWN_TYPES: dict[str, str] = {
         "the reader counts the OPT language model (0.125 B); the oracle's count also "
         "holds the Q-Former (0.105 B), its query_tokens and language_projection, which its "
         "filter of vision parts does not leave out"),
-    'cosmos3_edge': (
-        'parameters: the reader counts 2,474,756,096, transformers builds 1,946,273,792; '
-        'cause not yet traced'),
     'ctrl': (
         "the reader refuses by name: n_params: params_needed (model_type='ctrl', "
         "reason='mlp_not_gated'): a gate-less MLP without a parameter rule of its own "
@@ -80,8 +77,11 @@ KNOWN_TYPES: dict[str, str] = {
         "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
         'not size (N8)'),
     'ergo': (
-        'parameters: the reader counts 1,676,246,261,760, transformers builds '
-        '1,105,550,917,632; cause not yet traced'),
+        "the reader refuses by name: n_params: params_needed (missing='intermediate_size'): "
+        "mlp_layer_types makes Ergo's layer 0 dense, first_dense_intermediate_size wide; "
+        'its MLPs and experts have no gate (up/down), each expert a post_expert_norm, the '
+        'shared expert a norm, q/k/v one fused qkv_proj, and every layer four norms and '
+        'two residual gates: a rule of its own, not written'),
     'ernie4_5_vl_moe': (
         "the reader refuses by name: moe_intermediate_size: not_positive_int (value='list'): "
         'its moe_intermediate_size lists the text experts\' width and the vision experts\' '
@@ -178,9 +178,6 @@ KNOWN_TYPES: dict[str, str] = {
     'mimo_v2_flash': (
         "48 layers differ, first 0: ['full', None, 1536, 4, 192] vs ['full', None, 1280, "
         '3, 192]'),
-    'minicpm5_moe': (
-        'parameters: the reader counts 15,224,129,536, transformers builds '
-        '15,002,552,320; cause not yet traced'),
     'minimax': (
         "the reader refuses by name: layer_types: state_unsized (model_type='minimax'): "
         "the hybrid's state layers are not sized from this config's fields"),
@@ -192,9 +189,6 @@ KNOWN_TYPES: dict[str, str] = {
         'the reader refuses by name: n_params: params_needed '
         "(missing='intermediate_size'): the family names its MLP width otherwise "
         '(n_inner, d_inner, ffn_dim...) and has no parameter rule'),
-    'muse_spark': (
-        'parameters: the reader counts 1,610,530,922,496, transformers builds '
-        '819,990,536,192; cause not yet traced'),
     'olmo_hybrid': (
         "24 layers differ, first 0: ['state', None, 0] vs ['full', None, 8640, None, "
         'None]'),
