@@ -138,7 +138,9 @@ EXAONE-MoE's ``mlp_layer_types``, ERNIE 4.5's ``moe_layer_start_index`` ..
 MoE and Aria name E ``moe_num_experts``, the experts per token ``moe_k`` /
 ``moe_topk`` and the shared experts ``moe_num_shared_experts`` (each as wide as
 a routed one; Aria's routed experts are ``intermediate_size`` wide, having no
-``moe_intermediate_size``); EXAONE-MoE names them ``num_shared_experts``.
+``moe_intermediate_size``; ERNIE 4.5 VL lists its text and vision experts'
+widths, the first is counted and the vision experts left out like a vision
+tower); EXAONE-MoE names them ``num_shared_experts``.
 Doge's ``is_moe`` false makes the model dense whatever ``num_experts`` says.
 MuseSpark's experts work in a ``moe_hidden_size`` latent (3 x m x I_e each, with
 pre/post_expert_proj 2 x d x m and two latent norms per MoE layer), its attention
@@ -1156,6 +1158,18 @@ def _expert_count(r: _Reader) -> int | None:
         return None
     return r.int(*_EXPERT_COUNT, kind="experts")
 
+
+def _moe_width(r: _Reader) -> int | None:
+    """The routed experts' ``moe_intermediate_size``. ERNIE 4.5 VL lists two, its
+    text experts' and its vision experts' (``text_moe`` and ``vision_moe`` side by
+    side in each MoE layer): the language model's are the first, and the vision
+    experts are left out of the count as the vision tower is."""
+    name, value = r.find("moe_intermediate_size")
+    if (isinstance(value, list) and value and (r.model_type or "").startswith("ernie4_5_vl")):
+        return _check_int(name, value[0], 1, LIMITS["intermediate"])
+    return r.int("moe_intermediate_size", kind="intermediate")
+
+
 def _moe_layers(r: _Reader, L: int) -> set[int]:
     """Which layers have a mixture of experts, as the modeling code decides.
 
@@ -1309,7 +1323,7 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
         moe = _moe_layers(r, L)
         llama4 = mt in _LLAMA4_TYPES
         width = (inter if llama4 else
-                 r.int("moe_intermediate_size", kind="intermediate") or inter)
+                 _moe_width(r) or inter)
         if width is None:
             raise ConfigError("n_params", "params_needed",
                               missing="moe_intermediate_size")

@@ -82,10 +82,6 @@ KNOWN_TYPES: dict[str, str] = {
         'its MLPs and experts have no gate (up/down), each expert a post_expert_norm, the '
         'shared expert a norm, q/k/v one fused qkv_proj, and every layer four norms and '
         'two residual gates: a rule of its own, not written'),
-    'ernie4_5_vl_moe': (
-        "the reader refuses by name: moe_intermediate_size: not_positive_int (value='list'): "
-        'its moe_intermediate_size lists the text experts\' width and the vision experts\' '
-        '([1536, 512]), two expert sets the reader does not count'),
     'gemma3n_text': (
         "the reader refuses by name: intermediate_size: not_positive_int (value='list')"),
     'gemma4': (
