@@ -108,6 +108,8 @@ H/K = query/KV heads, h = head_dim, I = intermediate_size, V = vocab_size,
                            ``_mamba2_params``, ``_delta_net_params``)
     Falcon-H1 layer        attention and a Mamba-2 mixer side by side
                            (``_falcon_h1_mamba_params``)
+    Idefics cross layers   one gated cross-attention layer every
+                           ``cross_layer_interval`` (``_idefics_cross_params``)
     cross-attention layer  attention + q/k norms + 2 gates
     dense MLP per layer    3 * d * I       (gate, up, down; Nemotron, Apertus,
                                             Arcee, Jais 2, nanochat, Persimmon,
@@ -1085,6 +1087,25 @@ def _mamba2_params(r: _Reader, d: int) -> int:
             + inner * d + (d if proj_bias else 0))                # out_proj
 
 
+def _idefics_cross_params(r: _Reader, d: int, L: int, H: int, h: int) -> int:
+    """Idefics' gated cross-attention layers (``IdeficsGatedCrossAttentionLayer``),
+    num_hidden_layers // ``cross_layer_interval`` of them beside the decoder: q/o
+    d x H x h, k/v from the image features (``vision_config.embed_dim`` wide), q/k
+    norms under ``qk_layer_norms``, a gated MLP of ``intermediate_size``, two
+    RMSNorms and the two tanh gates (one value each, d each when ``alpha_type``
+    is "vector")."""
+    n = L // (r.int("cross_layer_interval", kind="layers") or 1)
+    _, vision = r.find("vision_config")
+    kv_in = vision.get("embed_dim") if isinstance(vision, dict) else None
+    kv_in = d if kv_in is None else _check_int("vision_config.embed_dim", kv_in, 1,
+                                               LIMITS["hidden"])
+    inter = r.int("intermediate_size", kind="intermediate", required=True)
+    _, alpha = r.find("alpha_type")
+    per = (2 * d * H * h + 2 * kv_in * H * h + (2 * h if r.flag("qk_layer_norms", False) else 0)
+           + 3 * d * inter + 2 * d + (2 * d if alpha == "vector" else 2))
+    return n * per
+
+
 def _falcon_h1_mamba_params(r: _Reader, d: int) -> int:
     """The Mamba-2 mixer beside the attention in every Falcon-H1 layer
     (``FalconH1Mixer``): ``mamba_d_ssm`` channels (``mamba_expand`` x d when
@@ -1298,6 +1319,8 @@ def _params(r: _Reader, g: _Geometry, layers: tuple[LayerSpec, ...]) -> ParamCou
 
     if mt == "falcon_h1":  # a Mamba-2 mixer beside the attention in every layer
         mixers += L * _falcon_h1_mamba_params(r, d)
+    if mt == "idefics":  # gated cross-attention layers beside the decoder layers
+        mixers += _idefics_cross_params(r, d, L, H, h)
 
     n_experts = _expert_count(r)
     inter = r.int("intermediate_size", kind="intermediate")

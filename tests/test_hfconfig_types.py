@@ -125,11 +125,6 @@ KNOWN_TYPES: dict[str, str] = {
         'the reader refuses by name: layer_types: unsupported '
         "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
         'not size (N8)'),
-    'idefics': (
-        'parameters: the reader counts 6,738,415,616, transformers builds 12,342,267,968: '
-        "the reader does not count Idefics' gated_cross_attn_layers (one beside every "
-        'cross_layer_interval-th decoder layer, each a cross-attention to the image '
-        'features, an MLP, norms and tanh gates: 5,603,852,352)'),
     'idefics2': (
         "the reader counts the language model (7,241,732,096); the oracle's count also "
         "holds the connector's modality_projection (80,740,352), which its filter of "
