@@ -195,6 +195,8 @@ and MPT (``_mpt_params``): their gate-less MLPs, biases and norms as each
 class builds them (see each rule). Other non-gated families
 (``GATED_MLP_EXCLUDED``: CTRL, GPT-1, GPT-NeoX Japanese) need the count entered by hand
 (``n_params=``).
+Ergo (``_ergo_params``): a fused qkv_proj, gate-less MLPs and experts with
+post-expert norms, a normed shared expert, six d-wide norms and gates a layer.
 Nemotron-H (``_nemotron_h_params``), block by block from
 ``hybrid_override_pattern`` or ``layers_block_type``: an RMSNorm and one
 mixer each, a Mamba-2 mixer, attention without biases, a gate-less MLP
@@ -1794,7 +1796,45 @@ values and one 8-bit scale per 32)."""
 
 
 # the families whose parameters follow their own rule, by model_type (`_params` looks here first)
+def _ergo_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """Ergo as ``ErgoForCausalLM`` builds it: a fused qkv_proj (H + 2K) x h, o_proj,
+    q/k norms; gate-less MLPs (up, down): the dense layers (``mlp_layer_types``)
+    ``first_dense_intermediate_size`` wide, the sparse ones ``num_experts`` experts
+    of ``moe_intermediate_size`` each with a d-wide post_expert_norm, a router E x
+    d and a shared expert of ``shared_intermediate_size`` with its norm; four
+    norms and two residual gates (d each) per layer, a final norm, an untied
+    lm_head."""
+    d = g.hidden
+    vocab = r.int("vocab_size", kind="vocab")
+    if d is None or vocab is None:
+        raise ConfigError("n_params", "params_needed",
+                          missing="hidden_size" if d is None else "vocab_size")
+    L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
+    n_exp = r.int(*_EXPERT_COUNT, kind="experts", required=True)
+    k = r.int(*_EXPERTS_PER_TOKEN, kind="experts", required=True)
+    if k > n_exp:
+        raise ConfigError("num_experts_per_tok", "experts_range", experts=n_exp, per_token=k)
+    moe = _moe_layers(r, L)
+    width = r.int("moe_intermediate_size", kind="intermediate", required=True)
+    dense_width = r.int("first_dense_intermediate_size", "intermediate_size",
+                        kind="intermediate", required=bool(L - len(moe)))
+    side = r.int("shared_intermediate_size", kind="intermediate", minimum=0) or 0
+    per_expert = 2 * d * width + d
+    tied = r.flag("tie_word_embeddings", False)
+    return ParamCount(
+        embedding=vocab * d,
+        lm_head=0 if tied else vocab * d,
+        attention=L * (d * (H + 2 * K) * h + H * h * d + 2 * h),
+        dense_mlp=(L - len(moe)) * 2 * d * (dense_width or 0),
+        experts=len(moe) * n_exp * per_expert,
+        active_experts=len(moe) * k * per_expert,
+        shared=len(moe) * (d * n_exp + (2 * d * side + d if side else 0)),
+        norms=L * 6 * d + d,
+    )
+
+
 _FAMILY_PARAMS = {
+    "ergo": _ergo_params,
     **dict.fromkeys(_FALCON_TYPES, _falcon_params), "phi": _phi_params,
     "gpt2": _gpt2_params, "gpt_bigcode": _gpt2_params, "starcoder2": _starcoder2_params,
     "gpt_neox": _gpt_neox_params, "opt": _opt_params, "gptj": _gptj_params,

@@ -76,12 +76,6 @@ KNOWN_TYPES: dict[str, str] = {
         'the reader refuses by name: layer_types: unsupported '
         "(value='indexed_attention'): a DSA-indexed attention layer type the reader does "
         'not size (N8)'),
-    'ergo': (
-        "the reader refuses by name: n_params: params_needed (missing='intermediate_size'): "
-        "mlp_layer_types makes Ergo's layer 0 dense, first_dense_intermediate_size wide; "
-        'its MLPs and experts have no gate (up/down), each expert a post_expert_norm, the '
-        'shared expert a norm, q/k/v one fused qkv_proj, and every layer four norms and '
-        'two residual gates: a rule of its own, not written'),
     'gemma3n_text': (
         "the reader refuses by name: intermediate_size: not_positive_int (value='list')"),
     'gemma4': (
