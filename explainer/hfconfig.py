@@ -1407,13 +1407,20 @@ def _lfm2_width(r: _Reader, inter: int) -> int:
     return width
 
 
-def _falcon_params(r: _Reader, g: _Geometry) -> ParamCount:
-    """Falcon as ``FalconModel`` builds it: fused QKV, a 4d GELU MLP, LayerNorms."""
+def _hidden_and_vocab(r: _Reader, g: _Geometry) -> tuple[int, int]:
+    """hidden_size and vocab_size, which every parameter rule needs, or
+    ConfigError params_needed naming the one that is missing."""
     d = g.hidden
     vocab = r.int("vocab_size", kind="vocab")
     if d is None or vocab is None:
         raise ConfigError("n_params", "params_needed",
                           missing="hidden_size" if d is None else "vocab_size")
+    return d, vocab
+
+
+def _falcon_params(r: _Reader, g: _Geometry) -> ParamCount:
+    """Falcon as ``FalconModel`` builds it: fused QKV, a 4d GELU MLP, LayerNorms."""
+    d, vocab = _hidden_and_vocab(r, g)
     L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
     bias = bool(r.flag("bias", False))
     attn = d * (H + 2 * K) * h + H * h * d + (((H + 2 * K) * h + d) if bias else 0)
@@ -1603,10 +1610,7 @@ def _bloom_params(r: _Reader, g: _Geometry) -> ParamCount:
     ``dense``, a gate-less MLP of 4d with biases, two LayerNorms with a bias
     per layer, a LayerNorm after the embeddings and ``ln_f``; ALiBi, so no
     position table; the lm_head tied by default."""
-    d, vocab = g.hidden, r.int("vocab_size", kind="vocab")
-    if d is None or vocab is None:
-        raise ConfigError("n_params", "params_needed",
-                          missing="hidden_size" if d is None else "vocab_size")
+    d, vocab = _hidden_and_vocab(r, g)
     tied = r.flag("tie_word_embeddings", True)
     return ParamCount(
         embedding=vocab * d, lm_head=0 if tied else vocab * d,
@@ -1804,11 +1808,7 @@ def _ergo_params(r: _Reader, g: _Geometry) -> ParamCount:
     d and a shared expert of ``shared_intermediate_size`` with its norm; four
     norms and two residual gates (d each) per layer, a final norm, an untied
     lm_head."""
-    d = g.hidden
-    vocab = r.int("vocab_size", kind="vocab")
-    if d is None or vocab is None:
-        raise ConfigError("n_params", "params_needed",
-                          missing="hidden_size" if d is None else "vocab_size")
+    d, vocab = _hidden_and_vocab(r, g)
     L, H, K, h = g.n_layers, g.n_heads, g.n_kv_heads, g.head_dim
     n_exp = r.int(*_EXPERT_COUNT, kind="experts", required=True)
     k = r.int(*_EXPERTS_PER_TOKEN, kind="experts", required=True)
