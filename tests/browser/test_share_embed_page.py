@@ -199,7 +199,12 @@ def test_a_figure_only_embed_fits_beside_a_lecturers_text(app, page, query):
     app(f"?{query}&embed=1&figure=1")
     expect(page.locator(".step").first).to_be_attached(timeout=60_000)
     page.wait_for_timeout(1500)
+    if query == "step=1":           # the arcs start near the figure's top (at most a row of text
+        # over the highest arc, kept at every frame): no empty band over them
+        assert page.evaluate("() => KVT.share_embed_page.emptyAbove()") <= 24
     first, tallest, frames = page.evaluate(TALLEST_FRAME)
+    if query == "step=1":           # nor at the last frame (the same room over the highest arc)
+        assert page.evaluate("() => KVT.share_embed_page.emptyAbove()") <= 24
     assert tallest <= 800, (query, first, tallest, frames)
     if query.startswith(("step=2", "step=3", "step=6&part=b", "step=6&part=d")):
         assert frames > 5, (query, frames)                   # the player went through them

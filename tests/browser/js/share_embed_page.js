@@ -9,6 +9,19 @@ KVT.share_embed_page = {
                    root.querySelector('[data-metric="seq_len"] .metric-value').textContent];
   }, { once: true }),
 
+  // the empty band at the top of the stage's first drawing: from its top to the top of the
+  // first thing drawn in it (px on screen)
+  emptyAbove: () => {
+    const s = KVT.deep.first(".stage-svg svg");
+    let top = Infinity;
+    for (const e of s.querySelectorAll("*")) {
+      if (e.closest("defs, clipPath")) continue;
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 || r.height > 0) top = Math.min(top, r.top);
+    }
+    return top - s.getBoundingClientRect().top;
+  },
+
   // a figure-only embed's height ([at its first frame, at its tallest, the frames seen]): the
   // player's Step forward pressed until it is disabled (the frames are the page's own, no
   // round trip), the page's height read once each frame is drawn (two animation frames on)

@@ -184,6 +184,15 @@ function draw(holder, fig, ctx) {
     ...pcts.map(([, t, spots, apex]) => ({ t, spots, near: apex, far: far(apex[0]), rings: false,
                                              scan: false, across: true, optional: true })),
   ], { bounds: above, pad: 2 });
+  // the learners' page: the drawing starts at what is drawn, not at the room kept above the
+  // highest arc for labels that may go there (an empty band over the arcs where none does):
+  // from a row of text over the highest arc's top, or higher where a label went higher; the
+  // same height at every frame of a prompt unless a label needs more
+  if (!box && s.isConnected) {
+    const apex = top - hmax * 0.665 - 1.6 * em;
+    const y0 = Math.max(0, Math.floor(Math.min(s.getBBox().y, apex)) - 2);
+    if (y0 > 0) s.setAttribute("viewBox", `0 ${y0} ${W} ${H - y0}`);
+  }
 }
 
 // places beside the quadratic arc p0–c–p2, `d` from its middle line: at its top, then further
