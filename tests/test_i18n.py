@@ -159,4 +159,3 @@ def test_fixed_point_numbers_are_written_as_babel_writes_them():
                 for x in values:
                     want = pattern.apply(x, locale, numbering_system="latn")
                     assert fixed(x, digits, locale, percent) == want, (lang, digits, percent, x)
-

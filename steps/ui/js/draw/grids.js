@@ -129,11 +129,9 @@ function draw(holder, fig, ctx) {
   // the legend's labels measured before the grids are built, in a hidden <svg> of the grids'
   // class (dom.js textWidths): measured after, each would make the browser lay out thousands
   // of cells first, at every frame Play draws
-  const keyWidth = {};
-  textWidths(holder, "grids-svg", ["new", "recomputed", "cached"].map((k) =>
-    ["legend-label", leg[k] || ""])).forEach((w, i) => {
-    keyWidth[["new", "recomputed", "cached"][i]] = w;
-  });
+  const kinds = ["new", "recomputed", "cached"];
+  const widths = textWidths(holder, "grids-svg", kinds.map((k) => ["legend-label", leg[k] || ""]));
+  const keyWidth = Object.fromEntries(kinds.map((k, i) => [k, widths[i]]));
   const xt = box ? spaced(fig.xt, cw, (lab) => 0.62 * em * String(lab).length + 0.6 * em) : fig.xt || [];
   const yt = box ? spaced(fig.yt, ch, () => 1.1 * em) : fig.yt || [];
   [["u", t.uncached, "recomputed"], ["c", t.cached, "cached"]].forEach(([id, title, old], k) => {
